@@ -1,0 +1,95 @@
+/// A fixed-capacity ring of particle records: the CPU's copy of the GPU's instance buffer and
+/// the bookkeeping that decides what to upload and what to draw.
+///
+/// Records are appended at the head and never moved. Each record has a sequence number (how many
+/// were appended before it); its slot is that number modulo the capacity. Two more sequence
+/// numbers describe the ring:
+///
+/// - `tail`: every record before it is surely dead. ``reclaim(at:)`` advances it over dead
+///   records, so the span from `tail` to `head` is the only part that can hold live particles and
+///   the only part drawn (one draw, or two across the wrap; none when it is empty).
+/// - `uploadedHead`: every record before it is already on the GPU, so only what lies between it
+///   and `head` is uploaded (one sub-upload, or two across the wrap; none on a steady frame).
+///
+/// When the ring is full, appending overwrites the oldest records: memory never grows.
+public struct ParticleRing: Sendable {
+  /// How many records the ring holds.
+  public let capacity: Int
+  /// The records, by slot.
+  public private(set) var records: [ParticleRecord]
+  /// The clock time, in seconds, from which each slot's particle is surely dead.
+  private var deaths: [Seconds]
+  /// Sequence number of the next record appended.
+  public private(set) var head = 0
+  /// Sequence number of the oldest record that may still be alive.
+  public private(set) var tail = 0
+  /// Sequence number of the first record not yet uploaded.
+  private var uploadedHead = 0
+
+  public init(capacity: Int) {
+    precondition(capacity > 0, "a ring holds at least one record")
+    self.capacity = capacity
+    let empty = ParticleRecord(ConfettiParticle(), birth: Tick(rawValue: 0))
+    records = Array(repeating: empty, count: capacity)
+    deaths = Array(repeating: 0, count: capacity)
+  }
+
+  /// How many records may still be alive: the length of the span that is drawn.
+  public var drawnCount: Int { head - tail }
+
+  /// Appends particles born at clock time `time`, overwriting the oldest records if full.
+  /// Of a batch larger than the ring only the last `capacity` particles are kept.
+  public mutating func append(_ particles: [ConfettiParticle], bornAt time: Seconds) {
+    let birth = Tick(time)
+    let skipped = max(0, particles.count - capacity)
+    head += skipped
+    for particle in particles.dropFirst(skipped) {
+      if head - tail == capacity { tail += 1 }
+      let slot = head % capacity
+      records[slot] = ParticleRecord(particle, birth: birth)
+      // The record's own (rounded) lifetime plus a tick: never declared dead before the shader.
+      deaths[slot] = time + Double(records[slot].lifetime) + 1 / Tick.perSecond
+      head += 1
+    }
+    tail = max(tail, head - capacity)
+  }
+
+  /// Advances the tail over records that are dead at clock time `time`. A record behind a
+  /// longer-lived one stays in the drawn span until that one dies too; the shader collapses it.
+  public mutating func reclaim(at time: Seconds) {
+    while tail < head, deaths[tail % capacity] <= time { tail += 1 }
+  }
+
+  /// The slot ranges that may hold live particles: at most two, empty when nothing is alive.
+  public var drawnSlotRanges: [Range<Int>] { slotRanges(from: tail, to: head) }
+
+  /// The slot ranges appended since the last ``markUploaded()``: at most two.
+  public var pendingUploadRanges: [Range<Int>] {
+    slotRanges(from: max(uploadedHead, head - capacity), to: head)
+  }
+
+  /// Records that everything appended so far is on the GPU.
+  public mutating func markUploaded() {
+    uploadedHead = head
+  }
+
+  /// The number of particles alive at clock time `time` (a scan of the drawn span).
+  public func aliveCount(at time: Seconds) -> Int {
+    (tail..<head).reduce(0) { count, sequence in
+      count + (deaths[sequence % capacity] > time ? 1 : 0)
+    }
+  }
+
+  /// Forgets every particle (they are no longer drawn); what is on the GPU stays valid.
+  public mutating func removeAll() {
+    tail = head
+  }
+
+  private func slotRanges(from start: Int, to end: Int) -> [Range<Int>] {
+    guard end > start else { return [] }
+    let first = start % capacity
+    let count = end - start
+    if first + count <= capacity { return [first..<(first + count)] }
+    return [first..<capacity, 0..<(first + count - capacity)]
+  }
+}

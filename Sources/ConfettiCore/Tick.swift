@@ -1,0 +1,34 @@
+/// The clock the GPU sees: an unsigned 32-bit count of 2⁻²⁰ s ticks (about 0.95 µs) that wraps.
+///
+/// Why ticks and not a Float of seconds: a Float time uniform loses precision as uptime grows
+/// (after a day its step is 8 ms, enough to make particles jitter by points). Here both the time
+/// uniform and every particle's birth are ticks, and the shader takes `age = now − birth` in
+/// unsigned arithmetic, which is exact across the wrap. The epoch thereby rebases itself every
+/// 2³² ticks (about 68 minutes) at no cost, and the age is exact to one tick after a second of
+/// uptime or a year of it. The CPU reference takes the same difference, so both see the same age.
+///
+/// The only condition: no particle may live for more than half a wrap, which
+/// ``ParticleRecord/maximumLifetime`` guarantees with a wide margin.
+public struct Tick: Equatable, Sendable {
+  /// Ticks per second: a power of two, so converting ticks to seconds is exact.
+  public static let perSecond: Double = 1_048_576
+
+  /// The raw counter, modulo 2³².
+  public var rawValue: UInt32
+
+  public init(rawValue: UInt32) {
+    self.rawValue = rawValue
+  }
+
+  /// The tick of a clock reading, rounded down. The clock may run for years: only the low
+  /// 32 bits are kept.
+  public init(_ time: Seconds) {
+    precondition(time.isFinite && time >= 0, "clock readings are finite and non-negative")
+    rawValue = UInt32(truncatingIfNeeded: Int64((time * Tick.perSecond).rounded(.down)))
+  }
+
+  /// Seconds from `earlier` to this tick, assuming less than a wrap has passed.
+  public func seconds(since earlier: Tick) -> Seconds {
+    Double(rawValue &- earlier.rawValue) / Tick.perSecond
+  }
+}

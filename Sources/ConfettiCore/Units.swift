@@ -1,0 +1,43 @@
+/// Lengths in window points: GLFW window coordinates, origin top-left, y growing downward.
+/// The framebuffer may hold more pixels than points (HiDPI); only the projection knows that.
+public typealias Points = Double
+
+/// Durations and instants in seconds.
+public typealias Seconds = Double
+
+/// Speeds in points per second. "Up" is a negative y speed, as in the seeds.
+public typealias PointsPerSecond = Double
+
+/// Accelerations in points per second squared.
+public typealias PointsPerSecondSquared = Double
+
+/// Rates in 1/s: drag coefficients, and the seed's "Hz" that act as radians per second.
+public typealias PerSecond = Double
+
+/// Angles in degrees, as the seed's rotation and spin are written.
+public typealias Degrees = Double
+
+/// Angles in radians, as the seed's flutter and flip phases are written.
+public typealias Radians = Double
+
+/// A size in points.
+public struct Size: Equatable, Sendable {
+  public var width: Points
+  public var height: Points
+
+  public init(width: Points, height: Points) {
+    self.width = width
+    self.height = height
+  }
+}
+
+/// A position in window points.
+public struct Point: Equatable, Sendable {
+  public var x: Points
+  public var y: Points
+
+  public init(x: Points, y: Points) {
+    self.x = x
+    self.y = y
+  }
+}

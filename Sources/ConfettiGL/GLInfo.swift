@@ -1,0 +1,40 @@
+@preconcurrency import CEpoxy
+
+/// What the current context is and can do, read once after it is made current.
+public struct GLInfo: Sendable {
+  /// GL_RENDERER, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)".
+  public var renderer: String
+  /// GL_VERSION, e.g. "4.5 (Core Profile) Mesa 22.3.6".
+  public var version: String
+  /// The largest point sprite, in pixels.
+  public var maxPointSize: Float
+  /// The largest viewport, in pixels.
+  public var maxViewport: (width: Int, height: Int)
+
+  /// Checks that the current context is GL 3.3 or newer, then reads its limits.
+  ///
+  /// Only GL 1.0 entry points are called before the version is known, so an old GL gets this
+  /// error rather than an abort inside libepoxy on a missing function.
+  public static func requireCurrent() throws -> GLInfo {
+    let version = epoxy_gl_version()
+    let renderer = string(GL_RENDERER)
+    let versionString = string(GL_VERSION)
+    guard epoxy_is_desktop_gl(), version >= 33 else {
+      throw GLError.unsupported(
+        "OpenGL 3.3 core is required, but \(renderer) offers \(versionString); "
+          + "update the graphics driver, or use Mesa's llvmpipe (LIBGL_ALWAYS_SOFTWARE=1)")
+    }
+    var pointSizes: [GLfloat] = [0, 0]
+    epoxy_glGetFloatv(GLenum(GL_ALIASED_POINT_SIZE_RANGE), &pointSizes)
+    var viewport: [GLint] = [0, 0]
+    epoxy_glGetIntegerv(GLenum(GL_MAX_VIEWPORT_DIMS), &viewport)
+    return GLInfo(
+      renderer: renderer, version: versionString, maxPointSize: pointSizes[1],
+      maxViewport: (Int(viewport[0]), Int(viewport[1])))
+  }
+
+  private static func string(_ name: Int32) -> String {
+    guard let text = epoxy_glGetString(GLenum(name)) else { return "(unknown)" }
+    return String(cString: text)
+  }
+}

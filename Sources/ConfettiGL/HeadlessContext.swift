@@ -1,0 +1,122 @@
+@preconcurrency import CEpoxy
+
+/// A GL 3.3 core context with no window and no display, through EGL.
+///
+/// It tries EGL's device platform first (NVIDIA's EGL on a headless server, and Mesa's software
+/// device), then Mesa's surfaceless platform. The context is made current without a surface
+/// (EGL_KHR_surfaceless_context); draw into an ``OffscreenTarget``.
+///
+/// A context is current on the thread that made it; use it from that thread only.
+public final class HeadlessContext {
+  private let display: EGLDisplay
+  private let context: EGLContext
+  /// Which EGL platform the context came from, e.g. "device" or "surfaceless".
+  public let platform: String
+  /// The context's renderer, version and limits.
+  public let info: GLInfo
+
+  public init() throws {
+    var failures: [String] = []
+    for candidate in Self.candidateDisplays() {
+      do {
+        let context = try Self.makeContext(on: candidate.display)
+        guard epoxy_eglMakeCurrent(candidate.display, nil, nil, context) != 0 else {
+          _ = epoxy_eglDestroyContext(candidate.display, context)
+          throw GLError.noContext("eglMakeCurrent failed: \(Self.eglError())")
+        }
+        do {
+          info = try GLInfo.requireCurrent()
+        } catch {
+          _ = epoxy_eglMakeCurrent(candidate.display, nil, nil, nil)
+          _ = epoxy_eglDestroyContext(candidate.display, context)
+          throw error
+        }
+        (display, self.context, platform) = (candidate.display, context, candidate.platform)
+        return
+      } catch {
+        failures.append("\(candidate.platform): \(error)")
+      }
+    }
+    throw GLError.noContext(
+      "no headless OpenGL 3.3 context through EGL ("
+        + (failures.isEmpty ? "no EGL platform found" : failures.joined(separator: "; "))
+        + "); install Mesa's EGL and DRI drivers (libegl-mesa0, libgl1-mesa-dri)")
+  }
+
+  deinit {
+    if epoxy_eglGetCurrentContext() == context {
+      _ = epoxy_eglMakeCurrent(display, nil, nil, nil)
+    }
+    _ = epoxy_eglDestroyContext(display, context)
+  }
+
+  /// Makes this context current on the calling thread.
+  public func makeCurrent() throws {
+    guard epoxy_eglMakeCurrent(display, nil, nil, context) != 0 else {
+      throw GLError.noContext("eglMakeCurrent failed: \(Self.eglError())")
+    }
+  }
+
+  private static func candidateDisplays() -> [(platform: String, display: EGLDisplay)] {
+    guard epoxy_has_egl_extension(nil, "EGL_EXT_platform_base") else { return [] }
+    var displays: [(String, EGLDisplay)] = []
+    if epoxy_has_egl_extension(nil, "EGL_EXT_platform_device") {
+      var devices = [EGLDeviceEXT?](repeating: nil, count: 8)
+      var count: EGLint = 0
+      if epoxy_eglQueryDevicesEXT(EGLint(devices.count), &devices, &count) != 0 {
+        for device in devices.prefix(Int(count)) {
+          if let display = epoxy_eglGetPlatformDisplayEXT(
+            EGLenum(EGL_PLATFORM_DEVICE_EXT), device, nil)
+          {
+            displays.append(("device", display))
+          }
+        }
+      }
+    }
+    if epoxy_has_egl_extension(nil, "EGL_MESA_platform_surfaceless"),
+      let display = epoxy_eglGetPlatformDisplayEXT(
+        EGLenum(EGL_PLATFORM_SURFACELESS_MESA), nil, nil)
+    {
+      displays.append(("surfaceless", display))
+    }
+    return displays
+  }
+
+  private static func makeContext(on display: EGLDisplay) throws -> EGLContext {
+    var major: EGLint = 0
+    var minor: EGLint = 0
+    guard epoxy_eglInitialize(display, &major, &minor) != 0 else {
+      throw GLError.noContext("eglInitialize failed: \(eglError())")
+    }
+    guard epoxy_has_egl_extension(display, "EGL_KHR_surfaceless_context") else {
+      throw GLError.noContext("EGL_KHR_surfaceless_context is missing")
+    }
+    guard epoxy_eglBindAPI(EGLenum(EGL_OPENGL_API)) != 0 else {
+      throw GLError.noContext("desktop OpenGL is not offered: \(eglError())")
+    }
+    let configAttributes: [EGLint] = [
+      EGLint(EGL_SURFACE_TYPE), 0, EGLint(EGL_RENDERABLE_TYPE), EGLint(EGL_OPENGL_BIT),
+      EGLint(EGL_NONE),
+    ]
+    var config: EGLConfig?
+    var configCount: EGLint = 0
+    _ = epoxy_eglChooseConfig(display, configAttributes, &config, 1, &configCount)
+    let contextAttributes: [EGLint] = [
+      EGLint(EGL_CONTEXT_MAJOR_VERSION), 3, EGLint(EGL_CONTEXT_MINOR_VERSION), 3,
+      EGLint(EGL_CONTEXT_OPENGL_PROFILE_MASK), EGLint(EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT),
+      EGLint(EGL_NONE),
+    ]
+    // Without a config, EGL_KHR_no_config_context lets the context be made anyway.
+    guard
+      let context = epoxy_eglCreateContext(
+        display, configCount > 0 ? config : nil, nil, contextAttributes)
+    else {
+      throw GLError.noContext("no OpenGL 3.3 core context: \(eglError())")
+    }
+    return context
+  }
+
+  private static func eglError() -> String {
+    "EGL error 0x" + String(epoxy_eglGetError(), radix: 16)
+  }
+}

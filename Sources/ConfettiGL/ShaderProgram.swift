@@ -1,0 +1,112 @@
+@preconcurrency import CEpoxy
+import ConfettiCore
+import Foundation
+
+/// A shader's text and the file it came from (for error messages).
+public struct ShaderSource: Sendable {
+  public var fileName: String
+  public var text: String
+
+  public init(fileName: String, text: String) {
+    self.fileName = fileName
+    self.text = text
+  }
+
+  /// A shader from the package's `Shaders/` folder, embedded at build time.
+  public static func embedded(_ fileName: String) -> ShaderSource {
+    guard let text = embeddedShaderSources[fileName] else {
+      preconditionFailure("no shader \(fileName) was embedded; is it in Shaders/?")
+    }
+    return ShaderSource(fileName: fileName, text: text)
+  }
+}
+
+/// A linked GL program whose compile and link status has been checked.
+public final class ShaderProgram {
+  public let id: GLuint
+
+  /// Compiles and links `vertex` and `fragment`.
+  ///
+  /// - Parameters:
+  ///   - attributes: bound by name to their locations before linking, so the shader needs no
+  ///     `layout(location = …)` and the record's layout is written in one place.
+  ///   - feedbackVaryings: vertex outputs to capture with transform feedback (interleaved).
+  public init(
+    vertex: ShaderSource, fragment: ShaderSource, attributes: [RecordAttribute] = [],
+    feedbackVaryings: [String] = []
+  ) throws {
+    let vertexShader = try Self.compile(vertex, stage: GL_VERTEX_SHADER)
+    defer { epoxy_glDeleteShader(vertexShader) }
+    let fragmentShader = try Self.compile(fragment, stage: GL_FRAGMENT_SHADER)
+    defer { epoxy_glDeleteShader(fragmentShader) }
+
+    id = epoxy_glCreateProgram()
+    epoxy_glAttachShader(id, vertexShader)
+    epoxy_glAttachShader(id, fragmentShader)
+    for attribute in attributes {
+      epoxy_glBindAttribLocation(id, attribute.location, attribute.name)
+    }
+    if !feedbackVaryings.isEmpty {
+      withCStrings(feedbackVaryings) { names in
+        epoxy_glTransformFeedbackVaryings(
+          id, GLsizei(names.count), names, GLenum(GL_INTERLEAVED_ATTRIBS))
+      }
+    }
+    epoxy_glLinkProgram(id)
+    var linked: GLint = 0
+    epoxy_glGetProgramiv(id, GLenum(GL_LINK_STATUS), &linked)
+    guard linked == GL_TRUE else {
+      let log = Self.infoLog(id, epoxy_glGetProgramiv, epoxy_glGetProgramInfoLog)
+      epoxy_glDeleteProgram(id)
+      throw GLError.programLink(files: [vertex.fileName, fragment.fileName], log: log)
+    }
+    try checkGL("linking \(vertex.fileName) and \(fragment.fileName)")
+  }
+
+  deinit {
+    epoxy_glDeleteProgram(id)
+  }
+
+  /// The location of a uniform; -1 (ignored by glUniform*) if the linker removed it.
+  public func uniform(_ name: String) -> GLint {
+    epoxy_glGetUniformLocation(id, name)
+  }
+
+  private static func compile(_ source: ShaderSource, stage: Int32) throws -> GLuint {
+    let shader = epoxy_glCreateShader(GLenum(stage))
+    source.text.withCString { text in
+      var pointer: UnsafePointer<GLchar>? = text
+      epoxy_glShaderSource(shader, 1, &pointer, nil)
+    }
+    epoxy_glCompileShader(shader)
+    var compiled: GLint = 0
+    epoxy_glGetShaderiv(shader, GLenum(GL_COMPILE_STATUS), &compiled)
+    guard compiled == GL_TRUE else {
+      let log = infoLog(shader, epoxy_glGetShaderiv, epoxy_glGetShaderInfoLog)
+      epoxy_glDeleteShader(shader)
+      throw GLError.shaderCompile(file: source.fileName, log: log)
+    }
+    return shader
+  }
+
+  private static func infoLog(
+    _ object: GLuint,
+    _ getParameter: (GLuint, GLenum, UnsafeMutablePointer<GLint>?) -> Void,
+    _ getLog: (GLuint, GLsizei, UnsafeMutablePointer<GLsizei>?, UnsafeMutablePointer<GLchar>?) ->
+      Void
+  ) -> String {
+    var length: GLint = 0
+    getParameter(object, GLenum(GL_INFO_LOG_LENGTH), &length)
+    guard length > 0 else { return "(no log)" }
+    var log = [GLchar](repeating: 0, count: Int(length))
+    getLog(object, length, nil, &log)
+    return String(decoding: log.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+}
+
+/// Calls `body` with the strings as an array of C string pointers.
+private func withCStrings<R>(_ strings: [String], _ body: ([UnsafePointer<GLchar>?]) -> R) -> R {
+  let copies = strings.map { strdup($0) }
+  defer { copies.forEach { free($0) } }
+  return body(copies.map { UnsafePointer($0) })
+}

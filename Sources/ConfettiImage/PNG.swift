@@ -1,0 +1,74 @@
+import CPNG
+import Foundation
+
+/// PNG files through libpng's simplified API.
+public enum PNG {
+  /// What went wrong reading or writing a PNG.
+  public struct Failure: Error, CustomStringConvertible {
+    public var description: String
+  }
+
+  // png.h's PNG_FORMAT_RGBA: (PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA), a macro Swift
+  // does not import.
+  private static let rgbaFormat = UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA)
+
+  /// The PNG encoding of `image`.
+  public static func encode(_ image: RGBAImage) throws -> Data {
+    var png = png_image()
+    png.version = UInt32(PNG_IMAGE_VERSION)
+    png.width = UInt32(image.width)
+    png.height = UInt32(image.height)
+    png.format = rgbaFormat
+    var size = 0
+    let stride = Int32(image.width * 4)
+    guard png_image_write_to_memory(&png, nil, &size, 0, image.bytes, stride, nil) != 0 else {
+      throw Failure(description: "cannot encode PNG: \(message(of: &png))")
+    }
+    var data = Data(count: size)
+    let written = data.withUnsafeMutableBytes { buffer in
+      png_image_write_to_memory(&png, buffer.baseAddress, &size, 0, image.bytes, stride, nil)
+    }
+    guard written != 0 else { throw Failure(description: "cannot encode PNG: \(message(of: &png))") }
+    data.count = size
+    return data
+  }
+
+  /// Writes `image` to `url` as a PNG file.
+  public static func write(_ image: RGBAImage, to url: URL) throws {
+    let data = try encode(image)
+    do {
+      try data.write(to: url)
+    } catch {
+      throw Failure(description: "cannot write \(url.path): \(reason(error))")
+    }
+  }
+
+  /// Reads a PNG file as 8-bit RGBA.
+  public static func read(_ url: URL) throws -> RGBAImage {
+    var png = png_image()
+    png.version = UInt32(PNG_IMAGE_VERSION)
+    guard png_image_begin_read_from_file(&png, url.path) != 0 else {
+      throw Failure(description: "cannot read \(url.path): \(message(of: &png))")
+    }
+    png.format = rgbaFormat
+    var bytes = [UInt8](repeating: 0, count: Int(png.width) * Int(png.height) * 4)
+    guard png_image_finish_read(&png, nil, &bytes, 0, nil) != 0 else {
+      throw Failure(description: "cannot decode \(url.path): \(message(of: &png))")
+    }
+    return RGBAImage(width: Int(png.width), height: Int(png.height), bytes: bytes)
+  }
+
+  private static func message(of png: inout png_image) -> String {
+    withUnsafeBytes(of: &png.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+  }
+
+  private static func reason(_ error: Error) -> String {
+    let ns = error as NSError
+    if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError,
+      let posix = POSIXErrorCode(rawValue: Int32(underlying.code))
+    {
+      return String(cString: strerror(posix.rawValue))
+    }
+    return ns.localizedDescription
+  }
+}

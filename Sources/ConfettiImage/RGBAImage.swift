@@ -1,0 +1,37 @@
+/// An 8-bit RGBA picture, rows from the top, straight alpha.
+public struct RGBAImage: Equatable, Sendable {
+  public let width: Int
+  public let height: Int
+  /// `width × height × 4` bytes, row after row from the top.
+  public var bytes: [UInt8]
+
+  public init(width: Int, height: Int, bytes: [UInt8]) {
+    precondition(bytes.count == width * height * 4, "an RGBA image has 4 bytes a pixel")
+    self.width = width
+    self.height = height
+    self.bytes = bytes
+  }
+
+  /// A picture filled with one colour.
+  public init(width: Int, height: Int, fill: Pixel) {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(width * height * 4)
+    for _ in 0..<(width * height) { bytes += [fill.red, fill.green, fill.blue, fill.alpha] }
+    self.init(width: width, height: height, bytes: bytes)
+  }
+
+  /// One pixel's channels.
+  public struct Pixel: Equatable, Hashable, Sendable {
+    public var red, green, blue, alpha: UInt8
+
+    public init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255) {
+      (self.red, self.green, self.blue, self.alpha) = (red, green, blue, alpha)
+    }
+  }
+
+  /// The pixel in column `x` of row `y` (row 0 at the top).
+  public subscript(x: Int, y: Int) -> Pixel {
+    let i = (y * width + x) * 4
+    return Pixel(red: bytes[i], green: bytes[i + 1], blue: bytes[i + 2], alpha: bytes[i + 3])
+  }
+}

@@ -1,0 +1,99 @@
+import ConfettiCore
+import XCTest
+
+final class ParticleRingTests: XCTestCase {
+  /// `count` particles that live `lifetime` seconds.
+  func particles(_ count: Int, lifetime: Double = 1) -> [ConfettiParticle] {
+    var p = ConfettiParticle()
+    p.lifetime = lifetime
+    return Array(repeating: p, count: count)
+  }
+
+  func testAnEmptyRingDrawsAndUploadsNothing() {
+    let ring = ParticleRing(capacity: 8)
+    XCTAssertEqual(ring.drawnSlotRanges, [])
+    XCTAssertEqual(ring.pendingUploadRanges, [])
+  }
+
+  func testABurstIsUploadedOnceAsOneRange() {
+    var ring = ParticleRing(capacity: 100)
+    ring.append(particles(30), bornAt: 0)
+    XCTAssertEqual(ring.pendingUploadRanges, [0..<30])
+    ring.markUploaded()
+    XCTAssertEqual(ring.pendingUploadRanges, [], "a steady frame uploads no records")
+    ring.append(particles(5), bornAt: 0.1)
+    XCTAssertEqual(ring.pendingUploadRanges, [30..<35], "a burst uploads only its own records")
+  }
+
+  func testWrapAroundSplitsUploadAndDrawIntoTwoRanges() {
+    var ring = ParticleRing(capacity: 10)
+    ring.append(particles(7, lifetime: 1), bornAt: 0)
+    ring.markUploaded()
+    ring.reclaim(at: 2)  // all 7 dead
+    XCTAssertEqual(ring.drawnSlotRanges, [])
+    ring.append(particles(6, lifetime: 1), bornAt: 2)
+    XCTAssertEqual(ring.pendingUploadRanges, [7..<10, 0..<3])
+    XCTAssertEqual(ring.drawnSlotRanges, [7..<10, 0..<3])
+  }
+
+  func testTheDrawnSpanShrinksAsParticlesDieFromTheOldEnd() {
+    var ring = ParticleRing(capacity: 100)
+    ring.append(particles(10, lifetime: 1), bornAt: 0)
+    ring.append(particles(10, lifetime: 1), bornAt: 0.5)
+    ring.reclaim(at: 0.9)
+    XCTAssertEqual(ring.drawnSlotRanges, [0..<20])
+    ring.reclaim(at: 1.2)
+    XCTAssertEqual(ring.drawnSlotRanges, [10..<20])
+    XCTAssertEqual(ring.aliveCount(at: 1.2), 10)
+    ring.reclaim(at: 1.6)
+    XCTAssertEqual(ring.drawnSlotRanges, [], "nothing alive, nothing drawn")
+    XCTAssertEqual(ring.aliveCount(at: 1.6), 0)
+  }
+
+  func testALongLivedParticleKeepsLaterDeadOnesInTheSpanUntilItDies() {
+    var ring = ParticleRing(capacity: 100)
+    ring.append(particles(1, lifetime: 5), bornAt: 0)
+    ring.append(particles(3, lifetime: 1), bornAt: 0)
+    ring.reclaim(at: 2)
+    XCTAssertEqual(ring.drawnSlotRanges, [0..<4])
+    XCTAssertEqual(ring.aliveCount(at: 2), 1)
+    ring.reclaim(at: 5.01)
+    XCTAssertEqual(ring.drawnSlotRanges, [])
+  }
+
+  func testAFullRingOverwritesTheOldestAndNeverGrows() {
+    var ring = ParticleRing(capacity: 10)
+    ring.append(particles(8, lifetime: 100), bornAt: 0)
+    ring.markUploaded()
+    ring.append(particles(5, lifetime: 100), bornAt: 1)
+    XCTAssertEqual(ring.drawnCount, 10)
+    XCTAssertEqual(ring.records.count, 10)
+    XCTAssertEqual(ring.drawnSlotRanges, [3..<10, 0..<3], "the oldest three were overwritten")
+    XCTAssertEqual(ring.pendingUploadRanges, [8..<10, 0..<3])
+    XCTAssertEqual(ring.records[2].birth, Tick(1).rawValue)
+    XCTAssertEqual(ring.records[3].birth, Tick(0).rawValue)
+  }
+
+  func testABatchLargerThanTheRingKeepsItsLastRecords() {
+    var ring = ParticleRing(capacity: 4)
+    var batch = particles(10)
+    for i in batch.indices { batch[i].origin.x = Double(i) }
+    ring.append(batch, bornAt: 0)
+    XCTAssertEqual(ring.drawnCount, 4)
+    let kept = ring.drawnSlotRanges.flatMap { $0 }.map { ring.records[$0].originX }
+    XCTAssertEqual(kept, [6, 7, 8, 9])
+    XCTAssertEqual(ring.pendingUploadRanges.map(\.count).reduce(0, +), 4)
+  }
+
+  func testThousandsOfBurstsKeepMemoryAndTheSpanBounded() {
+    var scene = ConfettiScene(capacity: 1000, seed: 3)
+    for i in 0..<5000 {
+      let time = Double(i) * 0.05
+      scene.burst(at: Point(x: 100, y: 100), at: time)
+      scene.ring.reclaim(at: time)
+      scene.ring.markUploaded()
+      XCTAssertLessThanOrEqual(scene.ring.drawnCount, 1000)
+    }
+    XCTAssertEqual(scene.ring.records.count, 1000)
+  }
+}
