@@ -28,3 +28,9 @@ public struct ConfettiScene: Sendable {
     ring.append(pointerBurst.spawn(at: point, using: &random), bornAt: time)
   }
 }
+
+extension ConfettiScene {
+  /// The backdrop the window and the renderer clear to: a deep blue-grey that every palette
+  /// colour stands out against.
+  public static let background = RGBA8(red: 18, green: 20, blue: 28)
+}

@@ -36,10 +36,13 @@ public enum PNG {
   /// Writes `image` to `url` as a PNG file.
   public static func write(_ image: RGBAImage, to url: URL) throws {
     let data = try encode(image)
-    do {
-      try data.write(to: url)
-    } catch {
-      throw Failure(description: "cannot write \(url.path): \(reason(error))")
+    guard let file = fopen(url.path, "wb") else {
+      throw Failure(description: "cannot write \(url.path): \(String(cString: strerror(errno)))")
+    }
+    defer { fclose(file) }
+    let written = data.withUnsafeBytes { fwrite($0.baseAddress, 1, data.count, file) }
+    guard written == data.count, fflush(file) == 0 else {
+      throw Failure(description: "cannot write \(url.path): \(String(cString: strerror(errno)))")
     }
   }
 
@@ -60,15 +63,5 @@ public enum PNG {
 
   private static func message(of png: inout png_image) -> String {
     withUnsafeBytes(of: &png.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-  }
-
-  private static func reason(_ error: Error) -> String {
-    let ns = error as NSError
-    if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError,
-      let posix = POSIXErrorCode(rawValue: Int32(underlying.code))
-    {
-      return String(cString: strerror(posix.rawValue))
-    }
-    return ns.localizedDescription
   }
 }

@@ -1,0 +1,194 @@
+import CGLFW
+import ConfettiCore
+import ConfettiGL
+import Foundation
+
+/// The interactive window: set up, loop (events, update, draw), tear down.
+final class WindowApp {
+  private let window: OpaquePointer
+  private let renderer: ParticleRenderer
+  private var scene: ConfettiScene
+  private let start = ContinuousClock.now
+  private let exitAfter: Seconds?
+  /// Whether the last frame drawn had no particles, so the screen already shows the backdrop.
+  private var screenIsEmpty = false
+  private var frameCounter = FrameCounter()
+
+  init(size: PixelSize, capacity: Int, seed: UInt64, vsync: Bool, exitAfter: Seconds?) throws {
+    guard glfwInit() == GLFW_TRUE else {
+      throw WindowError("cannot open a window: \(Self.glfwError()) — run it in a desktop session "
+        + "or under Xvfb (xvfb-run confetti), or use `confetti render`, which needs no display")
+    }
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3)
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3)
+    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE)
+    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE)
+    glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE)
+    guard let window = glfwCreateWindow(Int32(size.width), Int32(size.height), "Confetti", nil, nil)
+    else {
+      let why = Self.glfwError()
+      glfwTerminate()
+      throw WindowError("cannot make an OpenGL 3.3 core window: \(why) — update the graphics "
+        + "driver, or use Mesa's llvmpipe (LIBGL_ALWAYS_SOFTWARE=1)")
+    }
+    self.window = window
+    glfwMakeContextCurrent(window)
+    glfwSwapInterval(vsync ? 1 : 0)
+    do {
+      renderer = try ParticleRenderer(capacity: capacity, info: try GLInfo.requireCurrent())
+    } catch {
+      glfwDestroyWindow(window)
+      glfwTerminate()
+      throw error
+    }
+    scene = ConfettiScene(capacity: capacity, seed: seed)
+    self.exitAfter = exitAfter
+    installCallbacks()
+  }
+
+  deinit {
+    glfwSetWindowUserPointer(window, nil)
+    glfwDestroyWindow(window)
+    glfwTerminate()
+  }
+
+  /// Seconds since the window opened: the one clock reading of the whole program.
+  private var now: Seconds {
+    let elapsed = ContinuousClock.now - start
+    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+  }
+
+  /// The window's size in points (GLFW screen coordinates): the physics' frame of reference.
+  private var windowSize: Size {
+    var width: Int32 = 0
+    var height: Int32 = 0
+    glfwGetWindowSize(window, &width, &height)
+    return Size(width: Double(width), height: Double(height))
+  }
+
+  func run() {
+    while glfwWindowShouldClose(window) == GLFW_FALSE {
+      if let exitAfter, now >= exitAfter { break }
+      scene.ring.reclaim(at: now)
+      var width: Int32 = 0
+      var height: Int32 = 0
+      glfwGetFramebufferSize(window, &width, &height)
+      let idle = scene.ring.drawnCount == 0 && screenIsEmpty
+      if width == 0 || height == 0 || idle {
+        // Minimised, or nothing to animate: sleep until something happens. Zero cost when idle.
+        glfwWaitEventsTimeout(exitAfter == nil ? 0.5 : 0.05)
+        updateTitle(force: idle)
+        continue
+      }
+      drawFrame(width: Int(width), height: Int(height))
+      glfwSwapBuffers(window)
+      glfwPollEvents()
+    }
+  }
+
+  private func drawFrame(width: Int, height: Int) {
+    let time = now
+    do {
+      try renderer.upload(from: &scene.ring)
+      renderer.setViewport(width: width, height: height, window: windowSize)
+      ParticleRenderer.clear(to: ConfettiScene.background)
+      try renderer.draw(scene.ring, at: Tick(time))
+    } catch {
+      FileHandle.standardError.write(Data("confetti: \(error)\n".utf8))
+      glfwSetWindowShouldClose(window, GLFW_TRUE)
+    }
+    screenIsEmpty = scene.ring.drawnCount == 0
+    frameCounter.count(at: time)
+    updateTitle(force: false)
+  }
+
+  private func updateTitle(force: Bool) {
+    let time = now
+    guard force || frameCounter.titleIsStale(at: time) else { return }
+    let alive = scene.ring.aliveCount(at: time)
+    let rate = scene.ring.drawnCount == 0 ? "idle" : String(format: "%.0f fps", frameCounter.rate)
+    glfwSetWindowTitle(window, "Confetti — \(alive) particles — \(rate)")
+    frameCounter.titleShown(at: time)
+  }
+
+  // MARK: Input
+
+  private func installCallbacks() {
+    glfwSetWindowUserPointer(window, Unmanaged.passUnretained(self).toOpaque())
+    glfwSetMouseButtonCallback(window) { window, button, action, _ in
+      guard button == GLFW_MOUSE_BUTTON_LEFT, action == GLFW_PRESS else { return }
+      WindowApp.of(window)?.pointerPressed()
+    }
+    glfwSetKeyCallback(window) { window, key, _, action, _ in
+      guard action == GLFW_PRESS else { return }
+      WindowApp.of(window)?.keyPressed(key)
+    }
+    glfwSetWindowRefreshCallback(window) { window in
+      // Exposed or resized while idle: the backdrop must be redrawn.
+      WindowApp.of(window)?.screenIsEmpty = false
+    }
+  }
+
+  private static func of(_ window: OpaquePointer?) -> WindowApp? {
+    guard let pointer = glfwGetWindowUserPointer(window) else { return nil }
+    return Unmanaged<WindowApp>.fromOpaque(pointer).takeUnretainedValue()
+  }
+
+  private func pointerPressed() {
+    // Cursor positions are in screen coordinates, i.e. window points, as the physics is: the
+    // projection alone scales points to framebuffer pixels on a HiDPI display.
+    var x = 0.0
+    var y = 0.0
+    glfwGetCursorPos(window, &x, &y)
+    scene.burst(at: Point(x: x, y: y), at: now)
+    screenIsEmpty = false
+  }
+
+  private func keyPressed(_ key: Int32) {
+    switch key {
+    case GLFW_KEY_SPACE: scene.fireCannon(in: windowSize, at: now)
+    case GLFW_KEY_C: scene.ring.removeAll()
+    case GLFW_KEY_ESCAPE, GLFW_KEY_Q: glfwSetWindowShouldClose(window, GLFW_TRUE)
+    default: return
+    }
+    screenIsEmpty = false
+  }
+
+  private static func glfwError() -> String {
+    var description: UnsafePointer<CChar>?
+    let code = glfwGetError(&description)
+    guard code != GLFW_NO_ERROR, let description else { return "unknown GLFW error" }
+    let text = String(cString: description)
+    if code == GLFW_PLATFORM_ERROR, text.contains("DISPLAY") || text.contains("display") {
+      return "no display (\(text))"
+    }
+    return text
+  }
+}
+
+/// A failure to open or run the window, said in one line.
+struct WindowError: Error, CustomStringConvertible {
+  var description: String
+  init(_ description: String) { self.description = description }
+}
+
+/// Frames per second over the last half second, for the title.
+struct FrameCounter {
+  private var frames = 0
+  private var since: Seconds = 0
+  private var lastTitle: Seconds = -1
+  private(set) var rate = 0.0
+
+  mutating func count(at time: Seconds) {
+    frames += 1
+    if time - since >= 0.5 {
+      rate = Double(frames) / (time - since)
+      frames = 0
+      since = time
+    }
+  }
+
+  func titleIsStale(at time: Seconds) -> Bool { time - lastTitle >= 0.5 }
+
+  mutating func titleShown(at time: Seconds) { lastTitle = time }
+}

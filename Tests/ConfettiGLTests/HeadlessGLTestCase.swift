@@ -1,0 +1,55 @@
+import ConfettiCore
+import ConfettiGL
+import ConfettiImage
+import Foundation
+import XCTest
+
+/// A test case that runs on a fresh headless GL context (EGL; Mesa's llvmpipe on CI).
+///
+/// Without a context the test is skipped with the reason, except under CI=true: CI installs Mesa,
+/// so there a missing context is a failure, never a silent skip.
+class HeadlessGLTestCase: XCTestCase {
+  var context: HeadlessContext!
+  /// A small framebuffer, bound: a surfaceless context has no default one, and GL refuses to
+  /// draw (transform feedback included) without a complete framebuffer.
+  var target: OffscreenTarget!
+
+  override func setUpWithError() throws {
+    do {
+      context = try HeadlessContext()
+      target = try OffscreenTarget(width: 64, height: 64, info: context.info)
+      target.bind()
+    } catch {
+      if ProcessInfo.processInfo.environment["CI"] == "true" {
+        XCTFail("CI must run the GL tests, but: \(error)")
+        throw error
+      }
+      throw XCTSkip("needs a headless OpenGL 3.3 context: \(error)")
+    }
+  }
+
+  override func tearDown() {
+    target = nil
+    context = nil
+  }
+
+  /// `count` particles from cannon and pointer bursts in windows of several sizes, all born at
+  /// clock time `birth`: a wide spread of every parameter.
+  func variedParticles(count: Int, seed: UInt64) -> [ConfettiParticle] {
+    var random = SplitMix64(seed: seed)
+    let windows = [Size(width: 640, height: 480), Size(width: 1920, height: 1080), Size(width: 300, height: 900)]
+    var particles: [ConfettiParticle] = []
+    while particles.count < count {
+      let window = windows.randomElement(using: &random)!
+      if Bool.random(using: &random) {
+        particles += CannonBurst().spawn(in: window, using: &random)
+      } else {
+        let point = Point(x: .random(in: 0...window.width, using: &random), y: .random(in: 0...window.height, using: &random))
+        var burst = PointerBurst().spawn(at: point, using: &random)
+        for i in burst.indices where i % 3 == 0 { burst[i].flips = false }
+        particles += burst
+      }
+    }
+    return Array(particles.prefix(count))
+  }
+}

@@ -1,0 +1,60 @@
+import ConfettiCore
+import ConfettiGL
+import XCTest
+
+/// The vertex shader against the CPU reference: what the shader computes, captured by transform
+/// feedback from the very program that draws, equals ConfettiPhysics on the same packed records.
+final class ParityTests: HeadlessGLTestCase {
+  /// Tolerances: positions in points, rotation in degrees, opacity and width scale as shares.
+  let positionTolerance = 0.01
+  let rotationTolerance = 0.01
+  let shareTolerance = 1e-4
+
+  func testTheShaderMatchesTheReferenceForThousandsOfParticlesAtManyAges() throws {
+    try assertParity(uptime: 1)
+  }
+
+  func testPrecisionDoesNotDegradeAfterAMillionSecondsOfUptime() throws {
+    try assertParity(uptime: 1_000_000)
+  }
+
+  func testPrecisionHoldsAcrossTheClocksWrap() throws {
+    // 2^32 ticks = 4096 s: births just before the wrap, readings after it.
+    try assertParity(uptime: 4096 - 0.6)
+  }
+
+  /// Births in three waves from `uptime` on, read at 40 ages spanning before the first birth
+  /// to after the last death.
+  func assertParity(uptime: Double, file: StaticString = #filePath, line: UInt = #line) throws {
+    let count = 3000
+    var ring = ParticleRing(capacity: count)
+    let particles = variedParticles(count: count, seed: 7)
+    for wave in 0..<3 {
+      ring.append(Array(particles[(wave * 1000)..<((wave + 1) * 1000)]), bornAt: uptime + Double(wave) * 0.37)
+    }
+    let renderer = try ParticleRenderer(capacity: count, info: context.info)
+    try renderer.upload(from: &ring)
+
+    var compared = 0
+    var worst = (position: 0.0, rotation: 0.0, share: 0.0)
+    for step in 0..<40 {
+      let now = Tick(uptime - 0.05 + Double(step) * 0.1)
+      let captured = try renderer.capture(slots: 0..<count, at: now)
+      for (slot, gpu) in captured.enumerated() {
+        guard let cpu = ConfettiPhysics.state(of: ring.records[slot], at: now) else {
+          XCTAssertEqual(gpu.opacity, 0, "slot \(slot) is not alive but has opacity", file: file, line: line)
+          continue
+        }
+        compared += 1
+        worst.position = max(worst.position, abs(gpu.position.x - cpu.position.x), abs(gpu.position.y - cpu.position.y))
+        worst.rotation = max(worst.rotation, abs(gpu.rotation - cpu.rotation))
+        worst.share = max(worst.share, abs(gpu.opacity - cpu.opacity), abs(gpu.widthScale - cpu.widthScale))
+      }
+    }
+    XCTAssertGreaterThan(compared, 40_000, "too few live samples compared", file: file, line: line)
+    XCTAssertLessThanOrEqual(worst.position, positionTolerance, "worst position error (pt)", file: file, line: line)
+    XCTAssertLessThanOrEqual(worst.rotation, rotationTolerance, "worst rotation error (°)", file: file, line: line)
+    XCTAssertLessThanOrEqual(worst.share, shareTolerance, "worst opacity or width error", file: file, line: line)
+    print("parity at uptime \(uptime) s: \(compared) live samples; worst errors: position \(worst.position) pt, rotation \(worst.rotation)°, opacity/width \(worst.share)")
+  }
+}

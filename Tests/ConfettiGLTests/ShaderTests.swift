@@ -1,0 +1,51 @@
+@preconcurrency import CEpoxy
+import ConfettiCore
+import ConfettiGL
+import XCTest
+
+final class ShaderTests: HeadlessGLTestCase {
+  func testTheEmbeddedShadersCompileAndLinkWithEveryRecordAttributeAtItsLocation() throws {
+    let program = try ShaderProgram(
+      vertex: .embedded("particle.vert"), fragment: .embedded("particle.frag"),
+      attributes: ParticleRecord.attributes)
+    for attribute in ParticleRecord.attributes {
+      XCTAssertEqual(
+        epoxy_glGetAttribLocation(program.id, attribute.name), GLint(attribute.location),
+        "\(attribute.name) is not read by the shader at its location")
+    }
+    XCTAssertGreaterThanOrEqual(program.uniform("u_now"), 0)
+  }
+
+  func testACompileErrorCarriesTheFileNameAndTheLog() {
+    let broken = ShaderSource(
+      fileName: "broken.vert", text: "#version 330 core\nvoid main() { gl_Position = undefinedThing; }\n")
+    XCTAssertThrowsError(try ShaderProgram(vertex: broken, fragment: .embedded("particle.frag"))) {
+      error in
+      guard case .shaderCompile(let file, let log) = error as? GLError else {
+        return XCTFail("expected a compile error, got \(error)")
+      }
+      XCTAssertEqual(file, "broken.vert")
+      XCTAssert(log.contains("undefinedThing"), log)
+      XCTAssert("\(error)".hasPrefix("shader broken.vert failed to compile: "), "\(error)")
+    }
+  }
+
+  func testALinkErrorNamesBothFiles() {
+    // Both compile, but the vertex stage has no main() for the linker to find.
+    let vertex = ShaderSource(fileName: "plain.vert", text: "#version 330 core\nvoid notMain() {}\n")
+    let fragment = ShaderSource(
+      fileName: "needy.frag", text: "#version 330 core\nout vec4 c;\nvoid main() { c = vec4(1); }\n")
+    XCTAssertThrowsError(try ShaderProgram(vertex: vertex, fragment: fragment)) { error in
+      guard case .programLink(let files, _) = error as? GLError else {
+        return XCTFail("expected a link error, got \(error)")
+      }
+      XCTAssertEqual(files, ["plain.vert", "needy.frag"])
+    }
+  }
+
+  func testTheContextIsGL33OrNewerAndSaysWhatItIs() {
+    XCTAssertFalse(context.info.renderer.isEmpty)
+    XCTAssertGreaterThanOrEqual(context.info.maxPointSize, 64)
+    XCTAssertGreaterThanOrEqual(context.info.maxViewport.width, 4096)
+  }
+}
