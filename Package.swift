@@ -61,7 +61,8 @@ let package = Package(
 
     .testTarget(name: "ConfettiCoreTests", dependencies: ["ConfettiCore"]),
     .testTarget(
-      name: "ConfettiGLTests", dependencies: ["ConfettiCore", "ConfettiGL", "ConfettiImage", "CEpoxy"]),
+      name: "ConfettiGLTests",
+      dependencies: ["ConfettiCore", "ConfettiGL", "ConfettiImage", "CEpoxy"]),
     .testTarget(name: "ConfettiCLITests", dependencies: ["confetti", "ConfettiImage"]),
   ],
   swiftLanguageModes: [.v6]

@@ -90,10 +90,11 @@ public struct CannonBurst: Equatable, Sendable {
 public struct PointerBurst: Equatable, Sendable {
   /// Pieces per burst. Default: 60, the tap-burst seed's count.
   public var count = 60
-  /// Launch speed in pt/s, in a direction uniform over the full circle. Default: 150–650.
-  public var speed: ClosedRange<PointsPerSecond> = 150...650
-  /// Extra upward speed added to every launch, in pt/s. Default: 250.
-  public var upwardKick: PointsPerSecond = 250
+  /// Launch speed in pt/s, in a direction uniform over the full circle. Default: 120–480
+  /// (drag stops a piece within speed/1.6 points: a burst about 600 points across).
+  public var speed: ClosedRange<PointsPerSecond> = 120...480
+  /// Extra upward speed added to every launch, in pt/s. Default: 200.
+  public var upwardKick: PointsPerSecond = 200
   /// Lifetime in seconds, per piece. Default: 2.0–3.0, long enough to settle and flutter.
   public var lifetime: ClosedRange<Seconds> = 2.0...3.0
   /// Fade-out at the end of the lifetime, in seconds. Default: 0.6.

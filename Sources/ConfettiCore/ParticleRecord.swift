@@ -149,7 +149,8 @@ extension ParticleRecord {
     RecordAttribute(name: "a_velocity", location: 1, component: .float32, count: 2, offset: 8),
     RecordAttribute(name: "a_birth", location: 2, component: .uint32, count: 1, offset: 16),
     RecordAttribute(name: "a_forces", location: 3, component: .float32, count: 2, offset: 20),
-    RecordAttribute(name: "a_color", location: 4, component: .normalizedUInt8, count: 4, offset: 28),
+    RecordAttribute(
+      name: "a_color", location: 4, component: .normalizedUInt8, count: 4, offset: 28),
     RecordAttribute(name: "a_lifeSize", location: 5, component: .float16, count: 4, offset: 32),
     RecordAttribute(name: "a_spin", location: 6, component: .float16, count: 4, offset: 40),
     RecordAttribute(name: "a_waves", location: 7, component: .float16, count: 4, offset: 48),

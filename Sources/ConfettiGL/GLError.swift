@@ -34,7 +34,9 @@ public enum GLError: Error, CustomStringConvertible, Equatable {
 /// In debug builds, throws if the GL has recorded an error since the last check, naming the
 /// operation and where it was; in release builds it does nothing (glGetError stalls the pipeline).
 @inline(__always)
-func checkGL(_ operation: @autoclosure () -> String, file: StaticString = #fileID, line: UInt = #line)
+func checkGL(
+  _ operation: @autoclosure () -> String, file: StaticString = #fileID, line: UInt = #line
+)
   throws
 {
   #if DEBUG

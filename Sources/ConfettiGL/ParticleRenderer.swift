@@ -125,7 +125,8 @@ public final class ParticleRenderer {
       2 * pixelsPerPoint.0 / Double(extendedWidth), -2 * pixelsPerPoint.1 / Double(extendedHeight)
     )
     let offset = (
-      2 * Double(margin) / Double(extendedWidth) - 1, 1 - 2 * Double(margin) / Double(extendedHeight)
+      2 * Double(margin) / Double(extendedWidth) - 1,
+      1 - 2 * Double(margin) / Double(extendedHeight)
     )
     epoxy_glUseProgram(program.id)
     epoxy_glUniform4f(

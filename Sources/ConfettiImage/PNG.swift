@@ -28,7 +28,9 @@ public enum PNG {
     let written = data.withUnsafeMutableBytes { buffer in
       png_image_write_to_memory(&png, buffer.baseAddress, &size, 0, image.bytes, stride, nil)
     }
-    guard written != 0 else { throw Failure(description: "cannot encode PNG: \(message(of: &png))") }
+    guard written != 0 else {
+      throw Failure(description: "cannot encode PNG: \(message(of: &png))")
+    }
     data.count = size
     return data
   }

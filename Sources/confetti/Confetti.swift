@@ -3,18 +3,33 @@ import ConfettiCore
 import Foundation
 
 @main
+enum Main {
+  /// `confetti render …` goes straight to its own parser: its options share names with the
+  /// window's (--seed, --size), and a parent command would otherwise claim them.
+  static func main() {
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    if arguments.first == "render" {
+      Render.main(Array(arguments.dropFirst()))
+    } else {
+      Confetti.main(arguments)
+    }
+  }
+}
+
 struct Confetti: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "confetti",
     abstract: "Physics-based confetti, computed entirely by the GPU's vertex shader.",
     discussion: """
-      With no subcommand, opens a window:
+      With no command, opens a window:
         left click   a burst of confetti at the pointer
         space        the cannon: a burst from the bottom edge
         c            clear every particle
         esc, q       quit
-      """,
-    subcommands: [Render.self]
+
+      Other commands:
+        confetti render …   render moments of a scene to PNG, headless (see confetti render --help)
+      """
   )
 
   @Option(help: "Seed for every random draw, so a run can be repeated exactly.")

@@ -7,6 +7,7 @@ import Foundation
 /// `confetti render`: any moment of a scene to PNG, headless.
 struct Render: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "confetti render",
     abstract: "Render moments of a scene to PNG files, with no window and no display.",
     discussion: """
       The scene is one shot of the seed's cannon from the bottom edge, fired at time 0.
@@ -19,6 +20,9 @@ struct Render: ParsableCommand {
 
   @Option(help: "Seed for every random draw.")
   var seed: UInt64 = 1
+
+  @Option(help: "Pieces in the cannon's shot (the seed fires 30).")
+  var count: Int = 30
 
   @Option(help: "Picture size in pixels, WIDTHxHEIGHT.")
   var size: PixelSize = PixelSize(width: 800, height: 600)
@@ -38,8 +42,13 @@ struct Render: ParsableCommand {
   func validate() throws {
     guard time.isFinite, time >= 0 else { throw ValidationError("--time must be finite and ≥ 0") }
     guard fps.isFinite, fps > 0 else { throw ValidationError("--fps must be finite and > 0") }
-    guard (1...100_000).contains(frames) else { throw ValidationError("--frames must be 1 to 100000") }
+    guard (1...100_000).contains(frames) else {
+      throw ValidationError("--frames must be 1 to 100000")
+    }
     guard (1...8).contains(scale) else { throw ValidationError("--scale must be 1 to 8") }
+    guard (1...1_000_000).contains(count) else {
+      throw ValidationError("--count must be 1 to 1000000")
+    }
   }
 
   func run() throws {
@@ -47,7 +56,8 @@ struct Render: ParsableCommand {
       let context = try HeadlessContext()
       let target = try OffscreenTarget(width: size.width, height: size.height, info: context.info)
       let window = Size(width: Double(size.width / scale), height: Double(size.height / scale))
-      var scene = ConfettiScene(capacity: 1024, seed: seed)
+      var scene = ConfettiScene(capacity: count, seed: seed)
+      scene.cannon.count = count
       let renderer = try ParticleRenderer(capacity: scene.ring.capacity, info: context.info)
       // The scene's clock starts at 1 s so that time 0 is a valid instant with room before it.
       let start: Seconds = 1

@@ -6,7 +6,8 @@ import Foundation
 /// The interactive window: set up, loop (events, update, draw), tear down.
 final class WindowApp {
   private let window: OpaquePointer
-  private let renderer: ParticleRenderer
+  /// Released before the window: its GL objects are deleted on the window's context.
+  private var renderer: ParticleRenderer!
   private var scene: ConfettiScene
   private let start = ContinuousClock.now
   private let exitAfter: Seconds?
@@ -16,8 +17,9 @@ final class WindowApp {
 
   init(size: PixelSize, capacity: Int, seed: UInt64, vsync: Bool, exitAfter: Seconds?) throws {
     guard glfwInit() == GLFW_TRUE else {
-      throw WindowError("cannot open a window: \(Self.glfwError()) — run it in a desktop session "
-        + "or under Xvfb (xvfb-run confetti), or use `confetti render`, which needs no display")
+      throw WindowError(
+        "cannot open a window: \(Self.glfwError()) — run it in a desktop session "
+          + "or under Xvfb (xvfb-run confetti), or use `confetti render`, which needs no display")
     }
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3)
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3)
@@ -28,8 +30,9 @@ final class WindowApp {
     else {
       let why = Self.glfwError()
       glfwTerminate()
-      throw WindowError("cannot make an OpenGL 3.3 core window: \(why) — update the graphics "
-        + "driver, or use Mesa's llvmpipe (LIBGL_ALWAYS_SOFTWARE=1)")
+      throw WindowError(
+        "cannot make an OpenGL 3.3 core window: \(why) — update the graphics "
+          + "driver, or use Mesa's llvmpipe (LIBGL_ALWAYS_SOFTWARE=1)")
     }
     self.window = window
     glfwMakeContextCurrent(window)
@@ -47,6 +50,7 @@ final class WindowApp {
   }
 
   deinit {
+    renderer = nil
     glfwSetWindowUserPointer(window, nil)
     glfwDestroyWindow(window)
     glfwTerminate()

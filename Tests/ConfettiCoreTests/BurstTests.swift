@@ -57,8 +57,8 @@ final class BurstTests: XCTestCase {
     for p in burst {
       XCTAssertEqual(p.origin, point)
       XCTAssert((2...3).contains(p.lifetime))
-      let launch = (p.velocityX * p.velocityX + pow(p.velocityY + 250, 2)).squareRoot()
-      XCTAssert((150 - 1e-9...650 + 1e-9).contains(launch), "launch speed \(launch)")
+      let launch = (p.velocityX * p.velocityX + pow(p.velocityY + 200, 2)).squareRoot()
+      XCTAssert((120 - 1e-9...480 + 1e-9).contains(launch), "launch speed \(launch)")
       if p.velocityX < 0 { left += 1 } else { right += 1 }
     }
     XCTAssertGreaterThan(left, 10)

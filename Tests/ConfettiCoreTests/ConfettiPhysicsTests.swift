@@ -12,7 +12,8 @@ final class ConfettiPhysicsTests: XCTestCase {
   func testDragFactorAtKnownAges() {
     XCTAssertEqual(ConfettiPhysics.dragFactor(drag: 1.6, age: 0), 0)
     // 1 − e^(−1.6·0.5) = 1 − e^(−0.8)
-    XCTAssertEqual(ConfettiPhysics.dragFactor(drag: 1.6, age: 0.5), 0.550_671_035_882_778_4, accuracy: 1e-12)
+    XCTAssertEqual(
+      ConfettiPhysics.dragFactor(drag: 1.6, age: 0.5), 0.550_671_035_882_778_4, accuracy: 1e-12)
     XCTAssertEqual(ConfettiPhysics.dragFactor(drag: 1.6, age: 1.5), 1 - exp(-2.4), accuracy: 1e-15)
     XCTAssertEqual(ConfettiPhysics.dragFactor(drag: 1.6, age: 100), 1, accuracy: 1e-15)
   }
@@ -22,7 +23,8 @@ final class ConfettiPhysicsTests: XCTestCase {
     XCTAssertEqual(ConfettiPhysics.opacity(age: 0, lifetime: 1.5, fade: 0.4), 1)
     XCTAssertEqual(ConfettiPhysics.opacity(age: 1.0, lifetime: 1.5, fade: 0.4), 1)
     XCTAssertEqual(ConfettiPhysics.opacity(age: 1.1, lifetime: 1.5, fade: 0.4), 1, accuracy: 1e-12)
-    XCTAssertEqual(ConfettiPhysics.opacity(age: 1.3, lifetime: 1.5, fade: 0.4), 0.5, accuracy: 1e-12)
+    XCTAssertEqual(
+      ConfettiPhysics.opacity(age: 1.3, lifetime: 1.5, fade: 0.4), 0.5, accuracy: 1e-12)
     XCTAssertEqual(ConfettiPhysics.opacity(age: 1.5, lifetime: 1.5, fade: 0.4), 0, accuracy: 1e-12)
   }
 
@@ -30,7 +32,8 @@ final class ConfettiPhysicsTests: XCTestCase {
     // Edge-on: cos(π/2) = 0, floored at 0.15.
     XCTAssertEqual(ConfettiPhysics.flipScale(frequency: 1, phase: .pi / 2, age: 0), 0.15)
     XCTAssertEqual(ConfettiPhysics.flipScale(frequency: 1, phase: 0, age: 0), 1)
-    XCTAssertEqual(ConfettiPhysics.flipScale(frequency: 2, phase: 0, age: .pi / 2), 1, accuracy: 1e-12)
+    XCTAssertEqual(
+      ConfettiPhysics.flipScale(frequency: 2, phase: 0, age: .pi / 2), 1, accuracy: 1e-12)
     for age in stride(from: 0.0, to: 3.0, by: 0.001) {
       let scale = ConfettiPhysics.flipScale(frequency: 4.7, phase: 1.3, age: age)
       XCTAssert((0.15...1).contains(scale), "flip scale \(scale) at \(age) s")

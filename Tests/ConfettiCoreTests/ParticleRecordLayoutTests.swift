@@ -30,14 +30,16 @@ final class ParticleRecordLayoutTests: XCTestCase {
     ]
     var covered = IndexSet()
     for attribute in ParticleRecord.attributes {
-      let bytes = attribute.offset..<(attribute.offset + attribute.count * sizes[attribute.component]!)
+      let bytes =
+        attribute.offset..<(attribute.offset + attribute.count * sizes[attribute.component]!)
       XCTAssertFalse(covered.intersects(integersIn: bytes), "\(attribute.name) overlaps")
       XCTAssertEqual(attribute.offset % 4, 0, "\(attribute.name) is not 4-byte aligned")
       covered.insert(integersIn: bytes)
     }
     // Everything but the 4 reserved bytes at the end is read by the shader.
     XCTAssertEqual(covered, IndexSet(integersIn: 0..<60))
-    XCTAssertEqual(Set(ParticleRecord.attributes.map(\.location)).count, ParticleRecord.attributes.count)
+    XCTAssertEqual(
+      Set(ParticleRecord.attributes.map(\.location)).count, ParticleRecord.attributes.count)
   }
 
   func testPackingKeepsPositionsExactAndRoundsTheRestToHalfFloats() {

@@ -15,7 +15,8 @@ final class TickTests: XCTestCase {
       let birth = Tick(uptime)
       let now = Tick(uptime + 0.123_456)
       // Within one tick (≈ 0.95 µs) of the true age, whatever the uptime.
-      XCTAssertEqual(now.seconds(since: birth), 0.123_456, accuracy: 1 / Tick.perSecond, "at \(uptime) s")
+      XCTAssertEqual(
+        now.seconds(since: birth), 0.123_456, accuracy: 1 / Tick.perSecond, "at \(uptime) s")
     }
   }
 }

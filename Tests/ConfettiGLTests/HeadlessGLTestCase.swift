@@ -37,14 +37,18 @@ class HeadlessGLTestCase: XCTestCase {
   /// clock time `birth`: a wide spread of every parameter.
   func variedParticles(count: Int, seed: UInt64) -> [ConfettiParticle] {
     var random = SplitMix64(seed: seed)
-    let windows = [Size(width: 640, height: 480), Size(width: 1920, height: 1080), Size(width: 300, height: 900)]
+    let windows = [
+      Size(width: 640, height: 480), Size(width: 1920, height: 1080), Size(width: 300, height: 900),
+    ]
     var particles: [ConfettiParticle] = []
     while particles.count < count {
       let window = windows.randomElement(using: &random)!
       if Bool.random(using: &random) {
         particles += CannonBurst().spawn(in: window, using: &random)
       } else {
-        let point = Point(x: .random(in: 0...window.width, using: &random), y: .random(in: 0...window.height, using: &random))
+        let point = Point(
+          x: .random(in: 0...window.width, using: &random),
+          y: .random(in: 0...window.height, using: &random))
         var burst = PointerBurst().spawn(at: point, using: &random)
         for i in burst.indices where i % 3 == 0 { burst[i].flips = false }
         particles += burst

@@ -30,7 +30,8 @@ final class ParityTests: HeadlessGLTestCase {
     var ring = ParticleRing(capacity: count)
     let particles = variedParticles(count: count, seed: 7)
     for wave in 0..<3 {
-      ring.append(Array(particles[(wave * 1000)..<((wave + 1) * 1000)]), bornAt: uptime + Double(wave) * 0.37)
+      ring.append(
+        Array(particles[(wave * 1000)..<((wave + 1) * 1000)]), bornAt: uptime + Double(wave) * 0.37)
     }
     let renderer = try ParticleRenderer(capacity: count, info: context.info)
     try renderer.upload(from: &ring)
@@ -42,19 +43,28 @@ final class ParityTests: HeadlessGLTestCase {
       let captured = try renderer.capture(slots: 0..<count, at: now)
       for (slot, gpu) in captured.enumerated() {
         guard let cpu = ConfettiPhysics.state(of: ring.records[slot], at: now) else {
-          XCTAssertEqual(gpu.opacity, 0, "slot \(slot) is not alive but has opacity", file: file, line: line)
+          XCTAssertEqual(
+            gpu.opacity, 0, "slot \(slot) is not alive but has opacity", file: file, line: line)
           continue
         }
         compared += 1
-        worst.position = max(worst.position, abs(gpu.position.x - cpu.position.x), abs(gpu.position.y - cpu.position.y))
+        worst.position = max(
+          worst.position, abs(gpu.position.x - cpu.position.x), abs(gpu.position.y - cpu.position.y)
+        )
         worst.rotation = max(worst.rotation, abs(gpu.rotation - cpu.rotation))
-        worst.share = max(worst.share, abs(gpu.opacity - cpu.opacity), abs(gpu.widthScale - cpu.widthScale))
+        worst.share = max(
+          worst.share, abs(gpu.opacity - cpu.opacity), abs(gpu.widthScale - cpu.widthScale))
       }
     }
     XCTAssertGreaterThan(compared, 40_000, "too few live samples compared", file: file, line: line)
-    XCTAssertLessThanOrEqual(worst.position, positionTolerance, "worst position error (pt)", file: file, line: line)
-    XCTAssertLessThanOrEqual(worst.rotation, rotationTolerance, "worst rotation error (°)", file: file, line: line)
-    XCTAssertLessThanOrEqual(worst.share, shareTolerance, "worst opacity or width error", file: file, line: line)
-    print("parity at uptime \(uptime) s: \(compared) live samples; worst errors: position \(worst.position) pt, rotation \(worst.rotation)°, opacity/width \(worst.share)")
+    XCTAssertLessThanOrEqual(
+      worst.position, positionTolerance, "worst position error (pt)", file: file, line: line)
+    XCTAssertLessThanOrEqual(
+      worst.rotation, rotationTolerance, "worst rotation error (°)", file: file, line: line)
+    XCTAssertLessThanOrEqual(
+      worst.share, shareTolerance, "worst opacity or width error", file: file, line: line)
+    print(
+      "parity at uptime \(uptime) s: \(compared) live samples; worst errors: position \(worst.position) pt, rotation \(worst.rotation)°, opacity/width \(worst.share)"
+    )
   }
 }

@@ -65,13 +65,21 @@ final class RenderTests: HeadlessGLTestCase {
         &ring, at: now, pixels: (320 * pixelsPerPoint, 240 * pixelsPerPoint),
         window: Size(width: 320, height: 240))
 
-      let centre = (Int(state.position.x * Double(pixelsPerPoint)), Int(state.position.y * Double(pixelsPerPoint)))
+      let centre = (
+        Int(state.position.x * Double(pixelsPerPoint)),
+        Int(state.position.y * Double(pixelsPerPoint))
+      )
       XCTAssertEqual(image[centre.0, centre.1], pixel(.green), "the centre is the piece's colour")
       let box = try XCTUnwrap(paintedBox(image), "nothing was drawn")
       // The 10-point square spans 10 × pixelsPerPoint pixels around the centre (±1 for smoothing).
       let side = 10 * pixelsPerPoint
-      XCTAssert(abs(box.x.count - side) <= 2 && abs(box.y.count - side) <= 2, "box \(box), expected \(side)")
-      let boxCentre = (Double(box.x.lowerBound + box.x.upperBound + 1) / 2, Double(box.y.lowerBound + box.y.upperBound + 1) / 2)
+      XCTAssert(
+        abs(box.x.count - side) <= 2 && abs(box.y.count - side) <= 2, "box \(box), expected \(side)"
+      )
+      let boxCentre = (
+        Double(box.x.lowerBound + box.x.upperBound + 1) / 2,
+        Double(box.y.lowerBound + box.y.upperBound + 1) / 2
+      )
       XCTAssertEqual(boxCentre.0, state.position.x * Double(pixelsPerPoint), accuracy: 1)
       XCTAssertEqual(boxCentre.1, state.position.y * Double(pixelsPerPoint), accuracy: 1)
     }
@@ -83,7 +91,8 @@ final class RenderTests: HeadlessGLTestCase {
     wide.size = Size(width: 40, height: 8)
     wide.rotation = 90  // standing upright
     ring.append([wide], bornAt: 0)
-    let (image, _) = try render(&ring, at: Tick(0.25), pixels: (200, 200), window: Size(width: 200, height: 200))
+    let (image, _) = try render(
+      &ring, at: Tick(0.25), pixels: (200, 200), window: Size(width: 200, height: 200))
     let box = try XCTUnwrap(paintedBox(image))
     XCTAssert(box.y.count > 3 * box.x.count, "a 40×8 piece turned 90° is tall: \(box)")
   }
@@ -96,7 +105,8 @@ final class RenderTests: HeadlessGLTestCase {
     p.gravity = 0.001
     var ring = ParticleRing(capacity: 1)
     ring.append([p], bornAt: 0)
-    let (image, _) = try render(&ring, at: Tick(0.1), pixels: (100, 100), window: Size(width: 100, height: 100))
+    let (image, _) = try render(
+      &ring, at: Tick(0.1), pixels: (100, 100), window: Size(width: 100, height: 100))
     XCTAssertEqual(image[1, 50], pixel(.blue), "the part inside the window is drawn")
   }
 
@@ -127,12 +137,16 @@ final class RenderTests: HeadlessGLTestCase {
 
   func testNothingIsDrawnOnceEverythingHasDied() throws {
     var ring = ParticleRing(capacity: 100)
-    ring.append((0..<20).map { i in square(at: Point(x: Double(i) * 10, y: 50), color: .red) }, bornAt: 0)
-    let (alive, renderer) = try render(&ring, at: Tick(1), pixels: (200, 100), window: Size(width: 200, height: 100))
+    ring.append(
+      (0..<20).map { i in square(at: Point(x: Double(i) * 10, y: 50), color: .red) }, bornAt: 0)
+    let (alive, renderer) = try render(
+      &ring, at: Tick(1), pixels: (200, 100), window: Size(width: 200, height: 100))
     XCTAssertNotNil(paintedBox(alive))
     ring.reclaim(at: 2.5)
     renderer.resetMeter()
-    let (idle, _) = try render(&ring, at: Tick(2.5), pixels: (200, 100), window: Size(width: 200, height: 100), renderer: renderer)
+    let (idle, _) = try render(
+      &ring, at: Tick(2.5), pixels: (200, 100), window: Size(width: 200, height: 100),
+      renderer: renderer)
     XCTAssertEqual(renderer.meter.drawCalls, 0)
     XCTAssertEqual(renderer.meter.totalBytes, 0, "an idle frame sends nothing, not even the clock")
     XCTAssertNil(paintedBox(idle), "an idle frame is background only")
@@ -147,11 +161,15 @@ final class RenderTests: HeadlessGLTestCase {
     XCTAssertEqual(ring.drawnSlotRanges, [8..<10, 0..<4])
     let renderer = try ParticleRenderer(capacity: 10, info: context.info)
     renderer.resetMeter()
-    let (image, _) = try render(&ring, at: Tick(3.2), pixels: (200, 150), window: Size(width: 200, height: 150), renderer: renderer)
+    let (image, _) = try render(
+      &ring, at: Tick(3.2), pixels: (200, 150), window: Size(width: 200, height: 150),
+      renderer: renderer)
     XCTAssertEqual(renderer.meter.drawCalls, 2)
     XCTAssertEqual(renderer.meter.bufferWrites, 2, "the new records straddle the wrap")
-    let colours = Set((0..<image.height).flatMap { y in (0..<image.width).map { x in image[x, y] } })
-    XCTAssert(colours.contains(pixel(.yellow)) && colours.contains(pixel(.purple)), "both spans drawn")
+    let colours = Set(
+      (0..<image.height).flatMap { y in (0..<image.width).map { x in image[x, y] } })
+    XCTAssert(
+      colours.contains(pixel(.yellow)) && colours.contains(pixel(.purple)), "both spans drawn")
     XCTAssertFalse(colours.contains(pixel(.red)), "dead records are not drawn")
   }
 }

@@ -18,7 +18,8 @@ final class ShaderTests: HeadlessGLTestCase {
 
   func testACompileErrorCarriesTheFileNameAndTheLog() {
     let broken = ShaderSource(
-      fileName: "broken.vert", text: "#version 330 core\nvoid main() { gl_Position = undefinedThing; }\n")
+      fileName: "broken.vert",
+      text: "#version 330 core\nvoid main() { gl_Position = undefinedThing; }\n")
     XCTAssertThrowsError(try ShaderProgram(vertex: broken, fragment: .embedded("particle.frag"))) {
       error in
       guard case .shaderCompile(let file, let log) = error as? GLError else {
@@ -32,9 +33,11 @@ final class ShaderTests: HeadlessGLTestCase {
 
   func testALinkErrorNamesBothFiles() {
     // Both compile, but the vertex stage has no main() for the linker to find.
-    let vertex = ShaderSource(fileName: "plain.vert", text: "#version 330 core\nvoid notMain() {}\n")
+    let vertex = ShaderSource(
+      fileName: "plain.vert", text: "#version 330 core\nvoid notMain() {}\n")
     let fragment = ShaderSource(
-      fileName: "needy.frag", text: "#version 330 core\nout vec4 c;\nvoid main() { c = vec4(1); }\n")
+      fileName: "needy.frag", text: "#version 330 core\nout vec4 c;\nvoid main() { c = vec4(1); }\n"
+    )
     XCTAssertThrowsError(try ShaderProgram(vertex: vertex, fragment: fragment)) { error in
       guard case .programLink(let files, _) = error as? GLError else {
         return XCTFail("expected a link error, got \(error)")

@@ -1,0 +1,180 @@
+import ConfettiImage
+import Foundation
+import XCTest
+
+/// The real `confetti` binary, run end to end: output, files and exit codes.
+final class CommandLineTests: XCTestCase {
+  func testHelpDocumentsTheControlsAndTheRenderCommand() throws {
+    let result = try confetti(["--help"])
+    XCTAssertEqual(result.status, 0)
+    for text in ["left click", "space", "esc, q", "--seed", "--no-vsync", "render"] {
+      XCTAssert(result.stdout.contains(text), "--help does not mention \(text)")
+    }
+  }
+
+  func testWithoutADisplayTheWindowSaysSoInOneLineAndExits1() throws {
+    let result = try confetti([], environment: ["DISPLAY": nil, "WAYLAND_DISPLAY": nil])
+    XCTAssertEqual(result.status, 1)
+    XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
+    XCTAssert(result.stderr.hasPrefix("confetti: cannot open a window: no display"), result.stderr)
+    XCTAssert(result.stderr.contains("confetti render"), "it says what to do instead")
+  }
+
+  func testBadArgumentsAreRejectedWithAnExitCode() throws {
+    for arguments in [
+      ["--size", "0x600"], ["--size", "wide"], ["--seed", "-1"], ["--capacity", "0"],
+      ["render", "--time", "nan"], ["render", "--time", "-1"], ["render", "--fps", "0"],
+      ["render", "--size", "800"], ["render", "--frames", "0"], ["--bogus"],
+    ] {
+      let result = try confetti(arguments)
+      XCTAssertNotEqual(result.status, 0, "\(arguments) was accepted")
+      XCTAssert(result.stderr.contains("Error:"), "\(arguments): \(result.stderr)")
+    }
+  }
+
+  func testRenderWritesThePictureItWasAskedFor() throws {
+    let directory = try temporaryDirectory()
+    let file = directory.appendingPathComponent("shot.png")
+    let result = try confetti(["render", "--size", "320x240", "--time", "0.5", "--out", file.path])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    let image = try PNG.read(file)
+    XCTAssertEqual(image.width, 320)
+    XCTAssertEqual(image.height, 240)
+    // The corner is backdrop; somewhere there is confetti in the seed's colours.
+    XCTAssertEqual(image[0, 0], RGBAImage.Pixel(red: 18, green: 20, blue: 28))
+    let colours = Set((0..<240).flatMap { y in (0..<320).map { x in image[x, y] } })
+    XCTAssertGreaterThan(colours.count, 6, "no confetti in the picture")
+  }
+
+  func testTheSameSeedRendersTheSamePictureAndAnotherSeedAnother() throws {
+    let directory = try temporaryDirectory()
+    func render(seed: Int, name: String) throws -> Data {
+      let file = directory.appendingPathComponent(name)
+      let result = try confetti([
+        "render", "--size", "200x150", "--seed", "\(seed)", "--out", file.path,
+      ])
+      XCTAssertEqual(result.status, 0, result.stderr)
+      return try Data(contentsOf: file)
+    }
+    let first = try render(seed: 4, name: "a.png")
+    XCTAssertEqual(first, try render(seed: 4, name: "b.png"))
+    XCTAssertNotEqual(first, try render(seed: 5, name: "c.png"))
+  }
+
+  func testRenderWritesANumberedSequence() throws {
+    let directory = try temporaryDirectory()
+    let result = try confetti([
+      "render", "--size", "64x48", "--frames", "3", "--out",
+      directory.appendingPathComponent("f.png").path,
+    ])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+    XCTAssertEqual(names, ["f-0000.png", "f-0001.png", "f-0002.png"])
+  }
+
+  func testAnUnwritableOutputIsOneLineAndExit1() throws {
+    let result = try confetti(["render", "--size", "64x48", "--out", "/nonexistent/dir/x.png"])
+    XCTAssertEqual(result.status, 1)
+    XCTAssertEqual(
+      result.stderr, "confetti: cannot write /nonexistent/dir/x.png: No such file or directory\n")
+  }
+
+  func testTheWindowRunsAndQuitsUnderXvfb() throws {
+    let display = try startXvfb()
+    defer { display.server.terminate() }
+    let result = try confetti(
+      ["--size", "320x240", "--exit-after", "1.0"], environment: ["DISPLAY": display.name])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    XCTAssertEqual(result.stderr, "")
+  }
+}
+
+// MARK: Running the binary
+
+struct RunResult {
+  var status: Int32
+  var stdout: String
+  var stderr: String
+}
+
+/// The `confetti` binary SwiftPM built beside this test bundle.
+var confettiBinary: URL {
+  var directory = Bundle.main.bundleURL
+  while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("confetti").path),
+    directory.path != "/"
+  {
+    directory.deleteLastPathComponent()
+  }
+  return directory.appendingPathComponent("confetti")
+}
+
+/// Runs `confetti` with `arguments`; `environment` overrides (nil removes) variables.
+func confetti(
+  _ arguments: [String], environment: [String: String?] = [:], timeout: TimeInterval = 60
+)
+  throws -> RunResult
+{
+  let process = Process()
+  process.executableURL = confettiBinary
+  process.arguments = arguments
+  var env = ProcessInfo.processInfo.environment
+  for (key, value) in environment { env[key] = value }
+  process.environment = env
+  let out = Pipe()
+  let err = Pipe()
+  process.standardOutput = out
+  process.standardError = err
+  process.standardInput = FileHandle.nullDevice
+  try process.run()
+  // Read while it runs, so a full pipe cannot block it.
+  let stdout = out.fileHandleForReading.readDataToEndOfFile()
+  let stderr = err.fileHandleForReading.readDataToEndOfFile()
+  let deadline = Date().addingTimeInterval(timeout)
+  while process.isRunning, Date() < deadline { usleep(10_000) }
+  if process.isRunning {
+    process.terminate()
+    XCTFail("confetti \(arguments) did not finish within \(timeout) s")
+  }
+  process.waitUntilExit()
+  return RunResult(
+    status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+    stderr: String(decoding: stderr, as: UTF8.self))
+}
+
+func temporaryDirectory() throws -> URL {
+  let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "confetti-\(UUID().uuidString)")
+  try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  return url
+}
+
+/// Starts an X server of its own on a free display number. Skipped where Xvfb is missing,
+/// except on CI, which installs it: there a missing Xvfb is a failure.
+func startXvfb() throws -> (name: String, server: Process) {
+  guard
+    let xvfb = ["/usr/bin/Xvfb", "/usr/local/bin/Xvfb"].first(
+      where: FileManager.default.isExecutableFile)
+  else {
+    if ProcessInfo.processInfo.environment["CI"] == "true" {
+      XCTFail("CI must run the window test, but Xvfb is not installed")
+    }
+    throw XCTSkip("needs Xvfb (apt-get install xvfb)")
+  }
+  for number in 140..<160 where !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)")
+  {
+    let server = Process()
+    server.executableURL = URL(fileURLWithPath: xvfb)
+    server.arguments = [":\(number)", "-screen", "0", "640x480x24", "-nolisten", "tcp"]
+    server.standardOutput = FileHandle.nullDevice
+    server.standardError = FileHandle.nullDevice
+    try server.run()
+    for _ in 0..<100 where server.isRunning {
+      if FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") {
+        return (":\(number)", server)
+      }
+      usleep(50_000)
+    }
+    server.terminate()
+  }
+  throw XCTSkip("no free X display number for Xvfb")
+}
