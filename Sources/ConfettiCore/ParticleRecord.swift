@@ -139,6 +139,11 @@ public struct RecordAttribute: Equatable, Sendable {
   public var count: Int
   /// Byte offset within the record.
   public var offset: Int
+
+  public init(name: String, location: UInt32, component: Component, count: Int, offset: Int) {
+    (self.name, self.location, self.component) = (name, location, component)
+    (self.count, self.offset) = (count, offset)
+  }
 }
 
 extension ParticleRecord {

@@ -19,54 +19,44 @@ public final class ParticleRenderer {
   private var feedbackBuffer: GLuint = 0
   private var feedbackBytes = 0
   private let nowUniform: GLint
-  private let pointsToClipUniform: GLint
-  private let pixelsPerPointUniform: GLint
-  private var projection: Projection?
+  private var projection: SpriteProjection
 
   /// The vertex outputs transform feedback captures: five floats per particle.
   static let capturedOutputs = ["v_position", "v_rotation", "v_widthScale", "v_opacity"]
   private static let capturedFloats = 5
   private static let recordStride = MemoryLayout<ParticleRecord>.stride
 
+  /// The most particles one renderer holds: its records must fit one GL buffer (2 GiB).
+  public static let maximumCapacity = Int(Int32.max) / MemoryLayout<ParticleRecord>.stride
+
+  /// Throws unless `capacity` records fit one GL buffer. Call it before building a ring that big.
+  public static func check(capacity: Int) throws {
+    guard (1...maximumCapacity).contains(capacity) else {
+      throw GLError.tooLarge(
+        "\(capacity) particles do not fit: the records of 1 to \(maximumCapacity) particles "
+          + "fit one GL buffer")
+    }
+  }
+
   /// A renderer for rings of `capacity` records, on the current context.
   public init(capacity: Int, info: GLInfo) throws {
-    let bytes = capacity.multipliedReportingOverflow(by: Self.recordStride)
-    guard capacity > 0, !bytes.overflow, bytes.partialValue <= Int(Int32.max) else {
-      throw GLError.tooLarge(
-        "\(capacity) particles need more than the 2 GiB one GL buffer can hold; "
-          + "use at most \(Int(Int32.max) / Self.recordStride)")
-    }
+    try Self.check(capacity: capacity)
     self.capacity = capacity
     self.info = info
     program = try ShaderProgram(
       vertex: .embedded("particle.vert"), fragment: .embedded("particle.frag"),
       attributes: ParticleRecord.attributes, feedbackVaryings: Self.capturedOutputs)
     nowUniform = program.uniform("u_now")
-    pointsToClipUniform = program.uniform("u_pointsToClip")
-    pixelsPerPointUniform = program.uniform("u_pixelsPerPoint")
+    projection = SpriteProjection(info: info)
 
     epoxy_glGenVertexArrays(1, &vertexArray)
     epoxy_glBindVertexArray(vertexArray)
-    epoxy_glGenBuffers(1, &recordBuffer)
-    epoxy_glBindBuffer(GLenum(GL_ARRAY_BUFFER), recordBuffer)
-    _ = epoxy_glGetError()
-    epoxy_glBufferData(
-      GLenum(GL_ARRAY_BUFFER), GLsizeiptr(bytes.partialValue), nil, GLenum(GL_DYNAMIC_DRAW))
-    // Checked in every build: running out of GPU memory is an input error, not a bug.
-    guard epoxy_glGetError() != GLenum(GL_OUT_OF_MEMORY) else {
-      throw GLError.tooLarge(
-        "the GPU has no room for \(capacity) particles (\(bytes.partialValue / 1_048_576) MiB)")
-    }
+    recordBuffer = try allocateBuffer(
+      bytes: capacity * Self.recordStride, usage: GL_DYNAMIC_DRAW, what: "\(capacity) particles")
     for attribute in ParticleRecord.attributes {
-      Self.point(attribute)
+      pointAttribute(attribute, stride: MemoryLayout<ParticleRecord>.stride)
     }
-
-    epoxy_glUseProgram(program.id)
-    epoxy_glUniform1f(program.uniform("u_maxPointSize"), info.maxPointSize)
-    epoxy_glEnable(GLenum(GL_PROGRAM_POINT_SIZE))
-    epoxy_glEnable(GLenum(GL_BLEND))
-    // The fragment shader writes premultiplied colour.
-    epoxy_glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
+    prepareSpriteState(program: program, info: info)
     try checkGL("setting up the particle renderer")
   }
 
@@ -84,56 +74,13 @@ public final class ParticleRenderer {
   /// Sends the records appended to `ring` since the last upload: one write per contiguous range.
   public func upload(from ring: inout ParticleRing) throws {
     precondition(ring.capacity == capacity, "the ring and the GPU buffer must match slot for slot")
-    let ranges = ring.pendingUploadRanges
-    guard !ranges.isEmpty else { return }
-    epoxy_glBindBuffer(GLenum(GL_ARRAY_BUFFER), recordBuffer)
-    ring.records.withUnsafeBytes { records in
-      for range in ranges {
-        let offset = range.lowerBound * Self.recordStride
-        let length = range.count * Self.recordStride
-        epoxy_glBufferSubData(
-          GLenum(GL_ARRAY_BUFFER), GLintptr(offset), GLsizeiptr(length),
-          records.baseAddress! + offset)
-        meter.bufferBytes += length
-        meter.bufferWrites += 1
-      }
-    }
-    ring.markUploaded()
-    try checkGL("uploading \(ranges.count) record ranges")
+    try uploadPendingRecords(of: &ring, into: recordBuffer, meter: &meter)
   }
 
-  /// Maps a window of `window` points onto a framebuffer of `width × height` pixels.
-  ///
-  /// Cheap to call every frame: the GL is touched only when something changed. The viewport
-  /// reaches a margin beyond the framebuffer on every side, because GL discards a point sprite
-  /// whose centre is outside the viewport: without it, pieces would pop in and out at the edges.
+  /// Maps a window of `window` points onto a framebuffer of `width × height` pixels. Cheap to
+  /// call every frame: the GL is touched only when something changed.
   public func setViewport(width: Int, height: Int, window: Size) {
-    let wanted = Projection(width: width, height: height, window: window)
-    guard wanted != projection, width > 0, height > 0, window.width > 0, window.height > 0 else {
-      return
-    }
-    projection = wanted
-    let margin = min(
-      Int(min(info.maxPointSize, 256) / 2) + 1,
-      (info.maxViewport.width - width) / 2, (info.maxViewport.height - height) / 2)
-    let (extendedWidth, extendedHeight) = (width + 2 * margin, height + 2 * margin)
-    epoxy_glViewport(
-      GLint(-margin), GLint(-margin), GLsizei(extendedWidth), GLsizei(extendedHeight))
-    let pixelsPerPoint = (Double(width) / window.width, Double(height) / window.height)
-    // Points → pixels in the extended viewport → clip space, y flipped (points grow downward).
-    let scale = (
-      2 * pixelsPerPoint.0 / Double(extendedWidth), -2 * pixelsPerPoint.1 / Double(extendedHeight)
-    )
-    let offset = (
-      2 * Double(margin) / Double(extendedWidth) - 1,
-      1 - 2 * Double(margin) / Double(extendedHeight)
-    )
-    epoxy_glUseProgram(program.id)
-    epoxy_glUniform4f(
-      pointsToClipUniform, Float(scale.0), Float(scale.1), Float(offset.0), Float(offset.1))
-    epoxy_glUniform1f(pixelsPerPointUniform, Float(max(pixelsPerPoint.0, pixelsPerPoint.1)))
-    meter.uniformBytes += 20
-    meter.uniformWrites += 2
+    projection.set(width: width, height: height, window: window, program: program, meter: &meter)
   }
 
   /// Draws every particle of `ring` that may be alive at clock reading `now`.
@@ -188,36 +135,6 @@ public final class ParticleRenderer {
     meter.uniformBytes += MemoryLayout<UInt32>.size
     meter.uniformWrites += 1
   }
-
-  /// Points the bound vertex array's attribute at its field of the record.
-  private static func point(_ attribute: RecordAttribute) {
-    let location = attribute.location
-    let count = GLint(attribute.count)
-    let stride = GLsizei(recordStride)
-    let offset = UnsafeRawPointer(bitPattern: attribute.offset)
-    epoxy_glEnableVertexAttribArray(location)
-    switch attribute.component {
-    case .float32:
-      epoxy_glVertexAttribPointer(
-        location, count, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, offset)
-    case .float16:
-      epoxy_glVertexAttribPointer(
-        location, count, GLenum(GL_HALF_FLOAT), GLboolean(GL_FALSE), stride, offset)
-    case .normalizedUInt8:
-      epoxy_glVertexAttribPointer(
-        location, count, GLenum(GL_UNSIGNED_BYTE), GLboolean(GL_TRUE), stride, offset)
-    case .uint8:
-      epoxy_glVertexAttribIPointer(location, count, GLenum(GL_UNSIGNED_BYTE), stride, offset)
-    case .uint32:
-      epoxy_glVertexAttribIPointer(location, count, GLenum(GL_UNSIGNED_INT), stride, offset)
-    }
-  }
-
-  private struct Projection: Equatable {
-    var width: Int
-    var height: Int
-    var window: Size
-  }
 }
 
 /// What the vertex shader computed for one particle, read back by transform feedback.
@@ -226,13 +143,4 @@ public struct CapturedParticle: Equatable, Sendable {
   public var rotation: Degrees
   public var widthScale: Double
   public var opacity: Double
-}
-
-extension ParticleRenderer {
-  /// Clears the bound framebuffer to an opaque background colour.
-  public static func clear(to color: RGBA8) {
-    epoxy_glClearColor(
-      GLfloat(color.red) / 255, GLfloat(color.green) / 255, GLfloat(color.blue) / 255, 1)
-    epoxy_glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
-  }
 }

@@ -54,6 +54,8 @@ struct Render: ParsableCommand {
   func run() throws {
     try reportingFailures {
       let context = try HeadlessContext()
+      // Every GL object below dies on this context: it must outlive them all.
+      defer { withExtendedLifetime(context) {} }
       let target = try OffscreenTarget(width: size.width, height: size.height, info: context.info)
       let window = Size(width: Double(size.width / scale), height: Double(size.height / scale))
       var scene = ConfettiScene(capacity: count, seed: seed)
@@ -67,7 +69,7 @@ struct Render: ParsableCommand {
       renderer.setViewport(width: size.width, height: size.height, window: window)
       for frame in 0..<frames {
         let now = start + time + Double(frame) / fps
-        ParticleRenderer.clear(to: ConfettiScene.background)
+        GLFrame.clear(to: ConfettiScene.background)
         try renderer.draw(scene.ring, at: Tick(now))
         let path = frames == 1 ? out : numbered(out, frame)
         try PNG.write(try target.read(), to: URL(fileURLWithPath: path))

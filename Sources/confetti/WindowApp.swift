@@ -95,7 +95,7 @@ final class WindowApp {
     do {
       try renderer.upload(from: &scene.ring)
       renderer.setViewport(width: width, height: height, window: windowSize)
-      ParticleRenderer.clear(to: ConfettiScene.background)
+      GLFrame.clear(to: ConfettiScene.background)
       try renderer.draw(scene.ring, at: Tick(time))
     } catch {
       FileHandle.standardError.write(Data("confetti: \(error)\n".utf8))

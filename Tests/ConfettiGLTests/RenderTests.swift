@@ -28,7 +28,7 @@ final class RenderTests: HeadlessGLTestCase {
     let renderer = try renderer ?? ParticleRenderer(capacity: ring.capacity, info: context.info)
     let frame = try OffscreenTarget(width: pixels.0, height: pixels.1, info: context.info)
     frame.bind()
-    ParticleRenderer.clear(to: background)
+    GLFrame.clear(to: background)
     try renderer.upload(from: &ring)
     renderer.setViewport(width: pixels.0, height: pixels.1, window: window)
     try renderer.draw(ring, at: now)

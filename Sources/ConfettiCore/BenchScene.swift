@@ -1,0 +1,66 @@
+import Foundation
+
+/// The scenes `confetti --bench` measures, deterministic for a seed.
+///
+/// **Steady:** `count` particles of the seed's cannon (its sizes, colours and motion) are alive
+/// through the whole measured window. Their births are spread over one seed lifetime (1.5 s) before
+/// the clock starts, they live twice that, and the clock loops over one seed lifetime: every frame
+/// shows all of them, at ages from 0 to 3 s, and no frame needs a new record.
+///
+/// **Churn:** the same, but the clock runs on and particles keep being born at the rate that keeps
+/// `count` alive (count / lifetime per second), overwriting the oldest: the cost of spawning.
+public struct BenchScene: Sendable {
+  /// Births are spread over this span before the clock starts, and the steady clock loops over it.
+  public static let birthSpread: Seconds = 1.5
+  /// Each particle's lifetime: the spread plus the loop, so none dies while measured.
+  public static let lifetime: Seconds = 3.0
+  /// Simulated time per frame: every mode and run renders the same moments.
+  public static let frameStep: Seconds = 1.0 / 60
+  /// The clock reading at which measuring starts (there must be room for births before it).
+  public static let start: Seconds = 10
+
+  public let count: Int
+  public let window: Size
+  public let churn: Bool
+  private var cannon = CannonBurst()
+  private var random: SplitMix64
+  private var bornSoFar = 0.0
+
+  public init(count: Int, window: Size, seed: UInt64, churn: Bool) {
+    self.count = count
+    self.window = window
+    self.churn = churn
+    random = SplitMix64(seed: seed)
+    cannon.lifetime = Self.lifetime
+  }
+
+  /// Fills an empty ring with `count` particles born over the spread before ``start``.
+  public mutating func fill(_ ring: inout ParticleRing) {
+    let batches = Swift.min(count, 1500)
+    for batch in 0..<batches {
+      cannon.count = count * (batch + 1) / batches - count * batch / batches
+      let birth = Self.start - Self.birthSpread * (1 - Double(batch) / Double(batches))
+      ring.append(cannon.spawn(in: window, using: &random), bornAt: birth)
+    }
+  }
+
+  /// The clock reading for frame `frame`: looping over the spread (steady), or running on (churn).
+  public func time(ofFrame frame: Int) -> Seconds {
+    let elapsed = Double(frame) * Self.frameStep
+    return Self.start
+      + (churn ? elapsed : elapsed.truncatingRemainder(dividingBy: Self.birthSpread))
+  }
+
+  /// Advances the scene to frame `frame`: in churn, appends the particles due by then.
+  public mutating func advance(_ ring: inout ParticleRing, toFrame frame: Int) {
+    guard churn else { return }
+    let time = self.time(ofFrame: frame)
+    let due = Double(count) / Self.lifetime * (time - Self.start)
+    let births = Int(due - bornSoFar)
+    guard births > 0 else { return }
+    bornSoFar += Double(births)
+    cannon.count = births
+    ring.append(cannon.spawn(in: window, using: &random), bornAt: time)
+    ring.reclaim(at: time)
+  }
+}

@@ -1,0 +1,28 @@
+/// The distribution of a benchmark measurement: min, median, 95th and 99th percentile, max.
+public struct Summary: Equatable, Codable, Sendable {
+  public var min: Double
+  public var median: Double
+  public var p95: Double
+  public var p99: Double
+  public var max: Double
+
+  /// Summarises `samples` with nearest-rank percentiles; all zero when there are none.
+  public init(_ samples: [Double]) {
+    let sorted = samples.sorted()
+    guard let first = sorted.first, let last = sorted.last else {
+      (min, median, p95, p99, max) = (0, 0, 0, 0, 0)
+      return
+    }
+    func percentile(_ p: Double) -> Double {
+      let rank = Int((p / 100 * Double(sorted.count)).rounded(.up))
+      return sorted[Swift.max(0, Swift.min(sorted.count - 1, rank - 1))]
+    }
+    min = first
+    max = last
+    p95 = percentile(95)
+    p99 = percentile(99)
+    median =
+      sorted.count % 2 == 1
+      ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+  }
+}

@@ -1,0 +1,17 @@
+@preconcurrency import CEpoxy
+import ConfettiCore
+
+/// Whole-frame operations on the bound framebuffer.
+public enum GLFrame {
+  /// Clears to an opaque background colour.
+  public static func clear(to color: RGBA8) {
+    epoxy_glClearColor(
+      GLfloat(color.red) / 255, GLfloat(color.green) / 255, GLfloat(color.blue) / 255, 1)
+    epoxy_glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+  }
+
+  /// Waits until the GPU has finished every command issued so far.
+  public static func finish() {
+    epoxy_glFinish()
+  }
+}

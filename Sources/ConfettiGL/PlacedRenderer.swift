@@ -1,0 +1,98 @@
+@preconcurrency import CEpoxy
+import ConfettiCore
+
+/// The bench's baselines: the same sprites as ``ParticleRenderer``, but placed by positions
+/// computed elsewhere (`Shaders/placed.vert` has no physics).
+///
+/// - `cpu` mode: Swift evaluates the closed form every frame; ``uploadPlacements(_:slots:)``
+///   sends the results (the seed's way, moved only as far as the draw).
+/// - `floor` mode: the placements are sent once: the cost of merely drawing the sprites.
+public final class PlacedRenderer {
+  public let capacity: Int
+  public private(set) var meter = UploadMeter()
+
+  private let program: ShaderProgram
+  private var vertexArray: GLuint = 0
+  private var recordBuffer: GLuint = 0
+  private var placementBuffer: GLuint = 0
+  private var projection: SpriteProjection
+
+  /// The per-frame attributes, in a buffer of their own after the record's.
+  static let placementAttributes = [
+    RecordAttribute(name: "a_placement", location: 9, component: .float32, count: 4, offset: 0),
+    RecordAttribute(name: "a_opacity", location: 10, component: .float32, count: 1, offset: 16),
+  ]
+  private static let placementStride = PlacementEvaluator.floatsPerParticle * 4
+
+  public init(capacity: Int, info: GLInfo) throws {
+    try ParticleRenderer.check(capacity: capacity)
+    self.capacity = capacity
+    program = try ShaderProgram(
+      vertex: .embedded("placed.vert"), fragment: .embedded("particle.frag"),
+      attributes: ParticleRecord.attributes + Self.placementAttributes)
+    projection = SpriteProjection(info: info)
+    epoxy_glGenVertexArrays(1, &vertexArray)
+    epoxy_glBindVertexArray(vertexArray)
+    recordBuffer = try allocateBuffer(
+      bytes: capacity * MemoryLayout<ParticleRecord>.stride, usage: GL_DYNAMIC_DRAW,
+      what: "\(capacity) particles")
+    for attribute in ParticleRecord.attributes
+    where ["a_color", "a_lifeSize", "a_style"].contains(attribute.name) {
+      pointAttribute(attribute, stride: MemoryLayout<ParticleRecord>.stride)
+    }
+    placementBuffer = try allocateBuffer(
+      bytes: capacity * Self.placementStride, usage: GL_STREAM_DRAW,
+      what: "\(capacity) placements")
+    for attribute in Self.placementAttributes {
+      pointAttribute(attribute, stride: Self.placementStride)
+    }
+    prepareSpriteState(program: program, info: info)
+    try checkGL("setting up the placed renderer")
+  }
+
+  deinit {
+    epoxy_glDeleteVertexArrays(1, &vertexArray)
+    epoxy_glDeleteBuffers(1, &recordBuffer)
+    epoxy_glDeleteBuffers(1, &placementBuffer)
+  }
+
+  public func resetMeter() {
+    meter = UploadMeter()
+  }
+
+  /// Sends the records appended to `ring` since the last upload (colour, size and shape).
+  public func upload(from ring: inout ParticleRing) throws {
+    precondition(ring.capacity == capacity, "the ring and the GPU buffer must match slot for slot")
+    try uploadPendingRecords(of: &ring, into: recordBuffer, meter: &meter)
+  }
+
+  /// Sends placements for `slots`, five floats each (``PlacementEvaluator`` writes them).
+  public func uploadPlacements(_ placements: UnsafeBufferPointer<Float>, slots: Range<Int>) throws {
+    let length = slots.count * Self.placementStride
+    precondition(placements.count * 4 >= length, "too few placements")
+    epoxy_glBindBuffer(GLenum(GL_ARRAY_BUFFER), placementBuffer)
+    epoxy_glBufferSubData(
+      GLenum(GL_ARRAY_BUFFER), GLintptr(slots.lowerBound * Self.placementStride),
+      GLsizeiptr(length), placements.baseAddress)
+    meter.bufferBytes += length
+    meter.bufferWrites += 1
+    try checkGL("uploading \(slots.count) placements")
+  }
+
+  public func setViewport(width: Int, height: Int, window: Size) {
+    projection.set(width: width, height: height, window: window, program: program, meter: &meter)
+  }
+
+  /// Draws the sprites of `ring`'s live span where the last placements put them.
+  public func draw(_ ring: ParticleRing) throws {
+    let ranges = ring.drawnSlotRanges
+    guard !ranges.isEmpty else { return }
+    epoxy_glUseProgram(program.id)
+    epoxy_glBindVertexArray(vertexArray)
+    for range in ranges {
+      epoxy_glDrawArrays(GLenum(GL_POINTS), GLint(range.lowerBound), GLsizei(range.count))
+      meter.drawCalls += 1
+    }
+    try checkGL("drawing \(ring.drawnCount) placed particles")
+  }
+}

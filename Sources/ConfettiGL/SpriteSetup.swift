@@ -1,0 +1,128 @@
+@preconcurrency import CEpoxy
+import ConfettiCore
+
+// What the product's renderer and the bench's baseline renderer share: buffers of records,
+// attribute pointers, sprite state and the projection from window points to the framebuffer.
+
+/// Allocates a GL array buffer of `bytes`, checking in every build that the GPU had room:
+/// running out of GPU memory is an input error, not a bug.
+func allocateBuffer(bytes: Int, usage: Int32, what: String) throws -> GLuint {
+  var buffer: GLuint = 0
+  epoxy_glGenBuffers(1, &buffer)
+  epoxy_glBindBuffer(GLenum(GL_ARRAY_BUFFER), buffer)
+  _ = epoxy_glGetError()
+  epoxy_glBufferData(GLenum(GL_ARRAY_BUFFER), GLsizeiptr(bytes), nil, GLenum(usage))
+  guard epoxy_glGetError() != GLenum(GL_OUT_OF_MEMORY) else {
+    epoxy_glDeleteBuffers(1, &buffer)
+    throw GLError.tooLarge("the GPU has no room for \(what) (\(bytes / 1_048_576) MiB)")
+  }
+  return buffer
+}
+
+/// Sends the records appended to `ring` since its last upload into `buffer`: one
+/// glBufferSubData per contiguous range (two across the wrap), counted in `meter`.
+func uploadPendingRecords(
+  of ring: inout ParticleRing, into buffer: GLuint, meter: inout UploadMeter
+)
+  throws
+{
+  let ranges = ring.pendingUploadRanges
+  guard !ranges.isEmpty else { return }
+  let stride = MemoryLayout<ParticleRecord>.stride
+  epoxy_glBindBuffer(GLenum(GL_ARRAY_BUFFER), buffer)
+  ring.records.withUnsafeBytes { records in
+    for range in ranges {
+      let offset = range.lowerBound * stride
+      let length = range.count * stride
+      epoxy_glBufferSubData(
+        GLenum(GL_ARRAY_BUFFER), GLintptr(offset), GLsizeiptr(length),
+        records.baseAddress! + offset)
+      meter.bufferBytes += length
+      meter.bufferWrites += 1
+    }
+  }
+  ring.markUploaded()
+  try checkGL("uploading \(ranges.count) record ranges")
+}
+
+/// Points the bound vertex array's `attribute` into the bound array buffer.
+func pointAttribute(_ attribute: RecordAttribute, stride: Int) {
+  let location = attribute.location
+  let count = GLint(attribute.count)
+  let offset = UnsafeRawPointer(bitPattern: attribute.offset)
+  let stride = GLsizei(stride)
+  epoxy_glEnableVertexAttribArray(location)
+  switch attribute.component {
+  case .float32:
+    epoxy_glVertexAttribPointer(
+      location, count, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, offset)
+  case .float16:
+    epoxy_glVertexAttribPointer(
+      location, count, GLenum(GL_HALF_FLOAT), GLboolean(GL_FALSE), stride, offset)
+  case .normalizedUInt8:
+    epoxy_glVertexAttribPointer(
+      location, count, GLenum(GL_UNSIGNED_BYTE), GLboolean(GL_TRUE), stride, offset)
+  case .uint8:
+    epoxy_glVertexAttribIPointer(location, count, GLenum(GL_UNSIGNED_BYTE), stride, offset)
+  case .uint32:
+    epoxy_glVertexAttribIPointer(location, count, GLenum(GL_UNSIGNED_INT), stride, offset)
+  }
+}
+
+/// Sets the state point sprites need: program point size, premultiplied blending, the GL's
+/// largest sprite.
+func prepareSpriteState(program: ShaderProgram, info: GLInfo) {
+  epoxy_glUseProgram(program.id)
+  epoxy_glUniform1f(program.uniform("u_maxPointSize"), info.maxPointSize)
+  epoxy_glEnable(GLenum(GL_PROGRAM_POINT_SIZE))
+  epoxy_glEnable(GLenum(GL_BLEND))
+  // The fragment shader writes premultiplied colour.
+  epoxy_glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
+}
+
+/// The viewport and the points-to-clip uniforms, set only when the sizes change.
+///
+/// The viewport reaches a margin beyond the framebuffer on every side, because GL discards a
+/// point sprite whose centre is outside the viewport: without it, pieces would pop in and out
+/// at the edges. Pixels outside the framebuffer are simply not written.
+struct SpriteProjection {
+  private let info: GLInfo
+  private var current: (width: Int, height: Int, window: Size)?
+
+  init(info: GLInfo) {
+    self.info = info
+  }
+
+  mutating func set(
+    width: Int, height: Int, window: Size, program: ShaderProgram, meter: inout UploadMeter
+  ) {
+    guard width > 0, height > 0, window.width > 0, window.height > 0 else { return }
+    if let current, current.width == width, current.height == height, current.window == window {
+      return
+    }
+    current = (width, height, window)
+    let margin = min(
+      Int(min(info.maxPointSize, 256) / 2) + 1,
+      (info.maxViewport.width - width) / 2, (info.maxViewport.height - height) / 2)
+    let (extendedWidth, extendedHeight) = (width + 2 * margin, height + 2 * margin)
+    epoxy_glViewport(
+      GLint(-margin), GLint(-margin), GLsizei(extendedWidth), GLsizei(extendedHeight))
+    let pixelsPerPoint = (Double(width) / window.width, Double(height) / window.height)
+    // Points → pixels in the extended viewport → clip space, y flipped (points grow downward).
+    let scale = (
+      2 * pixelsPerPoint.0 / Double(extendedWidth), -2 * pixelsPerPoint.1 / Double(extendedHeight)
+    )
+    let offset = (
+      2 * Double(margin) / Double(extendedWidth) - 1,
+      1 - 2 * Double(margin) / Double(extendedHeight)
+    )
+    epoxy_glUseProgram(program.id)
+    epoxy_glUniform4f(
+      program.uniform("u_pointsToClip"), Float(scale.0), Float(scale.1), Float(offset.0),
+      Float(offset.1))
+    epoxy_glUniform1f(
+      program.uniform("u_pixelsPerPoint"), Float(max(pixelsPerPoint.0, pixelsPerPoint.1)))
+    meter.uniformBytes += 20
+    meter.uniformWrites += 2
+  }
+}

@@ -1,0 +1,255 @@
+import ConfettiCore
+import ConfettiGL
+import Foundation
+
+/// `confetti --bench N`: a headless stress run, its baselines measured in the same run.
+struct Bench {
+  var counts: [Int]
+  var modes: [BenchMode]
+  var size: PixelSize
+  var seconds: Double?
+  var frames: Int?
+  var churn: Bool
+  var seed: UInt64
+  var json: Bool
+  var plot: String?
+
+  #if DEBUG
+    static let build = "debug"
+  #else
+    static let build = "release"
+  #endif
+
+  /// Modes take turns in this many rounds, so that drift in the machine hits them all alike.
+  static let rounds = 5
+  /// Frames run before measuring, per mode.
+  static let warmUpFrames = 5
+
+  func run() throws {
+    let context = try HeadlessContext()
+    // Every GL object below dies on this context: it must outlive them all.
+    try withExtendedLifetime(context) { try run(on: context) }
+  }
+
+  private func run(on context: HeadlessContext) throws {
+    let info = context.info
+    let target = try OffscreenTarget(width: size.width, height: size.height, info: info)
+    target.bind()
+    if !json {
+      printHeader(info: info, platform: context.platform)
+      fflush(nil)  // before the progress lines on stderr
+    }
+
+    var sweep: [(count: Int, results: [BenchMode: ModeResult])] = []
+    for count in counts {
+      let results = try measure(count: count, info: info)
+      sweep.append((count, results))
+      if !json { printTable(count: count, results: results) }
+    }
+    if let plot, counts.count > 1 {
+      try SweepPlot(
+        points: sweep.map { ($0.count, $0.results.mapValues(\.frame_ms.median)) },
+        renderer: info.renderer, size: size
+      ).write(to: plot)
+      if !json { print("plot of median frame time against N: \(plot)") }
+    }
+    if json { try printJSON(sweep: sweep, info: info) }
+  }
+
+  /// Runs every mode for `count` particles, interleaved in rounds.
+  private func measure(count: Int, info: GLInfo) throws -> [BenchMode: ModeResult] {
+    let window = Size(width: Double(size.width), height: Double(size.height))
+    let runs = try modes.map {
+      try BenchRun(mode: $0, count: count, window: window, seed: seed, churn: churn, info: info)
+    }
+    for run in runs {
+      for _ in 0..<Self.warmUpFrames {
+        try run.renderFrame(width: size.width, height: size.height, measured: false)
+      }
+      run.startMeasuring()
+    }
+    var progress = Progress()
+    let begun = ContinuousClock.now
+    for round in 0..<Self.rounds {
+      // Rotate who goes first, so no mode always follows the same one.
+      for index in runs.indices {
+        let run = runs[(index + round) % runs.count]
+        let roundStart = ContinuousClock.now
+        var framesThisRound = 0
+        while true {
+          if let frames {
+            let quota = frames * (round + 1) / Self.rounds - frames * round / Self.rounds
+            if framesThisRound >= quota { break }
+          } else if let seconds,
+            (ContinuousClock.now - roundStart).milliseconds / 1000 >= seconds / Double(Self.rounds)
+          {
+            break
+          }
+          try run.renderFrame(width: size.width, height: size.height, measured: true)
+          framesThisRound += 1
+          progress.report(
+            "N=\(count) round \(round + 1)/\(Self.rounds) \(run.mode.rawValue)",
+            elapsed: (ContinuousClock.now - begun).milliseconds / 1000)
+        }
+      }
+    }
+    var results: [BenchMode: ModeResult] = [:]
+    for run in runs {
+      run.finish()
+      results[run.mode] = run.result(particles: count)
+    }
+    return results
+  }
+
+  // MARK: Output
+
+  private func printHeader(info: GLInfo, platform: String) {
+    print("confetti --bench: \(churn ? "churn" : "steady") scene at \(size.width)x\(size.height)")
+    print("renderer: \(info.renderer)")
+    print("GL version: \(info.version) (EGL \(platform))")
+    print("build: \(Self.build)")
+    if Self.build == "debug" {
+      print(
+        "WARNING: this is a DEBUG build: figures are not representative. "
+          + "Build with: swift build -c release")
+    }
+  }
+
+  private func printTable(count: Int, results: [BenchMode: ModeResult]) {
+    print("")
+    print("N = \(count) particles")
+    print(
+      "mode   frames   frame ms med (min–max, p95, p99)       gpu ms med (p95)   "
+        + "app cpu ms med (p95)   bytes/frame   particles/s")
+    for mode in modes {
+      guard let r = results[mode] else { continue }
+      let frame =
+        "\(ms(r.frame_ms.median)) (\(ms(r.frame_ms.min))–\(ms(r.frame_ms.max)), "
+        + "\(ms(r.frame_ms.p95)), \(ms(r.frame_ms.p99)))"
+      print(
+        mode.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)
+          + "\(r.frames)".leftPadded(6) + "   "
+          + frame.padding(toLength: 35, withPad: " ", startingAt: 0)
+          + "\(ms(r.gpu_ms.median)) (\(ms(r.gpu_ms.p95)))".padding(
+            toLength: 19, withPad: " ", startingAt: 0)
+          + "\(ms(r.app_cpu_ms.median, digits: 4)) (\(ms(r.app_cpu_ms.p95, digits: 4)))"
+          .padding(toLength: 23, withPad: " ", startingAt: 0)
+          + "\(Int(r.upload_bytes_per_frame))".leftPadded(11)
+          + String(format: "%14.3g", r.particles_per_second))
+    }
+    let ratios = Self.ratios(results)
+    if !ratios.isEmpty {
+      print(
+        "ratios (median): "
+          + ratios.sorted { $0.key < $1.key }.map {
+            "\($0.key) \(String(format: "%.3f", $0.value))"
+          }
+          .joined(separator: ", "))
+    }
+  }
+
+  /// gpu/cpu and gpu/floor, for frame time and app CPU time, where both modes ran.
+  static func ratios(_ results: [BenchMode: ModeResult]) -> [String: Double] {
+    guard let gpu = results[.gpu] else { return [:] }
+    var ratios: [String: Double] = [:]
+    for other in [BenchMode.cpu, .floor] {
+      guard let base = results[other] else { continue }
+      let name = "gpu/\(other.rawValue)"
+      if base.frame_ms.median > 0 {
+        ratios["\(name) frame_ms"] = gpu.frame_ms.median / base.frame_ms.median
+      }
+      if base.gpu_ms.median > 0 {
+        ratios["\(name) gpu_ms"] = gpu.gpu_ms.median / base.gpu_ms.median
+      }
+      if base.app_cpu_ms.median > 0 {
+        ratios["\(name) app_cpu_ms"] = gpu.app_cpu_ms.median / base.app_cpu_ms.median
+      }
+    }
+    return ratios
+  }
+
+  private func printJSON(sweep: [(count: Int, results: [BenchMode: ModeResult])], info: GLInfo)
+    throws
+  {
+    func report(_ count: Int, _ results: [BenchMode: ModeResult]) -> JSONReport {
+      var report = JSONReport(
+        renderer: info.renderer, gl_version: info.version, particles: count, width: size.width,
+        height: size.height, build: Self.build, scenario: churn ? "churn" : "steady")
+      if modes.count == 1, let only = results[modes[0]] {
+        report.mode = modes[0].rawValue
+        report.result = only
+      } else {
+        report.modes = Dictionary(uniqueKeysWithValues: results.map { ($0.key.rawValue, $0.value) })
+        report.ratios = Self.ratios(results)
+      }
+      return report
+    }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    let data: Data
+    if sweep.count == 1 {
+      data = try encoder.encode(report(sweep[0].count, sweep[0].results))
+    } else {
+      data = try encoder.encode(["sweep": sweep.map { report($0.count, $0.results) }])
+    }
+    print(String(decoding: data, as: UTF8.self))
+  }
+}
+
+/// The `--json` object: run facts, then either one mode's figures at the top level or
+/// `modes` and `ratios` (with `--compare`).
+struct JSONReport: Encodable {
+  var renderer: String
+  var gl_version: String
+  var particles: Int
+  var width: Int
+  var height: Int
+  var build: String
+  var scenario: String
+  var mode: String?
+  var result: ModeResult?
+  var modes: [String: ModeResult]?
+  var ratios: [String: Double]?
+
+  enum CodingKeys: String, CodingKey {
+    case renderer, gl_version, particles, width, height, build, scenario, mode, modes, ratios
+  }
+
+  func encode(to encoder: Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(renderer, forKey: .renderer)
+    try container.encode(gl_version, forKey: .gl_version)
+    try container.encode(particles, forKey: .particles)
+    try container.encode(width, forKey: .width)
+    try container.encode(height, forKey: .height)
+    try container.encode(build, forKey: .build)
+    try container.encode(scenario, forKey: .scenario)
+    try container.encodeIfPresent(mode, forKey: .mode)
+    try container.encodeIfPresent(modes, forKey: .modes)
+    try container.encodeIfPresent(ratios, forKey: .ratios)
+    // One mode: its figures sit beside the run facts.
+    try result?.encode(to: encoder)
+  }
+}
+
+/// A line on stderr every few seconds while a run goes on (stdout stays for the results).
+struct Progress {
+  private var lastReport: Double = 0
+
+  mutating func report(_ what: String, elapsed: Double) {
+    guard elapsed - lastReport >= 3 else { return }
+    lastReport = elapsed
+    FileHandle.standardError.write(
+      Data("bench: \(String(format: "%.0f", elapsed)) s: \(what)\n".utf8))
+  }
+}
+
+private func ms(_ value: Double, digits: Int = 3) -> String {
+  String(format: "%.\(digits)g", value)
+}
+
+extension String {
+  fileprivate func leftPadded(_ width: Int) -> String {
+    String(repeating: " ", count: max(0, width - count)) + self
+  }
+}

@@ -1,0 +1,163 @@
+import ConfettiCore
+import ConfettiGL
+import Foundation
+
+/// What `--bench` runs: the product's path or one of its baselines.
+enum BenchMode: String, CaseIterable, Codable {
+  /// The product: records written once, the vertex shader evaluates the closed form.
+  case gpu
+  /// The seed's way: Swift evaluates the closed form per particle per frame and uploads the
+  /// results; the shader only places the sprites.
+  case cpu
+  /// The same sprites placed once, drawn with no physics at all: the cost of drawing alone.
+  case floor
+}
+
+/// One mode's scene, renderer and measurements, advanced a frame at a time.
+final class BenchRun {
+  let mode: BenchMode
+  private var scene: BenchScene
+  private var ring: ParticleRing
+  private let product: ParticleRenderer?
+  private let placed: PlacedRenderer?
+  private var placements: [Float] = []
+  private let timer = GPUTimer()
+  private var frame = 0
+  private(set) var frameMilliseconds: [Double] = []
+  private(set) var gpuMilliseconds: [Double] = []
+  private(set) var appMilliseconds: [Double] = []
+  private(set) var uploadBytes: [Int] = []
+
+  init(mode: BenchMode, count: Int, window: Size, seed: UInt64, churn: Bool, info: GLInfo) throws {
+    self.mode = mode
+    scene = BenchScene(count: count, window: window, seed: seed, churn: churn)
+    ring = ParticleRing(capacity: count)
+    scene.fill(&ring)
+    switch mode {
+    case .gpu:
+      product = try ParticleRenderer(capacity: count, info: info)
+      placed = nil
+    case .cpu, .floor:
+      product = nil
+      placed = try PlacedRenderer(capacity: count, info: info)
+      placements = [Float](repeating: 0, count: count * PlacementEvaluator.floatsPerParticle)
+    }
+  }
+
+  /// Renders one frame into the bound framebuffer; measures it when `measured`.
+  func renderFrame(width: Int, height: Int, measured: Bool) throws {
+    let window = scene.window
+    let wallStart = ContinuousClock.now
+    let appTime = ThreadCPUTime.now()
+    scene.advance(&ring, toFrame: frame)
+    let time = scene.time(ofFrame: frame)
+    ring.reclaim(at: time)
+    let placing = placementsDue(at: Tick(time))
+    let appSeconds = appTime.elapsed()
+    let finished = timer.begin()
+
+    GLFrame.clear(to: ConfettiScene.background)
+    if let product {
+      product.resetMeter()
+      try product.upload(from: &ring)
+      product.setViewport(width: width, height: height, window: window)
+      try product.draw(ring, at: Tick(time))
+    } else if let placed {
+      placed.resetMeter()
+      try placed.upload(from: &ring)
+      for range in placing {
+        try placements.withUnsafeBufferPointer { all in
+          let floats = PlacementEvaluator.floatsPerParticle
+          try placed.uploadPlacements(
+            UnsafeBufferPointer(rebasing: all[(range.lowerBound * floats)...]), slots: range)
+        }
+      }
+      placed.setViewport(width: width, height: height, window: window)
+      try placed.draw(ring)
+    }
+    timer.end()
+    GLFrame.finish()
+    let wall = ContinuousClock.now - wallStart
+    let results = finished + timer.collect()
+
+    frame += 1
+    guard measured else { return }
+    frameMilliseconds.append(wall.milliseconds)
+    gpuMilliseconds += results
+    appMilliseconds.append(appSeconds * 1000)
+    uploadBytes.append((product?.meter ?? placed!.meter).totalBytes)
+  }
+
+  /// Drops what the warm-up measured.
+  func startMeasuring() {
+    gpuMilliseconds += timer.collect(waiting: true)
+    (frameMilliseconds, gpuMilliseconds, appMilliseconds, uploadBytes) = ([], [], [], [])
+  }
+
+  /// Collects the last GPU timings.
+  func finish() {
+    gpuMilliseconds += timer.collect(waiting: true)
+  }
+
+  /// The application's own per-frame work for the baselines: `cpu` evaluates every live
+  /// particle; `floor` only places new ones, once. Returns the slot ranges to upload.
+  private func placementsDue(at now: Tick) -> [Range<Int>] {
+    guard placed != nil else { return [] }
+    let due = mode == .cpu ? ring.drawnSlotRanges : ring.pendingUploadRanges
+    let floats = PlacementEvaluator.floatsPerParticle
+    placements.withUnsafeMutableBufferPointer { all in
+      for range in due {
+        PlacementEvaluator.evaluate(
+          ring, slots: range, at: now,
+          into: UnsafeMutableBufferPointer(rebasing: all[(range.lowerBound * floats)...]))
+      }
+    }
+    return due
+  }
+
+  /// This mode's figures.
+  func result(particles: Int) -> ModeResult {
+    let frame = Summary(frameMilliseconds)
+    return ModeResult(
+      frames: frameMilliseconds.count, frame_ms: frame, gpu_ms: Summary(gpuMilliseconds),
+      app_cpu_ms: Summary(appMilliseconds),
+      upload_bytes_per_frame: Summary(uploadBytes.map(Double.init)).median,
+      particles_per_second: frame.median > 0 ? Double(particles) / (frame.median / 1000) : 0)
+  }
+}
+
+/// One mode's figures, as `--json` writes them.
+struct ModeResult: Codable {
+  var frames: Int
+  var frame_ms: Summary
+  var gpu_ms: Summary
+  var app_cpu_ms: Summary
+  /// The median bytes sent per measured frame: buffers and uniforms.
+  var upload_bytes_per_frame: Double
+  /// Particles drawn per second of median frame time.
+  var particles_per_second: Double
+}
+
+/// CPU time spent by the calling thread: the application's own work, not the driver threads'.
+struct ThreadCPUTime {
+  private var start: timespec
+
+  static func now() -> ThreadCPUTime {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return ThreadCPUTime(start: time)
+  }
+
+  /// Seconds since this reading.
+  func elapsed() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Double(time.tv_sec - start.tv_sec) + Double(time.tv_nsec - start.tv_nsec) * 1e-9
+  }
+}
+
+extension Duration {
+  var milliseconds: Double {
+    Double(components.seconds) * 1000 + Double(components.attoseconds) * 1e-15
+  }
+}

@@ -1,0 +1,102 @@
+import Foundation
+
+/// Median frame time against particle count on log–log axes, one line per mode, as SVG.
+struct SweepPlot {
+  var points: [(count: Int, medians: [BenchMode: Double])]
+  var renderer: String
+  var size: PixelSize
+
+  private static let colors: [BenchMode: String] = [
+    .gpu: "#ff9500", .cpu: "#007aff", .floor: "#8e8e93",
+  ]
+
+  func write(to path: String) throws {
+    let svg = render()
+    guard FileManager.default.createFile(atPath: path, contents: Data(svg.utf8)) else {
+      throw PlotError(description: "cannot write \(path): \(String(cString: strerror(errno)))")
+    }
+  }
+
+  func render() -> String {
+    let (width, height) = (720.0, 440.0)
+    let (left, right, top, bottom) = (70.0, 130.0, 40.0, 50.0)
+    let counts = points.map { Double($0.count) }
+    let times = points.flatMap { $0.medians.values }.filter { $0 > 0 }
+    let xRange = decades(counts.min() ?? 1, counts.max() ?? 10)
+    let yRange = decades(times.min() ?? 1, times.max() ?? 10)
+    func x(_ value: Double) -> Double {
+      left + (log10(value) - xRange.lowerBound) / (xRange.upperBound - xRange.lowerBound)
+        * (width - left - right)
+    }
+    func y(_ value: Double) -> Double {
+      height - bottom - (log10(value) - yRange.lowerBound) / (yRange.upperBound - yRange.lowerBound)
+        * (height - top - bottom)
+    }
+    var svg = """
+      <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" \
+      font-family="sans-serif" font-size="12">
+      <rect width="100%" height="100%" fill="white"/>
+      <text x="\(left)" y="22" font-size="14">confetti --bench: median frame time, \
+      \(size.width)×\(size.height), \(escape(renderer))</text>
+
+      """
+    for decade in Int(xRange.lowerBound)...Int(xRange.upperBound) {
+      let px = x(pow(10, Double(decade)))
+      svg += line(px, top, px, height - bottom, "#ddd")
+      svg += text(px, height - bottom + 18, "10^\(decade)", anchor: "middle")
+    }
+    for decade in Int(yRange.lowerBound)...Int(yRange.upperBound) {
+      let py = y(pow(10, Double(decade)))
+      svg += line(left, py, width - right, py, "#ddd")
+      svg += text(left - 8, py + 4, formatMilliseconds(pow(10, Double(decade))), anchor: "end")
+    }
+    svg += text((left + width - right) / 2, height - 12, "particles (N)", anchor: "middle")
+    svg += text(16, (top + height - bottom) / 2, "ms per frame", anchor: "middle", rotate: true)
+    for (index, mode) in BenchMode.allCases.enumerated() {
+      let series = points.compactMap { point in point.medians[mode].map { (point.count, $0) } }
+      guard !series.isEmpty, let color = Self.colors[mode] else { continue }
+      let path = series.map { "\(x(Double($0.0))),\(y($0.1))" }.joined(separator: " ")
+      svg += "<polyline points=\"\(path)\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\"/>\n"
+      for (count, time) in series {
+        svg += "<circle cx=\"\(x(Double(count)))\" cy=\"\(y(time))\" r=\"3\" fill=\"\(color)\"/>\n"
+      }
+      let legendY = top + 20 + Double(index) * 20
+      svg += line(width - right + 15, legendY - 4, width - right + 40, legendY - 4, color, 2)
+      svg += text(width - right + 46, legendY, mode.rawValue, anchor: "start")
+    }
+    return svg + "</svg>\n"
+  }
+
+  /// Whole decades (as log10) that contain `low…high`.
+  private func decades(_ low: Double, _ high: Double) -> ClosedRange<Double> {
+    let bottom = floor(log10(low))
+    return bottom...max(bottom + 1, ceil(log10(high)))
+  }
+
+  private func line(
+    _ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, _ color: String, _ width: Double = 1
+  ) -> String {
+    "<line x1=\"\(x1)\" y1=\"\(y1)\" x2=\"\(x2)\" y2=\"\(y2)\" stroke=\"\(color)\" stroke-width=\"\(width)\"/>\n"
+  }
+
+  private func text(
+    _ x: Double, _ y: Double, _ content: String, anchor: String, rotate: Bool = false
+  )
+    -> String
+  {
+    let transform = rotate ? " transform=\"rotate(-90 \(x) \(y))\"" : ""
+    return "<text x=\"\(x)\" y=\"\(y)\" text-anchor=\"\(anchor)\"\(transform)>\(content)</text>\n"
+  }
+
+  private func formatMilliseconds(_ value: Double) -> String {
+    value >= 1 ? String(format: "%.0f", value) : String(format: "%g", value)
+  }
+
+  private func escape(_ text: String) -> String {
+    text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+  }
+}
+
+struct PlotError: Error, CustomStringConvertible {
+  var description: String
+}

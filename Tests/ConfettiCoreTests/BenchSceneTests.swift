@@ -1,0 +1,69 @@
+import ConfettiCore
+import XCTest
+
+final class BenchSceneTests: XCTestCase {
+  let window = Size(width: 1920, height: 1080)
+
+  func testTheSteadySceneKeepsEveryParticleAliveThroughTheLoopWithNoNewRecords() {
+    var scene = BenchScene(count: 5000, window: window, seed: 1, churn: false)
+    var ring = ParticleRing(capacity: 5000)
+    scene.fill(&ring)
+    ring.markUploaded()
+    for frame in stride(from: 0, to: 400, by: 7) {  // more than one loop of 90 frames
+      scene.advance(&ring, toFrame: frame)
+      let time = scene.time(ofFrame: frame)
+      XCTAssert((BenchScene.start..<(BenchScene.start + BenchScene.birthSpread)).contains(time))
+      ring.reclaim(at: time)
+      XCTAssertEqual(ring.aliveCount(at: time), 5000, "frame \(frame)")
+      XCTAssertEqual(ring.pendingUploadRanges, [], "a steady frame appends nothing")
+    }
+  }
+
+  func testChurnReBearsParticlesAtTheRateThatKeepsTheCountAlive() {
+    var scene = BenchScene(count: 6000, window: window, seed: 1, churn: true)
+    var ring = ParticleRing(capacity: 6000)
+    scene.fill(&ring)
+    ring.markUploaded()
+    var appended = 0
+    for frame in 1...300 {  // 5 s of simulated time
+      scene.advance(&ring, toFrame: frame)
+      appended += ring.pendingUploadRanges.map(\.count).reduce(0, +)
+      ring.markUploaded()
+      let alive = ring.aliveCount(at: scene.time(ofFrame: frame))
+      XCTAssert((5800...6000).contains(alive), "frame \(frame): \(alive) alive")
+    }
+    // count / lifetime per second: 2000/s for 5 s.
+    XCTAssertEqual(Double(appended), 10_000, accuracy: 40)
+  }
+
+  func testTheCPUBaselineWritesWhatTheReferenceComputes() throws {
+    var scene = BenchScene(count: 300, window: window, seed: 2, churn: false)
+    var ring = ParticleRing(capacity: 300)
+    scene.fill(&ring)
+    let now = Tick(BenchScene.start + 0.4)
+    var floats = [Float](repeating: -1, count: 300 * PlacementEvaluator.floatsPerParticle)
+    floats.withUnsafeMutableBufferPointer {
+      PlacementEvaluator.evaluate(ring, slots: 0..<300, at: now, into: $0)
+    }
+    for slot in 0..<300 {
+      let state = try XCTUnwrap(ConfettiPhysics.state(of: ring.records[slot], at: now))
+      let i = slot * 5
+      XCTAssertEqual(Double(floats[i]), state.position.x, accuracy: 1e-3)
+      XCTAssertEqual(Double(floats[i + 1]), state.position.y, accuracy: 1e-3)
+      XCTAssertEqual(Double(floats[i + 2]), state.rotation, accuracy: 1e-3)
+      XCTAssertEqual(Double(floats[i + 3]), state.widthScale, accuracy: 1e-6)
+      XCTAssertEqual(Double(floats[i + 4]), state.opacity, accuracy: 1e-6)
+    }
+  }
+
+  func testSummaryPercentiles() {
+    let summary = Summary((1...100).map(Double.init).shuffled())
+    XCTAssertEqual(summary.min, 1)
+    XCTAssertEqual(summary.max, 100)
+    XCTAssertEqual(summary.median, 50.5)
+    XCTAssertEqual(summary.p95, 95)
+    XCTAssertEqual(summary.p99, 99)
+    XCTAssertEqual(Summary([7]).p99, 7)
+    XCTAssertEqual(Summary([]).median, 0)
+  }
+}
