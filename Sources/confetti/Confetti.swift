@@ -5,14 +5,32 @@ import Foundation
 
 @main
 enum Main {
-  /// `confetti render …` goes straight to its own parser: its options share names with the
-  /// window's (--seed, --size), and a parent command would otherwise claim them.
+  /// Parses and runs `confetti …`, or `confetti render …`, which goes straight to its own parser:
+  /// its options share names with the window's (--seed, --size), and a parent command would
+  /// otherwise claim them. Every error is one line on stderr and a non-zero exit code.
   static func main() {
-    let arguments = Array(CommandLine.arguments.dropFirst())
+    var arguments = Array(CommandLine.arguments.dropFirst())
+    let command: ParsableCommand.Type
     if arguments.first == "render" {
-      Render.main(Array(arguments.dropFirst()))
+      arguments.removeFirst()
+      command = Render.self
     } else {
-      Confetti.main(arguments)
+      command = Confetti.self
+    }
+    do {
+      var parsed = try command.parseAsRoot(arguments)
+      try parsed.run()
+    } catch let exit as ExitCode {
+      // Already reported by the command itself.
+      Foundation.exit(exit.rawValue)
+    } catch {
+      let code = command.exitCode(for: error)
+      guard code != .success else { command.exit(withError: error) }  // --help
+      let name = command == Render.self ? "confetti render" : "confetti"
+      let message = command.message(for: error).split(separator: "\n").first ?? ""
+      FileHandle.standardError.write(
+        Data("confetti: \(message) (see '\(name) --help')\n".utf8))
+      Foundation.exit(code.rawValue)
     }
   }
 }

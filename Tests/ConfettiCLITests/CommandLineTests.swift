@@ -20,15 +20,36 @@ final class CommandLineTests: XCTestCase {
     XCTAssert(result.stderr.contains("confetti render"), "it says what to do instead")
   }
 
-  func testBadArgumentsAreRejectedWithAnExitCode() throws {
-    for arguments in [
-      ["--size", "0x600"], ["--size", "wide"], ["--seed", "-1"], ["--capacity", "0"],
-      ["render", "--time", "nan"], ["render", "--time", "-1"], ["render", "--fps", "0"],
-      ["render", "--size", "800"], ["render", "--frames", "0"], ["--bogus"],
-    ] {
+  func testBadArgumentsGetOneLineAndANonZeroExitCode() throws {
+    let table: [([String], String)] = [
+      (["--size", "0x600"], "--size"), (["--size", "wide"], "--size"),
+      (["--seed", "-1"], "--seed"),
+      (["--capacity", "0"], "--capacity"), (["--bogus"], "--bogus"),
+      (["--bench", "0"], "between 1 and"), (["--bench", "-5"], "--bench"),
+      (["--bench", "many"], "many"),
+      (["--bench", "99999999999"], "between 1 and"),
+      (["--bench", "100", "--size", "0x10"], "--size"),
+      (["--bench", "100", "--size", "99999x10"], "16384"),
+      (["--bench", "100", "--seconds", "nan"], "--seconds"),
+      (["--bench", "100", "--seconds", "inf"], "--seconds"),
+      (["--bench", "100", "--frames", "0"], "--frames"),
+      (["--bench", "100", "--mode", "fast"], "--mode"),
+      (["--sweep", "10,abc"], "--sweep"), (["--sweep", ""], "--sweep"),
+      (["--compare"], "go with --bench"), (["--bench", "10", "--sweep", "10"], "not both"),
+      (["render", "--time", "nan"], "--time"), (["render", "--time", "-1"], "--time"),
+      (["render", "--fps", "0"], "--fps"), (["render", "--size", "800"], "--size"),
+      (["render", "--frames", "0"], "--frames"), (["render", "--count", "0"], "--count"),
+      (["render", "--size", "20000x100"], "20000"),
+    ]
+    for (arguments, mention) in table {
       let result = try confetti(arguments)
       XCTAssertNotEqual(result.status, 0, "\(arguments) was accepted")
-      XCTAssert(result.stderr.contains("Error:"), "\(arguments): \(result.stderr)")
+      XCTAssertEqual(
+        result.stderr.split(separator: "\n").count, 1, "\(arguments): \(result.stderr)")
+      XCTAssert(result.stderr.hasPrefix("confetti: "), "\(arguments): \(result.stderr)")
+      XCTAssert(
+        result.stderr.contains(mention), "\(arguments) should mention \(mention): \(result.stderr)")
+      XCTAssertEqual(result.stdout, "", "\(arguments)")
     }
   }
 
