@@ -34,3 +34,18 @@ extension ConfettiScene {
   /// colour stands out against.
   public static let background = RGBA8(red: 18, green: 20, blue: 28)
 }
+
+extension ConfettiScene {
+  /// The clock reading at which ``cannonShot(count:seed:window:)`` fires: a second in, so that
+  /// "time 0" of the shot is a valid instant with room before it.
+  public static let shotTime: Seconds = 1
+
+  /// The scene `confetti render` draws: one shot of the seed's cannon, `count` pieces, fired at
+  /// ``shotTime`` in a window of `window` points.
+  public static func cannonShot(count: Int = 30, seed: UInt64, window: Size) -> ConfettiScene {
+    var scene = ConfettiScene(capacity: count, seed: seed)
+    scene.cannon.count = count
+    scene.fireCannon(in: window, at: shotTime)
+    return scene
+  }
+}

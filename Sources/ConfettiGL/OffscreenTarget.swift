@@ -1,4 +1,5 @@
 @preconcurrency import CEpoxy
+import ConfettiCore
 import ConfettiImage
 
 /// A framebuffer object with one 8-bit RGBA colour buffer: where headless frames are drawn.
@@ -61,5 +62,20 @@ public final class OffscreenTarget {
       topDown += bottomUp[(y * row)..<((y + 1) * row)]
     }
     return RGBAImage(width: width, height: height, bytes: topDown)
+  }
+}
+
+extension OffscreenTarget {
+  /// Draws `ring` as `renderer` sees it at clock `now`, over the scene background, in a window of
+  /// `window` points spread over this target, and reads the picture back.
+  public func snapshot(
+    of ring: inout ParticleRing, at now: Tick, window: Size, renderer: ParticleRenderer
+  ) throws -> RGBAImage {
+    bind()
+    try renderer.upload(from: &ring)
+    renderer.setViewport(width: width, height: height, window: window)
+    GLFrame.clear(to: ConfettiScene.background)
+    try renderer.draw(ring, at: now)
+    return try read()
   }
 }

@@ -55,25 +55,20 @@ struct Render: ParsableCommand {
     try reportingFailures {
       let context = try HeadlessContext()
       // Every GL object below dies on this context: it must outlive them all.
-      defer { withExtendedLifetime(context) {} }
-      let target = try OffscreenTarget(width: size.width, height: size.height, info: context.info)
-      let window = Size(width: Double(size.width / scale), height: Double(size.height / scale))
-      var scene = ConfettiScene(capacity: count, seed: seed)
-      scene.cannon.count = count
-      let renderer = try ParticleRenderer(capacity: scene.ring.capacity, info: context.info)
-      // The scene's clock starts at 1 s so that time 0 is a valid instant with room before it.
-      let start: Seconds = 1
-      scene.fireCannon(in: window, at: start)
-      try renderer.upload(from: &scene.ring)
-      target.bind()
-      renderer.setViewport(width: size.width, height: size.height, window: window)
-      for frame in 0..<frames {
-        let now = start + time + Double(frame) / fps
-        GLFrame.clear(to: ConfettiScene.background)
-        try renderer.draw(scene.ring, at: Tick(now))
-        let path = frames == 1 ? out : numbered(out, frame)
-        try PNG.write(try target.read(), to: URL(fileURLWithPath: path))
-      }
+      try withExtendedLifetime(context) { try render(on: context) }
+    }
+  }
+
+  private func render(on context: HeadlessContext) throws {
+    let target = try OffscreenTarget(width: size.width, height: size.height, info: context.info)
+    let window = Size(width: Double(size.width / scale), height: Double(size.height / scale))
+    var scene = ConfettiScene.cannonShot(count: count, seed: seed, window: window)
+    let renderer = try ParticleRenderer(capacity: scene.ring.capacity, info: context.info)
+    for frame in 0..<frames {
+      let now = ConfettiScene.shotTime + time + Double(frame) / fps
+      let image = try target.snapshot(
+        of: &scene.ring, at: Tick(now), window: window, renderer: renderer)
+      try PNG.write(image, to: URL(fileURLWithPath: frames == 1 ? out : numbered(out, frame)))
     }
   }
 
