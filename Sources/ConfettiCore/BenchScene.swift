@@ -22,6 +22,8 @@ public struct BenchScene: Sendable {
   public let count: Int
   public let window: Size
   public let churn: Bool
+  /// The scene's particles: `count` records, filled at creation.
+  public var ring: ParticleRing
   private var cannon = CannonBurst()
   private var random: SplitMix64
   private var bornSoFar = 0.0
@@ -32,10 +34,12 @@ public struct BenchScene: Sendable {
     self.churn = churn
     random = SplitMix64(seed: seed)
     cannon.lifetime = Self.lifetime
+    ring = ParticleRing(capacity: count)
+    fill()
   }
 
-  /// Fills an empty ring with `count` particles born over the spread before ``start``.
-  public mutating func fill(_ ring: inout ParticleRing) {
+  /// Fills the empty ring with `count` particles born over the spread before ``start``.
+  private mutating func fill() {
     let batches = Swift.min(count, 1500)
     for batch in 0..<batches {
       cannon.count = count * (batch + 1) / batches - count * batch / batches
@@ -51,16 +55,20 @@ public struct BenchScene: Sendable {
       + (churn ? elapsed : elapsed.truncatingRemainder(dividingBy: Self.birthSpread))
   }
 
-  /// Advances the scene to frame `frame`: in churn, appends the particles due by then.
-  public mutating func advance(_ ring: inout ParticleRing, toFrame frame: Int) {
-    guard churn else { return }
+  /// Advances the scene to frame `frame` and returns its clock reading: in churn, appends the
+  /// particles due by then; always, reclaims the dead.
+  public mutating func advance(toFrame frame: Int) -> Seconds {
     let time = self.time(ofFrame: frame)
-    let due = Double(count) / Self.lifetime * (time - Self.start)
-    let births = Int(due - bornSoFar)
-    guard births > 0 else { return }
-    bornSoFar += Double(births)
-    cannon.count = births
-    ring.append(cannon.spawn(in: window, using: &random), bornAt: time)
+    if churn {
+      let due = Double(count) / Self.lifetime * (time - Self.start)
+      let births = Int(due - bornSoFar)
+      if births > 0 {
+        bornSoFar += Double(births)
+        cannon.count = births
+        ring.append(cannon.spawn(in: window, using: &random), bornAt: time)
+      }
+    }
     ring.reclaim(at: time)
+    return time
   }
 }

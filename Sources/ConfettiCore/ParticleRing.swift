@@ -25,6 +25,9 @@ public struct ParticleRing: Sendable {
   public private(set) var tail = 0
   /// Sequence number of the first record not yet uploaded.
   private var uploadedHead = 0
+  /// When the record at the tail dies (infinity when the ring is empty): a steady frame's
+  /// ``reclaim(at:)`` compares one number and touches no array.
+  private var tailDeath = Double.infinity
 
   public init(capacity: Int) {
     precondition(capacity > 0, "a ring holds at least one record")
@@ -52,12 +55,15 @@ public struct ParticleRing: Sendable {
       head += 1
     }
     tail = max(tail, head - capacity)
+    tailDeath = tail < head ? deaths[tail % capacity] : .infinity
   }
 
   /// Advances the tail over records that are dead at clock time `time`. A record behind a
   /// longer-lived one stays in the drawn span until that one dies too; the shader collapses it.
   public mutating func reclaim(at time: Seconds) {
+    guard time >= tailDeath else { return }
     while tail < head, deaths[tail % capacity] <= time { tail += 1 }
+    tailDeath = tail < head ? deaths[tail % capacity] : .infinity
   }
 
   /// The slot ranges that may hold live particles: at most two, empty when nothing is alive.
@@ -83,6 +89,7 @@ public struct ParticleRing: Sendable {
   /// Forgets every particle (they are no longer drawn); what is on the GPU stays valid.
   public mutating func removeAll() {
     tail = head
+    tailDeath = .infinity
   }
 
   private func slotRanges(from start: Int, to end: Int) -> [Range<Int>] {

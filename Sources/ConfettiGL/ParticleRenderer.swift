@@ -12,7 +12,6 @@ public final class ParticleRenderer {
   /// What has been sent to the GPU since the last ``resetMeter()``.
   public private(set) var meter = UploadMeter()
 
-  private let info: GLInfo
   private let program: ShaderProgram
   private var vertexArray: GLuint = 0
   private var recordBuffer: GLuint = 0
@@ -24,7 +23,6 @@ public final class ParticleRenderer {
   /// The vertex outputs transform feedback captures: five floats per particle.
   static let capturedOutputs = ["v_position", "v_rotation", "v_widthScale", "v_opacity"]
   private static let capturedFloats = 5
-  private static let recordStride = MemoryLayout<ParticleRecord>.stride
 
   /// The most particles one renderer holds: its records must fit one GL buffer (2 GiB).
   public static let maximumCapacity = Int(Int32.max) / MemoryLayout<ParticleRecord>.stride
@@ -42,7 +40,6 @@ public final class ParticleRenderer {
   public init(capacity: Int, info: GLInfo) throws {
     try Self.check(capacity: capacity)
     self.capacity = capacity
-    self.info = info
     program = try ShaderProgram(
       vertex: .embedded("particle.vert"), fragment: .embedded("particle.frag"),
       attributes: ParticleRecord.attributes, feedbackVaryings: Self.capturedOutputs)
@@ -52,7 +49,8 @@ public final class ParticleRenderer {
     epoxy_glGenVertexArrays(1, &vertexArray)
     epoxy_glBindVertexArray(vertexArray)
     recordBuffer = try allocateBuffer(
-      bytes: capacity * Self.recordStride, usage: GL_DYNAMIC_DRAW, what: "\(capacity) particles")
+      bytes: capacity * MemoryLayout<ParticleRecord>.stride, usage: GL_DYNAMIC_DRAW,
+      what: "\(capacity) particles")
     for attribute in ParticleRecord.attributes {
       pointAttribute(attribute, stride: MemoryLayout<ParticleRecord>.stride)
     }

@@ -20,6 +20,12 @@ struct Bench {
     static let build = "release"
   #endif
 
+  /// The modes --compare runs. With churn, `floor` has nothing to measure (it places each
+  /// particle once, at birth, below the bottom edge), so it is left out.
+  static func comparedModes(churn: Bool) -> [BenchMode] {
+    churn ? [.gpu, .cpu] : BenchMode.allCases
+  }
+
   /// Modes take turns in this many rounds, so that drift in the machine hits them all alike.
   static let rounds = 5
   /// Frames run before measuring, per mode.
@@ -108,6 +114,11 @@ struct Bench {
     print("renderer: \(info.renderer)")
     print("GL version: \(info.version) (EGL \(platform))")
     print("build: \(Self.build)")
+    if info.renderer.hasPrefix("llvmpipe") {
+      print(
+        "note: llvmpipe rasterises on the CPU after its timer query has ended, so gpu ms "
+          + "understates its work: frame ms (to glFinish) is the figure to read")
+    }
     if Self.build == "debug" {
       print(
         "WARNING: this is a DEBUG build: figures are not representative. "
@@ -118,29 +129,35 @@ struct Bench {
   private func printTable(count: Int, results: [BenchMode: ModeResult]) {
     print("")
     print("N = \(count) particles")
-    print(
-      "mode   frames   frame ms med (min–max, p95, p99)       gpu ms med (p95)   "
-        + "app cpu ms med (p95)   bytes/frame   particles/s")
+    let header = [
+      "mode", "frames", "frame ms: min", "median", "p95", "p99", "max", "gpu ms median",
+      "app cpu ms median", "bytes/frame", "particles/s",
+    ]
+    var rows = [header]
     for mode in modes {
       guard let r = results[mode] else { continue }
-      let frame =
-        "\(ms(r.frame_ms.median)) (\(ms(r.frame_ms.min))–\(ms(r.frame_ms.max)), "
-        + "\(ms(r.frame_ms.p95)), \(ms(r.frame_ms.p99)))"
+      rows.append(
+        [mode.rawValue, "\(r.frames)"]
+          + [r.frame_ms.min, r.frame_ms.median, r.frame_ms.p95, r.frame_ms.p99, r.frame_ms.max]
+          .map(figure)
+          + [
+            figure(r.gpu_ms.median), figure(r.app_cpu_ms.median),
+            "\(Int(r.upload_bytes_per_frame))", String(format: "%.3g", r.particles_per_second),
+          ])
+    }
+    let widths = header.indices.map { column in rows.map { $0[column].count }.max()! }
+    for row in rows {
       print(
-        mode.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)
-          + "\(r.frames)".leftPadded(6) + "   "
-          + frame.padding(toLength: 35, withPad: " ", startingAt: 0)
-          + "\(ms(r.gpu_ms.median)) (\(ms(r.gpu_ms.p95)))".padding(
-            toLength: 19, withPad: " ", startingAt: 0)
-          + "\(ms(r.app_cpu_ms.median, digits: 4)) (\(ms(r.app_cpu_ms.p95, digits: 4)))"
-          .padding(toLength: 23, withPad: " ", startingAt: 0)
-          + "\(Int(r.upload_bytes_per_frame))".leftPadded(11)
-          + String(format: "%14.3g", r.particles_per_second))
+        zip(row, widths).enumerated().map { column, cell in
+          let (text, width) = cell
+          return column == 0
+            ? text.padding(toLength: width, withPad: " ", startingAt: 0) : text.leftPadded(width)
+        }.joined(separator: "  "))
     }
     let ratios = Self.ratios(results)
     if !ratios.isEmpty {
       print(
-        "ratios (median): "
+        "ratios of medians: "
           + ratios.sorted { $0.key < $1.key }.map {
             "\($0.key) \(String(format: "%.3f", $0.value))"
           }
@@ -244,8 +261,15 @@ struct Progress {
   }
 }
 
-private func ms(_ value: Double, digits: Int = 3) -> String {
-  String(format: "%.\(digits)g", value)
+/// A figure with three or four significant digits and no exponent.
+private func figure(_ value: Double) -> String {
+  switch abs(value) {
+  case 100...: return String(format: "%.0f", value)
+  case 10..<100: return String(format: "%.1f", value)
+  case 1..<10: return String(format: "%.2f", value)
+  case 0.001..<1: return String(format: "%.4f", value)
+  default: return String(format: "%.2g", value)
+  }
 }
 
 extension String {

@@ -17,7 +17,6 @@ enum BenchMode: String, CaseIterable, Codable {
 final class BenchRun {
   let mode: BenchMode
   private var scene: BenchScene
-  private var ring: ParticleRing
   private let product: ParticleRenderer?
   private let placed: PlacedRenderer?
   private var placements: [Float] = []
@@ -31,8 +30,6 @@ final class BenchRun {
   init(mode: BenchMode, count: Int, window: Size, seed: UInt64, churn: Bool, info: GLInfo) throws {
     self.mode = mode
     scene = BenchScene(count: count, window: window, seed: seed, churn: churn)
-    ring = ParticleRing(capacity: count)
-    scene.fill(&ring)
     switch mode {
     case .gpu:
       product = try ParticleRenderer(capacity: count, info: info)
@@ -48,23 +45,22 @@ final class BenchRun {
   func renderFrame(width: Int, height: Int, measured: Bool) throws {
     let window = scene.window
     let wallStart = ContinuousClock.now
-    let appTime = ThreadCPUTime.now()
-    scene.advance(&ring, toFrame: frame)
-    let time = scene.time(ofFrame: frame)
-    ring.reclaim(at: time)
+    _ = ContinuousClock.now  // warms the clock's own code, so its first read is not timed
+    let appStart = ContinuousClock.now
+    let time = scene.advance(toFrame: frame)
     let placing = placementsDue(at: Tick(time))
-    let appSeconds = appTime.elapsed()
+    let appTime = ContinuousClock.now - appStart
     let finished = timer.begin()
 
     GLFrame.clear(to: ConfettiScene.background)
     if let product {
       product.resetMeter()
-      try product.upload(from: &ring)
+      try product.upload(from: &scene.ring)
       product.setViewport(width: width, height: height, window: window)
-      try product.draw(ring, at: Tick(time))
+      try product.draw(scene.ring, at: Tick(time))
     } else if let placed {
       placed.resetMeter()
-      try placed.upload(from: &ring)
+      try placed.upload(from: &scene.ring)
       for range in placing {
         try placements.withUnsafeBufferPointer { all in
           let floats = PlacementEvaluator.floatsPerParticle
@@ -73,7 +69,7 @@ final class BenchRun {
         }
       }
       placed.setViewport(width: width, height: height, window: window)
-      try placed.draw(ring)
+      try placed.draw(scene.ring)
     }
     timer.end()
     GLFrame.finish()
@@ -84,7 +80,7 @@ final class BenchRun {
     guard measured else { return }
     frameMilliseconds.append(wall.milliseconds)
     gpuMilliseconds += results
-    appMilliseconds.append(appSeconds * 1000)
+    appMilliseconds.append(appTime.milliseconds)
     uploadBytes.append((product?.meter ?? placed!.meter).totalBytes)
   }
 
@@ -103,12 +99,12 @@ final class BenchRun {
   /// particle; `floor` only places new ones, once. Returns the slot ranges to upload.
   private func placementsDue(at now: Tick) -> [Range<Int>] {
     guard placed != nil else { return [] }
-    let due = mode == .cpu ? ring.drawnSlotRanges : ring.pendingUploadRanges
+    let due = mode == .cpu ? scene.ring.drawnSlotRanges : scene.ring.pendingUploadRanges
     let floats = PlacementEvaluator.floatsPerParticle
     placements.withUnsafeMutableBufferPointer { all in
       for range in due {
         PlacementEvaluator.evaluate(
-          ring, slots: range, at: now,
+          scene.ring, slots: range, at: now,
           into: UnsafeMutableBufferPointer(rebasing: all[(range.lowerBound * floats)...]))
       }
     }
@@ -136,24 +132,6 @@ struct ModeResult: Codable {
   var upload_bytes_per_frame: Double
   /// Particles drawn per second of median frame time.
   var particles_per_second: Double
-}
-
-/// CPU time spent by the calling thread: the application's own work, not the driver threads'.
-struct ThreadCPUTime {
-  private var start: timespec
-
-  static func now() -> ThreadCPUTime {
-    var time = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-    return ThreadCPUTime(start: time)
-  }
-
-  /// Seconds since this reading.
-  func elapsed() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-    return Double(time.tv_sec - start.tv_sec) + Double(time.tv_nsec - start.tv_nsec) * 1e-9
-  }
 }
 
 extension Duration {

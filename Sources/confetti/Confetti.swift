@@ -139,7 +139,7 @@ struct Confetti: ParsableCommand {
       if let counts = try benchCounts() {
         let sweeping = sweep != nil
         try Bench(
-          counts: counts, modes: compare || sweeping ? BenchMode.allCases : [mode],
+          counts: counts, modes: compare || sweeping ? Bench.comparedModes(churn: churn) : [mode],
           size: size ?? PixelSize(width: 1920, height: 1080),
           seconds: frames == nil ? (seconds ?? (sweeping ? 3 : 10)) : nil, frames: frames,
           churn: churn, seed: seed, json: json, plot: sweeping ? plot : nil

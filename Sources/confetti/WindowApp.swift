@@ -77,16 +77,18 @@ final class WindowApp {
       var width: Int32 = 0
       var height: Int32 = 0
       glfwGetFramebufferSize(window, &width, &height)
-      let idle = scene.ring.drawnCount == 0 && screenIsEmpty
-      if width == 0 || height == 0 || idle {
-        // Minimised, or nothing to animate: sleep until something happens. Zero cost when idle.
-        glfwWaitEventsTimeout(exitAfter == nil ? 0.5 : 0.05)
-        updateTitle(force: idle)
-        continue
+      if scene.ring.drawnCount == 0 && screenIsEmpty {
+        // Nothing moves and the screen shows it: sleep until an event. Zero cost when idle.
+        updateTitle(force: true)
+        if exitAfter == nil { glfwWaitEvents() } else { glfwWaitEventsTimeout(0.05) }
+      } else if width == 0 || height == 0 {
+        // Minimised: draw nothing, but keep handling events (and the clock keeps running).
+        glfwWaitEventsTimeout(0.1)
+      } else {
+        drawFrame(width: Int(width), height: Int(height))
+        glfwSwapBuffers(window)
+        glfwPollEvents()
       }
-      drawFrame(width: Int(width), height: Int(height))
-      glfwSwapBuffers(window)
-      glfwPollEvents()
     }
   }
 

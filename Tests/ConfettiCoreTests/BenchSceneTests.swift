@@ -6,30 +6,25 @@ final class BenchSceneTests: XCTestCase {
 
   func testTheSteadySceneKeepsEveryParticleAliveThroughTheLoopWithNoNewRecords() {
     var scene = BenchScene(count: 5000, window: window, seed: 1, churn: false)
-    var ring = ParticleRing(capacity: 5000)
-    scene.fill(&ring)
-    ring.markUploaded()
+    scene.ring.markUploaded()
     for frame in stride(from: 0, to: 400, by: 7) {  // more than one loop of 90 frames
-      scene.advance(&ring, toFrame: frame)
-      let time = scene.time(ofFrame: frame)
+      let time = scene.advance(toFrame: frame)
       XCTAssert((BenchScene.start..<(BenchScene.start + BenchScene.birthSpread)).contains(time))
-      ring.reclaim(at: time)
-      XCTAssertEqual(ring.aliveCount(at: time), 5000, "frame \(frame)")
-      XCTAssertEqual(ring.pendingUploadRanges, [], "a steady frame appends nothing")
+      XCTAssertEqual(scene.ring.aliveCount(at: time), 5000, "frame \(frame)")
+      XCTAssertEqual(scene.ring.drawnCount, 5000)
+      XCTAssertEqual(scene.ring.pendingUploadRanges, [], "a steady frame appends nothing")
     }
   }
 
   func testChurnReBearsParticlesAtTheRateThatKeepsTheCountAlive() {
     var scene = BenchScene(count: 6000, window: window, seed: 1, churn: true)
-    var ring = ParticleRing(capacity: 6000)
-    scene.fill(&ring)
-    ring.markUploaded()
+    scene.ring.markUploaded()
     var appended = 0
     for frame in 1...300 {  // 5 s of simulated time
-      scene.advance(&ring, toFrame: frame)
-      appended += ring.pendingUploadRanges.map(\.count).reduce(0, +)
-      ring.markUploaded()
-      let alive = ring.aliveCount(at: scene.time(ofFrame: frame))
+      let time = scene.advance(toFrame: frame)
+      appended += scene.ring.pendingUploadRanges.map(\.count).reduce(0, +)
+      scene.ring.markUploaded()
+      let alive = scene.ring.aliveCount(at: time)
       XCTAssert((5800...6000).contains(alive), "frame \(frame): \(alive) alive")
     }
     // count / lifetime per second: 2000/s for 5 s.
@@ -37,9 +32,7 @@ final class BenchSceneTests: XCTestCase {
   }
 
   func testTheCPUBaselineWritesWhatTheReferenceComputes() throws {
-    var scene = BenchScene(count: 300, window: window, seed: 2, churn: false)
-    var ring = ParticleRing(capacity: 300)
-    scene.fill(&ring)
+    let ring = BenchScene(count: 300, window: window, seed: 2, churn: false).ring
     let now = Tick(BenchScene.start + 0.4)
     var floats = [Float](repeating: -1, count: 300 * PlacementEvaluator.floatsPerParticle)
     floats.withUnsafeMutableBufferPointer {

@@ -8,9 +8,7 @@ import XCTest
 final class BaselineRenderTests: HeadlessGLTestCase {
   func testPlacedSpritesMatchTheShadersPicture() throws {
     let window = Size(width: 400, height: 300)
-    var scene = BenchScene(count: 2000, window: window, seed: 11, churn: false)
-    var ring = ParticleRing(capacity: 2000)
-    scene.fill(&ring)
+    var ring = BenchScene(count: 2000, window: window, seed: 11, churn: false).ring
     let now = Tick(BenchScene.start + 0.3)
     let target = try OffscreenTarget(width: 400, height: 300, info: context.info)
     target.bind()
