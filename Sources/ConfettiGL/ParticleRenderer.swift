@@ -83,16 +83,11 @@ public final class ParticleRenderer {
 
   /// Draws every particle of `ring` that may be alive at clock reading `now`.
   public func draw(_ ring: ParticleRing, at now: Tick) throws {
-    let ranges = ring.drawnSlotRanges
-    guard !ranges.isEmpty else { return }
-    epoxy_glUseProgram(program.id)
-    epoxy_glBindVertexArray(vertexArray)
-    setClock(now)
-    for range in ranges {
-      epoxy_glDrawArrays(GLenum(GL_POINTS), GLint(range.lowerBound), GLsizei(range.count))
-      meter.drawCalls += 1
+    let clock = nowUniform
+    try drawSprites(of: ring, program: program, vertexArray: vertexArray, meter: &meter) {
+      epoxy_glUniform1ui(clock, now.rawValue)
+      return MemoryLayout<UInt32>.size
     }
-    try checkGL("drawing \(ring.drawnCount) particles")
   }
 
   /// Runs the vertex shader over `slots` at clock `now` and returns what it computed for each

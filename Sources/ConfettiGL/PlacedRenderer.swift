@@ -85,14 +85,6 @@ public final class PlacedRenderer {
 
   /// Draws the sprites of `ring`'s live span where the last placements put them.
   public func draw(_ ring: ParticleRing) throws {
-    let ranges = ring.drawnSlotRanges
-    guard !ranges.isEmpty else { return }
-    epoxy_glUseProgram(program.id)
-    epoxy_glBindVertexArray(vertexArray)
-    for range in ranges {
-      epoxy_glDrawArrays(GLenum(GL_POINTS), GLint(range.lowerBound), GLsizei(range.count))
-      meter.drawCalls += 1
-    }
-    try checkGL("drawing \(ring.drawnCount) placed particles")
+    try drawSprites(of: ring, program: program, vertexArray: vertexArray, meter: &meter) { 0 }
   }
 }

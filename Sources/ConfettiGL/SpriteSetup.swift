@@ -45,6 +45,29 @@ func uploadPendingRecords(
   try checkGL("uploading \(ranges.count) record ranges")
 }
 
+/// Draws one point per slot of `ring`'s live span: one glDrawArrays per contiguous range (two
+/// across the wrap), nothing at all, not even `setUniforms`, when nothing is alive.
+/// `setUniforms` runs with the program bound and returns the uniform bytes it set.
+func drawSprites(
+  of ring: ParticleRing, program: ShaderProgram, vertexArray: GLuint, meter: inout UploadMeter,
+  setUniforms: () -> Int
+) throws {
+  let ranges = ring.drawnSlotRanges
+  guard !ranges.isEmpty else { return }
+  epoxy_glUseProgram(program.id)
+  epoxy_glBindVertexArray(vertexArray)
+  let uniformBytes = setUniforms()
+  if uniformBytes > 0 {
+    meter.uniformBytes += uniformBytes
+    meter.uniformWrites += 1
+  }
+  for range in ranges {
+    epoxy_glDrawArrays(GLenum(GL_POINTS), GLint(range.lowerBound), GLsizei(range.count))
+    meter.drawCalls += 1
+  }
+  try checkGL("drawing \(ring.drawnCount) particles")
+}
+
 /// Points the bound vertex array's `attribute` into the bound array buffer.
 func pointAttribute(_ attribute: RecordAttribute, stride: Int) {
   let location = attribute.location
