@@ -32,6 +32,12 @@ struct Bench {
   static let warmUpFrames = 5
 
   func run() throws {
+    if let plot {
+      // Find out now, not after minutes of measuring, that the plot cannot be written.
+      guard FileManager.default.createFile(atPath: plot, contents: nil) else {
+        throw PlotError(description: "cannot write \(plot): \(String(cString: strerror(errno)))")
+      }
+    }
     let context = try HeadlessContext()
     // Every GL object below dies on this context: it must outlive them all.
     try withExtendedLifetime(context) { try run(on: context) }
@@ -196,7 +202,14 @@ struct Bench {
         report.mode = modes[0].rawValue
         report.result = only
       } else {
-        report.modes = Dictionary(uniqueKeysWithValues: results.map { ($0.key.rawValue, $0.value) })
+        // Each mode a whole report of its own, as a single-mode run prints it.
+        report.modes = Dictionary(
+          uniqueKeysWithValues: results.map { mode, result in
+            var single = report
+            single.mode = mode.rawValue
+            single.result = result
+            return (mode.rawValue, single)
+          })
         report.ratios = Self.ratios(results)
       }
       return report
@@ -225,7 +238,7 @@ struct JSONReport: Encodable {
   var scenario: String
   var mode: String?
   var result: ModeResult?
-  var modes: [String: ModeResult]?
+  var modes: [String: JSONReport]?
   var ratios: [String: Double]?
 
   enum CodingKeys: String, CodingKey {

@@ -43,7 +43,12 @@ final class BenchCommandTests: XCTestCase {
     ])
     let modes = try XCTUnwrap(report["modes"] as? [String: [String: Any]])
     XCTAssertEqual(Set(modes.keys), ["gpu", "cpu", "floor"])
-    for (name, mode) in modes { assertModeFigures(mode, name) }
+    for (name, mode) in modes {
+      assertModeFigures(mode, name)
+      XCTAssertEqual(mode["mode"] as? String, name)
+      XCTAssertEqual(mode["particles"] as? Int, 2000)
+      XCTAssertEqual(mode["renderer"] as? String, report["renderer"] as? String)
+    }
     XCTAssertEqual(modes["gpu"]?["upload_bytes_per_frame"] as? Double, 4)
     // The cpu baseline sends 20 bytes of placement per particle per frame.
     XCTAssertEqual(modes["cpu"]?["upload_bytes_per_frame"] as? Double, 2000 * 20)
@@ -76,6 +81,14 @@ final class BenchCommandTests: XCTestCase {
     let svg = try String(contentsOf: plot, encoding: .utf8)
     XCTAssert(svg.hasPrefix("<svg"))
     XCTAssertEqual(svg.components(separatedBy: "<polyline").count - 1, 3, "one line per mode")
+  }
+
+  func testAnUnwritablePlotIsRefusedBeforeMeasuring() throws {
+    let result = try confetti(["--sweep", "10,20", "--frames", "5", "--plot", "/nonexistent/p.svg"])
+    XCTAssertEqual(result.status, 1)
+    XCTAssertEqual(
+      result.stderr, "confetti: cannot write /nonexistent/p.svg: No such file or directory\n")
+    XCTAssertEqual(result.stdout, "", "nothing was measured")
   }
 
   func testADebugBuildIsFlaggedLoudly() throws {
