@@ -4,17 +4,23 @@ import ConfettiCore
 /// The bench's baselines: the same sprites as ``ParticleRenderer``, but placed by positions
 /// computed elsewhere (`Shaders/placed.vert` has no physics).
 ///
-/// - `cpu` mode: Swift evaluates the closed form every frame; ``uploadPlacements(_:slots:)``
-///   sends the results (the seed's way, moved only as far as the draw).
-/// - `floor` mode: the placements are sent once: the cost of merely drawing the sprites.
+/// - `cpu` mode: Swift evaluates the closed form every frame;
+///   ``uploadPlacements(_:slots:phase:)`` sends the results (the seed's way, moved only as far
+///   as the draw).
+/// - `floor` mode: placements for several moments ("phases") of the scene's loop are sent once,
+///   and each frame draws the phase nearest its clock: the cost of merely drawing the sprites
+///   the product draws, where it draws them.
 public final class PlacedRenderer {
   public let capacity: Int
+  /// How many sets of placements the renderer keeps on the GPU.
+  public let phases: Int
   public private(set) var meter = UploadMeter()
 
   private let program: ShaderProgram
-  private var vertexArray: GLuint = 0
+  /// One vertex array per phase: the record attributes, and that phase's placements.
+  private var vertexArrays: [GLuint]
   private var recordBuffer: GLuint = 0
-  private var placementBuffer: GLuint = 0
+  private var placementBuffers: [GLuint] = []
   private var projection: SpriteProjection
 
   /// The per-frame attributes, in a buffer of their own after the record's.
@@ -24,36 +30,43 @@ public final class PlacedRenderer {
   ]
   private static let placementStride = PlacementEvaluator.floatsPerParticle * 4
 
-  public init(capacity: Int, info: GLInfo) throws {
+  public init(capacity: Int, phases: Int = 1, info: GLInfo) throws {
     try ParticleRenderer.check(capacity: capacity)
+    precondition(phases >= 1, "at least one set of placements")
     self.capacity = capacity
+    self.phases = phases
     program = try ShaderProgram(
       vertex: .embedded("placed.vert"), fragment: .embedded("particle.frag"),
       attributes: ParticleRecord.attributes + Self.placementAttributes)
     projection = SpriteProjection(info: info)
-    epoxy_glGenVertexArrays(1, &vertexArray)
-    epoxy_glBindVertexArray(vertexArray)
+    vertexArrays = [GLuint](repeating: 0, count: phases)
+    epoxy_glGenVertexArrays(GLsizei(phases), &vertexArrays)
     recordBuffer = try allocateBuffer(
       bytes: capacity * MemoryLayout<ParticleRecord>.stride, usage: GL_DYNAMIC_DRAW,
       what: "\(capacity) particles")
-    for attribute in ParticleRecord.attributes
-    where ["a_color", "a_lifeSize", "a_style"].contains(attribute.name) {
-      pointAttribute(attribute, stride: MemoryLayout<ParticleRecord>.stride)
-    }
-    placementBuffer = try allocateBuffer(
-      bytes: capacity * Self.placementStride, usage: GL_STREAM_DRAW,
-      what: "\(capacity) placements")
-    for attribute in Self.placementAttributes {
-      pointAttribute(attribute, stride: Self.placementStride)
+    for vertexArray in vertexArrays {
+      epoxy_glBindVertexArray(vertexArray)
+      epoxy_glBindBuffer(GLenum(GL_ARRAY_BUFFER), recordBuffer)
+      for attribute in ParticleRecord.attributes
+      where ["a_color", "a_lifeSize", "a_style"].contains(attribute.name) {
+        pointAttribute(attribute, stride: MemoryLayout<ParticleRecord>.stride)
+      }
+      let placements = try allocateBuffer(
+        bytes: capacity * Self.placementStride, usage: GL_STREAM_DRAW,
+        what: "\(capacity) placements")
+      placementBuffers.append(placements)
+      for attribute in Self.placementAttributes {
+        pointAttribute(attribute, stride: Self.placementStride)
+      }
     }
     prepareSpriteState(program: program, info: info)
     try checkGL("setting up the placed renderer")
   }
 
   deinit {
-    epoxy_glDeleteVertexArrays(1, &vertexArray)
+    epoxy_glDeleteVertexArrays(GLsizei(vertexArrays.count), &vertexArrays)
     epoxy_glDeleteBuffers(1, &recordBuffer)
-    epoxy_glDeleteBuffers(1, &placementBuffer)
+    epoxy_glDeleteBuffers(GLsizei(placementBuffers.count), &placementBuffers)
   }
 
   public func resetMeter() {
@@ -66,11 +79,14 @@ public final class PlacedRenderer {
     try uploadPendingRecords(of: &ring, into: recordBuffer, meter: &meter)
   }
 
-  /// Sends placements for `slots`, five floats each (``PlacementEvaluator`` writes them).
-  public func uploadPlacements(_ placements: UnsafeBufferPointer<Float>, slots: Range<Int>) throws {
+  /// Sends `phase`'s placements for `slots`, five floats each (``PlacementEvaluator`` writes
+  /// them).
+  public func uploadPlacements(
+    _ placements: UnsafeBufferPointer<Float>, slots: Range<Int>, phase: Int = 0
+  ) throws {
     let length = slots.count * Self.placementStride
     precondition(placements.count * 4 >= length, "too few placements")
-    epoxy_glBindBuffer(GLenum(GL_ARRAY_BUFFER), placementBuffer)
+    epoxy_glBindBuffer(GLenum(GL_ARRAY_BUFFER), placementBuffers[phase])
     epoxy_glBufferSubData(
       GLenum(GL_ARRAY_BUFFER), GLintptr(slots.lowerBound * Self.placementStride),
       GLsizeiptr(length), placements.baseAddress)
@@ -83,8 +99,10 @@ public final class PlacedRenderer {
     projection.set(width: width, height: height, window: window, program: program, meter: &meter)
   }
 
-  /// Draws the sprites of `ring`'s live span where the last placements put them.
-  public func draw(_ ring: ParticleRing) throws {
-    try drawSprites(of: ring, program: program, vertexArray: vertexArray, meter: &meter) { 0 }
+  /// Draws the sprites of `ring`'s live span where `phase`'s placements put them.
+  public func draw(_ ring: ParticleRing, phase: Int = 0) throws {
+    try drawSprites(
+      of: ring, program: program, vertexArray: vertexArrays[phase], meter: &meter
+    ) { 0 }
   }
 }

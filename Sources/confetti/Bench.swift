@@ -20,8 +20,8 @@ struct Bench {
     static let build = "release"
   #endif
 
-  /// The modes --compare runs. With churn, `floor` has nothing to measure (it places each
-  /// particle once, at birth, below the bottom edge), so it is left out.
+  /// The modes --compare runs. With churn, `floor` is left out: it keeps placements for moments
+  /// of the steady loop, and a churning scene has no loop.
   static func comparedModes(churn: Bool) -> [BenchMode] {
     churn ? [.gpu, .cpu] : BenchMode.allCases
   }

@@ -34,11 +34,36 @@ final class BenchRun {
     case .gpu:
       product = try ParticleRenderer(capacity: count, info: info)
       placed = nil
-    case .cpu, .floor:
+    case .cpu:
       product = nil
       placed = try PlacedRenderer(capacity: count, info: info)
       placements = [Float](repeating: 0, count: count * PlacementEvaluator.floatsPerParticle)
+    case .floor:
+      precondition(!churn, "the floor has no births to place")
+      product = nil
+      placed = try PlacedRenderer(capacity: count, phases: Self.floorPhases, info: info)
+      placements = [Float](repeating: 0, count: count * PlacementEvaluator.floatsPerParticle)
+      try placeFloorPhases()
     }
+  }
+
+  /// The moments of the steady loop the floor keeps placements for: every sixth frame.
+  static let floorPhases = 15
+
+  /// Evaluates and uploads, once, where every particle is at each floor phase.
+  private func placeFloorPhases() throws {
+    for phase in 0..<Self.floorPhases {
+      let time =
+        BenchScene.start + BenchScene.birthSpread * Double(phase) / Double(Self.floorPhases)
+      try place(scene.ring.drawnSlotRanges, at: Tick(time), phase: phase)
+    }
+    placed!.resetMeter()
+  }
+
+  /// The floor phase nearest clock reading `time`.
+  private func floorPhase(at time: Seconds) -> Int {
+    let share = (time - BenchScene.start) / BenchScene.birthSpread
+    return Int((share * Double(Self.floorPhases)).rounded()) % Self.floorPhases
   }
 
   /// Renders one frame into the bound framebuffer; measures it when `measured`.
@@ -48,7 +73,7 @@ final class BenchRun {
     _ = ContinuousClock.now  // warms the clock's own code, so its first read is not timed
     let appStart = ContinuousClock.now
     let time = scene.advance(toFrame: frame)
-    let placing = placementsDue(at: Tick(time))
+    if mode == .cpu { evaluatePlacements(scene.ring.drawnSlotRanges, at: Tick(time)) }
     let appTime = ContinuousClock.now - appStart
     let finished = timer.begin()
 
@@ -61,15 +86,9 @@ final class BenchRun {
     } else if let placed {
       placed.resetMeter()
       try placed.upload(from: &scene.ring)
-      for range in placing {
-        try placements.withUnsafeBufferPointer { all in
-          let floats = PlacementEvaluator.floatsPerParticle
-          try placed.uploadPlacements(
-            UnsafeBufferPointer(rebasing: all[(range.lowerBound * floats)...]), slots: range)
-        }
-      }
+      if mode == .cpu { try uploadPlacements(scene.ring.drawnSlotRanges, phase: 0) }
       placed.setViewport(width: width, height: height, window: window)
-      try placed.draw(scene.ring)
+      try placed.draw(scene.ring, phase: mode == .floor ? floorPhase(at: time) : 0)
     }
     timer.end()
     GLFrame.finish()
@@ -95,20 +114,33 @@ final class BenchRun {
     gpuMilliseconds += timer.collect(waiting: true)
   }
 
-  /// The application's own per-frame work for the baselines: `cpu` evaluates every live
-  /// particle; `floor` only places new ones, once. Returns the slot ranges to upload.
-  private func placementsDue(at now: Tick) -> [Range<Int>] {
-    guard placed != nil else { return [] }
-    let due = mode == .cpu ? scene.ring.drawnSlotRanges : scene.ring.pendingUploadRanges
+  /// Evaluates where the particles in `ranges` are at `now` (the `cpu` mode's per-frame work).
+  private func evaluatePlacements(_ ranges: [Range<Int>], at now: Tick) {
     let floats = PlacementEvaluator.floatsPerParticle
     placements.withUnsafeMutableBufferPointer { all in
-      for range in due {
+      for range in ranges {
         PlacementEvaluator.evaluate(
           scene.ring, slots: range, at: now,
           into: UnsafeMutableBufferPointer(rebasing: all[(range.lowerBound * floats)...]))
       }
     }
-    return due
+  }
+
+  /// Sends the evaluated placements of `ranges` into `phase`.
+  private func uploadPlacements(_ ranges: [Range<Int>], phase: Int) throws {
+    let floats = PlacementEvaluator.floatsPerParticle
+    try placements.withUnsafeBufferPointer { all in
+      for range in ranges {
+        try placed!.uploadPlacements(
+          UnsafeBufferPointer(rebasing: all[(range.lowerBound * floats)...]), slots: range,
+          phase: phase)
+      }
+    }
+  }
+
+  private func place(_ ranges: [Range<Int>], at now: Tick, phase: Int) throws {
+    evaluatePlacements(ranges, at: now)
+    try uploadPlacements(ranges, phase: phase)
   }
 
   /// This mode's figures.

@@ -126,6 +126,9 @@ struct Confetti: ParsableCommand {
       throw ValidationError(
         "--compare, --churn, --json, --seconds and --frames go with --bench or --sweep")
     }
+    if churn, mode == .floor, !compare {
+      throw ValidationError("--churn has no floor: the floor places each particle once")
+    }
     if bench != nil, sweep != nil {
       throw ValidationError("give --bench N or --sweep N,N,..., not both")
     }
