@@ -40,7 +40,8 @@ public final class HeadlessContext {
     throw GLError.noContext(
       "no headless OpenGL 3.3 context through EGL ("
         + (failures.isEmpty ? "no EGL platform found" : failures.joined(separator: "; "))
-        + "); install Mesa's EGL and DRI drivers (libegl-mesa0, libgl1-mesa-dri)")
+        + "); update the graphics driver, or install Mesa's EGL and DRI drivers "
+        + "(libegl-mesa0, libgl1-mesa-dri)")
   }
 
   deinit {
@@ -117,6 +118,14 @@ public final class HeadlessContext {
   }
 
   private static func eglError() -> String {
-    "EGL error 0x" + String(epoxy_eglGetError(), radix: 16)
+    let code = epoxy_eglGetError()
+    let names: [Int32: String] = [
+      EGL_NOT_INITIALIZED: "EGL_NOT_INITIALIZED", EGL_BAD_ACCESS: "EGL_BAD_ACCESS",
+      EGL_BAD_ALLOC: "EGL_BAD_ALLOC", EGL_BAD_ATTRIBUTE: "EGL_BAD_ATTRIBUTE",
+      EGL_BAD_CONFIG: "EGL_BAD_CONFIG", EGL_BAD_CONTEXT: "EGL_BAD_CONTEXT",
+      EGL_BAD_DISPLAY: "EGL_BAD_DISPLAY", EGL_BAD_MATCH: "EGL_BAD_MATCH",
+      EGL_BAD_PARAMETER: "EGL_BAD_PARAMETER",
+    ]
+    return names[code] ?? "EGL error 0x" + String(code, radix: 16)
   }
 }

@@ -100,6 +100,16 @@ final class CommandLineTests: XCTestCase {
       result.stderr, "confetti: cannot write /nonexistent/dir/x.png: No such file or directory\n")
   }
 
+  func testAGLOlderThan33IsAClearErrorNotACrash() throws {
+    // Mesa can be told to offer only GL 3.0.
+    for arguments in [["render", "--out", "/tmp/never.png"], ["--bench", "100", "--frames", "2"]] {
+      let result = try confetti(arguments, environment: ["MESA_GL_VERSION_OVERRIDE": "3.0"])
+      XCTAssertEqual(result.status, 1, "\(arguments)")
+      XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
+      XCTAssert(result.stderr.hasPrefix("confetti: no headless OpenGL 3.3 context"), result.stderr)
+    }
+  }
+
   func testTheWindowRunsAndQuitsUnderXvfb() throws {
     let display = try startXvfb()
     defer { display.server.terminate() }
