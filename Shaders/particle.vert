@@ -1,34 +1,68 @@
 #version 330 core
-// The seed's closed-form confetti, evaluated per particle from its birth record and one time
-// uniform. Each particle is one point sprite; the fragment shader cuts its shape out of it.
-// ConfettiPhysics.state(of:age:) in Sources/ConfettiCore is the CPU reference for every line.
+// The closed-form motion of every particle, evaluated from its birth record, the clock and its
+// emitter's entry in a small uniform table. Each particle is one point sprite; the fragment
+// shader cuts its shape out of it. ConfettiPhysics.state(of:age:style:now:) in
+// Sources/ConfettiCore is the CPU reference for every line.
 //
 // Attribute locations are bound by name from ParticleRecord.attributes before linking.
 
 in vec2 a_origin;    // x0, y0 (pt)
 in vec2 a_velocity;  // vx, vy (pt/s), up is negative
 in uint a_birth;     // birth (ticks of 2^-20 s, wrapping)
-in vec2 a_forces;    // gravity g (pt/s^2), drag k (1/s)
-in vec4 a_color;     // straight-alpha RGBA
+in vec2 a_accel;     // ax, g (pt/s^2)
+in vec2 a_drag;      // kx, ky (1/s), 0 is ballistic
+in vec4 a_color;     // straight-alpha RGBA at birth
 in vec4 a_lifeSize;  // lifetime (s), fade (s), width (pt), height (pt)
 in vec4 a_spin;      // rotation r0 (deg), spin (deg/s), spread S (pt/s^2), flutter amplitude A (pt)
 in vec4 a_waves;     // flutter rate w (rad/s), phase phi, flip rate wf (rad/s), phase phif
-in uvec4 a_style;    // shape, flags (bit 0: flips), reserved, reserved
+in uvec4 a_style;    // shape, flags (bit 0: flips, bit 1: shrinks with life), emitter, reserved
+in float a_growth;   // scale speed (1/s)
 
 uniform uint u_now;             // the clock (ticks), the only value that changes per frame
 uniform vec4 u_pointsToClip;    // xy: scale, zw: offset, from window points to clip space
 uniform float u_pixelsPerPoint; // framebuffer pixels per window point (HiDPI)
 uniform float u_maxPointSize;   // the GL's largest point sprite, in pixels
 
+// The emitter table (EmitterTable), indexed by a_style.z.
+const int EMITTERS = 32;
+uniform vec4 u_wind[EMITTERS];        // wind (pt/s), gust amplitude (pt), gust phase (rad), -
+uniform uint u_gustCycles[EMITTERS];  // gust cycles per 2^32 ticks
+uniform vec4 u_colorSpeed[EMITTERS];  // RGBA change per second
+
 const float SECONDS_PER_TICK = 1.0 / 1048576.0;
+const float RADIANS_PER_TURN_FRACTION = 6.283185307179586 / 4294967296.0;
 const float FLIP_FLOOR = 0.15;
+const float SERIES_LIMIT = 0.25;
 const uint FLIPS = 1u;
+const uint SHRINKS = 2u;
+
+// E(k, t) = (1 - e^(-kt)) / k: how far a unit initial velocity carries against drag k.
+float velocityResponse(float k, float t) {
+  float x = k * t;
+  if (x < SERIES_LIMIT) {
+    return t * (1.0 - x / 2.0 * (1.0 - x / 3.0 * (1.0 - x / 4.0 * (1.0 - x / 5.0
+        * (1.0 - x / 6.0 * (1.0 - x / 7.0 * (1.0 - x / 8.0 * (1.0 - x / 9.0))))))));
+  }
+  return (1.0 - exp(-x)) / k;
+}
+
+// F(k, t) = (t - E(k, t)) / k: how far a unit constant acceleration carries against drag k.
+float accelerationResponse(float k, float t) {
+  float x = k * t;
+  if (x < SERIES_LIMIT) {
+    return t * t * (0.5 - x / 6.0 * (1.0 - x / 4.0 * (1.0 - x / 5.0 * (1.0 - x / 6.0
+        * (1.0 - x / 7.0 * (1.0 - x / 8.0 * (1.0 - x / 9.0 * (1.0 - x / 10.0))))))));
+  }
+  return (t - (1.0 - exp(-x)) / k) / k;
+}
 
 // Captured by transform feedback in the tests and compared with the CPU reference.
 out vec2 v_position;    // centre (pt)
 out float v_rotation;   // clockwise (deg)
-out float v_widthScale; // apparent width / width
+out float v_widthScale; // flip: apparent width / width
 out float v_opacity;    // 0 when unborn or dead
+out vec2 v_size;        // apparent size (pt): flip, growth and shrinking applied
+out vec4 v_rgba;        // colour after the emitter's ramp, before opacity
 
 // For the fragment shader.
 flat out vec4 v_color;      // premultiplied by opacity
@@ -42,32 +76,42 @@ void main() {
   float t = float(u_now - a_birth) * SECONDS_PER_TICK;
   float lifetime = a_lifeSize.x;
   float fade = a_lifeSize.y;
-  float g = a_forces.x;
-  float k = a_forces.y;
+  int emitter = int(a_style.z);
+  vec4 wind = u_wind[emitter];
 
-  float D = 1.0 - exp(-k * t);
-  float terminal = g / k;
+  float kx = a_drag.x;
+  float ky = a_drag.y;
+  float ex = velocityResponse(kx, t);
+  float ey = velocityResponse(ky, t);
+  float fx = accelerationResponse(kx, t);
+  float fy = accelerationResponse(ky, t);
   float side = a_velocity.x >= 0.0 ? 1.0 : -1.0;
-  float x = a_origin.x + (a_velocity.x / k) * D
+  // The gust's angle from the clock in exact integer arithmetic: turns = cycles * ticks / 2^32.
+  float gust = float(u_gustCycles[emitter] * u_now) * RADIANS_PER_TURN_FRACTION + wind.z;
+  float x = a_origin.x + a_velocity.x * ex + (a_accel.x + kx * wind.x) * fx
           + a_spin.w * sin(a_waves.x * t + a_waves.y)
-          + side * a_spin.z * t * t;
-  float y = a_origin.y + (a_velocity.y / k) * D + terminal * (t - D / k);
+          + side * a_spin.z * t * t
+          + wind.y * kx * ex * sin(gust);
+  float y = a_origin.y + a_velocity.y * ey + a_accel.y * fy;
 
   float remaining = lifetime - t;
   bool alive = t < lifetime;  // t >= 0 always: an unborn birth wraps to a huge age
+  float growth = max(0.0, 1.0 + a_growth * t) * ((a_style.y & SHRINKS) != 0u ? remaining / lifetime : 1.0);
   v_position = vec2(x, y);
   v_rotation = a_spin.x + a_spin.y * t;
   v_widthScale = (a_style.y & FLIPS) != 0u ? max(FLIP_FLOOR, abs(cos(a_waves.z * t + a_waves.w))) : 1.0;
+  v_size = vec2(a_lifeSize.z * v_widthScale, a_lifeSize.w) * growth;
+  v_rgba = clamp(a_color + u_colorSpeed[emitter] * t, 0.0, 1.0);
   v_opacity = alive ? (remaining < fade ? remaining / fade : 1.0) : 0.0;
 
   float angle = radians(v_rotation);
   v_turn = vec2(cos(angle), sin(angle));
-  v_halfSize = 0.5 * vec2(a_lifeSize.z * v_widthScale, a_lifeSize.w) * u_pixelsPerPoint;
-  v_color = vec4(a_color.rgb, 1.0) * (a_color.a * v_opacity);
+  v_halfSize = 0.5 * v_size * u_pixelsPerPoint;
+  v_color = vec4(v_rgba.rgb, 1.0) * (v_rgba.a * v_opacity);
   v_shape = a_style.x;
 
   if (!alive) {
-    // Dead or unborn: a zero-size point outside the clip volume, which rasterises nothing.
+    // Dead or unborn: a point outside the clip volume, which rasterises nothing.
     gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
     gl_PointSize = 1.0;
     v_spriteSize = 1.0;

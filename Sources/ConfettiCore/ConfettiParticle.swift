@@ -10,10 +10,21 @@ public struct ConfettiParticle: Equatable, Sendable {
   public var velocityX: PointsPerSecond = 0
   /// Initial vertical speed in pt/s; negative is up.
   public var velocityY: PointsPerSecond = 0
-  /// Downward acceleration in pt/s². Default 280, the seed's.
+  /// Downward acceleration in pt/s² (negative pulls up). Default 280, the seed's gravity.
   public var gravity: PointsPerSecondSquared = ConfettiPhysics.gravity
-  /// Air drag coefficient k in 1/s; must be positive. Default 1.6, the seed's.
-  public var drag: PerSecond = ConfettiPhysics.drag
+  /// Sideways acceleration in pt/s² (CAEmitterCell's xAcceleration). Default 0.
+  public var accelerationX: PointsPerSecondSquared = 0
+  /// Horizontal air drag in 1/s: velocity decays as e^(−k·t). 0 is ballistic. Default 1.6.
+  public var dragX: PerSecond = ConfettiPhysics.drag
+  /// Vertical air drag in 1/s; with gravity it sets the terminal velocity g/k. Default 1.6.
+  public var dragY: PerSecond = ConfettiPhysics.drag
+  /// Growth of the size per second, as a share of the size at birth (CAEmitterCell's
+  /// scaleSpeed over its scale): size × max(0, 1 + scaleSpeed·t). Default 0.
+  public var scaleSpeed: PerSecond = 0
+  /// Whether the size follows the remaining life, 1 → 0 (the tap-burst seed's r = base·life).
+  public var shrinksWithLife = false
+  /// Which entry of the ``EmitterTable`` (wind, colour ramp) this particle follows. Default 0.
+  public var emitter: UInt8 = 0
   /// How long the particle lives, in seconds. Default 1.5, the seed's.
   public var lifetime: Seconds = 1.5
   /// The closing stretch of the lifetime over which opacity ramps to 0, in seconds. Default 0.4.
@@ -44,6 +55,12 @@ public struct ConfettiParticle: Equatable, Sendable {
   public var shape = ParticleShape.rectangle
 
   public init() {}
+
+  /// Air drag on both axes, in 1/s.
+  public var drag: PerSecond {
+    get { dragY }
+    set { (dragX, dragY) = (newValue, newValue) }
+  }
 }
 
 /// The outline a particle is drawn with.

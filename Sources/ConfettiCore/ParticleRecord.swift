@@ -1,24 +1,25 @@
 /// One particle's initial conditions as the GPU reads them: 64 bytes, written once at birth.
 ///
-/// The vertex shader evaluates the closed form from these fields and the time uniform alone; the
-/// CPU reference evaluates it from the same fields (``particle`` unpacks them), so whatever the
-/// packing rounds away is rounded away for both.
+/// The vertex shader evaluates the closed form from these fields, the time uniform and the
+/// emitter table alone; the CPU reference evaluates it from the same fields (``particle`` unpacks
+/// them), so whatever the packing rounds away is rounded away for both.
 ///
 /// Layout, byte by byte (asserted by `ParticleRecordLayoutTests`):
 ///
-///     offset size  field                                  type            shader attribute
-///      0     8     originX, originY            pt         2 × Float32     a_origin    vec2
-///      8     8     velocityX, velocityY        pt/s       2 × Float32     a_velocity  vec2
-///     16     4     birth                       ticks      UInt32          a_birth     uint
-///     20     8     gravity pt/s², drag 1/s                2 × Float32     a_forces    vec2
-///     28     4     red, green, blue, alpha                4 × UInt8 norm. a_color     vec4
-///     32     8     lifetime s, fade s, width pt, height pt            4 × Float16     a_lifeSize  vec4
-///     40     8     rotation °, spin °/s, spread pt/s², flutterAmplitude pt 4 × Float16 a_spin vec4
-///     48     8     flutterFrequency, flutterPhase, flipFrequency, flipPhase   4 × Float16 a_waves vec4
-///     56     4     shape, flags, 2 reserved               4 × UInt8       a_style     uvec4
-///     60     4     reserved (keeps the stride at 64, a cache line)
+///     offset size  field                                           type            attribute
+///      0     8     originX, originY (pt)                           2 × Float32     a_origin
+///      8     8     velocityX, velocityY (pt/s)                     2 × Float32     a_velocity
+///     16     4     birth (ticks)                                   UInt32          a_birth
+///     20     4     accelerationX, gravity (pt/s²)                  2 × Float16     a_accel
+///     24     4     dragX, dragY (1/s)                              2 × Float16     a_drag
+///     28     4     red, green, blue, alpha                         4 × UInt8 norm. a_color
+///     32     8     lifetime s, fade s, width pt, height pt         4 × Float16     a_lifeSize
+///     40     8     rotation °, spin °/s, spread pt/s², flutterAmplitude pt   4 × Float16  a_spin
+///     48     8     flutterFrequency, flutterPhase, flipFrequency, flipPhase  4 × Float16  a_waves
+///     56     4     shape, flags, emitter, reserved                 4 × UInt8       a_style
+///     60     4     scaleSpeed (1/s), reserved                      2 × Float16     a_growth
 ///
-/// Positions, velocities and forces stay 32-bit: a half float's step at 1000 pt is half a point.
+/// Positions and velocities stay 32-bit: a half float's step at 1000 pt is half a point.
 /// Everything else is bounded and small, where a half float's 11 significant bits are plenty.
 public struct ParticleRecord: Equatable, Sendable {
   public var originX: Float
@@ -27,8 +28,10 @@ public struct ParticleRecord: Equatable, Sendable {
   public var velocityY: Float
   /// The birth instant as a ``Tick`` raw value.
   public var birth: UInt32
-  public var gravity: Float
-  public var drag: Float
+  public var accelerationX: Float16
+  public var gravity: Float16
+  public var dragX: Float16
+  public var dragY: Float16
   public var red: UInt8
   public var green: UInt8
   public var blue: UInt8
@@ -47,12 +50,16 @@ public struct ParticleRecord: Equatable, Sendable {
   public var flipPhase: Float16
   public var shape: UInt8
   public var flags: UInt8
+  /// The index of the particle's entry in the ``EmitterTable``.
+  public var emitter: UInt8
   public var reserved0: UInt8 = 0
-  public var reserved1: UInt8 = 0
-  public var reserved2: UInt32 = 0
+  public var scaleSpeed: Float16
+  public var reserved1: Float16 = 0
 
   /// Bit 0 of ``flags``: the piece tumbles (fake 3D flip).
   public static let flipsFlag: UInt8 = 1
+  /// Bit 1 of ``flags``: the size follows the remaining life.
+  public static let shrinksFlag: UInt8 = 2
 
   /// The longest lifetime a record may carry, in seconds: far below half the tick wrap
   /// (2³¹ ticks ≈ 34 minutes), so a particle's age is never ambiguous.
@@ -60,15 +67,17 @@ public struct ParticleRecord: Equatable, Sendable {
 
   /// Packs a particle born at `birth`.
   public init(_ p: ConfettiParticle, birth: Tick) {
-    precondition(p.drag > 0, "the closed form needs a positive drag")
+    precondition(p.dragX >= 0 && p.dragY >= 0, "drag cannot be negative")
     precondition(p.lifetime > 0 && p.lifetime <= Self.maximumLifetime, "lifetime out of range")
     originX = Float(p.origin.x)
     originY = Float(p.origin.y)
     velocityX = Float(p.velocityX)
     velocityY = Float(p.velocityY)
     self.birth = birth.rawValue
-    gravity = Float(p.gravity)
-    drag = Float(p.drag)
+    accelerationX = Float16(p.accelerationX)
+    gravity = Float16(p.gravity)
+    dragX = Float16(p.dragX)
+    dragY = Float16(p.dragY)
     red = p.color.red
     green = p.color.green
     blue = p.color.blue
@@ -86,7 +95,9 @@ public struct ParticleRecord: Equatable, Sendable {
     flipFrequency = Float16(p.flipFrequency)
     flipPhase = Float16(p.flipPhase)
     shape = p.shape.rawValue
-    flags = p.flips ? Self.flipsFlag : 0
+    flags = (p.flips ? Self.flipsFlag : 0) | (p.shrinksWithLife ? Self.shrinksFlag : 0)
+    emitter = p.emitter
+    scaleSpeed = Float16(p.scaleSpeed)
   }
 
   /// The particle exactly as the shader sees it: every field widened from its packed form.
@@ -95,8 +106,10 @@ public struct ParticleRecord: Equatable, Sendable {
     p.origin = Point(x: Double(originX), y: Double(originY))
     p.velocityX = Double(velocityX)
     p.velocityY = Double(velocityY)
+    p.accelerationX = Double(accelerationX)
     p.gravity = Double(gravity)
-    p.drag = Double(drag)
+    p.dragX = Double(dragX)
+    p.dragY = Double(dragY)
     p.lifetime = Double(lifetime)
     p.fade = Double(fade)
     p.size = Size(width: Double(width), height: Double(height))
@@ -110,7 +123,10 @@ public struct ParticleRecord: Equatable, Sendable {
     p.flipFrequency = Double(flipFrequency)
     p.flipPhase = Double(flipPhase)
     p.flips = flags & Self.flipsFlag != 0
+    p.shrinksWithLife = flags & Self.shrinksFlag != 0
     p.shape = ParticleShape(rawValue: shape) ?? .rectangle
+    p.emitter = emitter
+    p.scaleSpeed = Double(scaleSpeed)
     return p
   }
 }
@@ -153,12 +169,14 @@ extension ParticleRecord {
     RecordAttribute(name: "a_origin", location: 0, component: .float32, count: 2, offset: 0),
     RecordAttribute(name: "a_velocity", location: 1, component: .float32, count: 2, offset: 8),
     RecordAttribute(name: "a_birth", location: 2, component: .uint32, count: 1, offset: 16),
-    RecordAttribute(name: "a_forces", location: 3, component: .float32, count: 2, offset: 20),
+    RecordAttribute(name: "a_accel", location: 3, component: .float16, count: 2, offset: 20),
+    RecordAttribute(name: "a_drag", location: 4, component: .float16, count: 2, offset: 24),
     RecordAttribute(
-      name: "a_color", location: 4, component: .normalizedUInt8, count: 4, offset: 28),
-    RecordAttribute(name: "a_lifeSize", location: 5, component: .float16, count: 4, offset: 32),
-    RecordAttribute(name: "a_spin", location: 6, component: .float16, count: 4, offset: 40),
-    RecordAttribute(name: "a_waves", location: 7, component: .float16, count: 4, offset: 48),
-    RecordAttribute(name: "a_style", location: 8, component: .uint8, count: 4, offset: 56),
+      name: "a_color", location: 5, component: .normalizedUInt8, count: 4, offset: 28),
+    RecordAttribute(name: "a_lifeSize", location: 6, component: .float16, count: 4, offset: 32),
+    RecordAttribute(name: "a_spin", location: 7, component: .float16, count: 4, offset: 40),
+    RecordAttribute(name: "a_waves", location: 8, component: .float16, count: 4, offset: 48),
+    RecordAttribute(name: "a_style", location: 9, component: .uint8, count: 4, offset: 56),
+    RecordAttribute(name: "a_growth", location: 10, component: .float16, count: 1, offset: 60),
   ]
 }

@@ -19,10 +19,13 @@ public final class ParticleRenderer {
   private var feedbackBytes = 0
   private let nowUniform: GLint
   private var projection: SpriteProjection
+  private var emitterTable = EmitterTable()
 
-  /// The vertex outputs transform feedback captures: five floats per particle.
-  static let capturedOutputs = ["v_position", "v_rotation", "v_widthScale", "v_opacity"]
-  private static let capturedFloats = 5
+  /// The vertex outputs transform feedback captures: eleven floats per particle.
+  static let capturedOutputs = [
+    "v_position", "v_rotation", "v_widthScale", "v_opacity", "v_size", "v_rgba",
+  ]
+  private static let capturedFloats = 11
 
   /// The most particles one renderer holds: its records must fit one GL buffer (2 GiB).
   public static let maximumCapacity = Int(Int32.max) / MemoryLayout<ParticleRecord>.stride
@@ -75,6 +78,29 @@ public final class ParticleRenderer {
     try uploadPendingRecords(of: &ring, into: recordBuffer, meter: &meter)
   }
 
+  /// Sends the emitter table (wind, colour ramps) if it differs from the last one sent: a
+  /// steady frame sends nothing.
+  public func setEmitterTable(_ table: EmitterTable) {
+    guard table != emitterTable else { return }
+    emitterTable = table
+    var wind: [GLfloat] = []
+    var cycles: [GLuint] = []
+    var colorSpeed: [GLfloat] = []
+    for index in 0..<EmitterTable.capacity {
+      let style = table[UInt8(index)]
+      wind += [style.wind, style.gustAmplitude, style.gustPhase, 0].map { GLfloat($0) }
+      cycles.append(style.gustCycles)
+      colorSpeed += style.colorSpeed.map { GLfloat($0) }
+    }
+    epoxy_glUseProgram(program.id)
+    epoxy_glUniform4fv(program.uniform("u_wind"), GLsizei(EmitterTable.capacity), wind)
+    epoxy_glUniform1uiv(program.uniform("u_gustCycles"), GLsizei(EmitterTable.capacity), cycles)
+    epoxy_glUniform4fv(
+      program.uniform("u_colorSpeed"), GLsizei(EmitterTable.capacity), colorSpeed)
+    meter.uniformBytes += 4 * (wind.count + cycles.count + colorSpeed.count)
+    meter.uniformWrites += 3
+  }
+
   /// Maps a window of `window` points onto a framebuffer of `width × height` pixels. Cheap to
   /// call every frame: the GL is touched only when something changed.
   public func setViewport(width: Int, height: Int, window: Size) {
@@ -115,11 +141,14 @@ public final class ParticleRenderer {
     epoxy_glBindBuffer(GLenum(GL_TRANSFORM_FEEDBACK_BUFFER), feedbackBuffer)
     epoxy_glGetBufferSubData(GLenum(GL_TRANSFORM_FEEDBACK_BUFFER), 0, GLsizeiptr(bytes), &floats)
     try checkGL("capturing \(slots.count) particles with transform feedback")
-    return stride(from: 0, to: floats.count, by: Self.capturedFloats).map { i in
-      CapturedParticle(
-        position: Point(x: Double(floats[i]), y: Double(floats[i + 1])),
-        rotation: Double(floats[i + 2]), widthScale: Double(floats[i + 3]),
-        opacity: Double(floats[i + 4]))
+    let values = floats.map(Double.init)
+    return stride(from: 0, to: values.count, by: Self.capturedFloats).map { i in
+      let v = values[i..<(i + Self.capturedFloats)]
+      let position = Point(x: v[i], y: v[i + 1])
+      let size = Size(width: v[i + 5], height: v[i + 6])
+      return CapturedParticle(
+        position: position, rotation: v[i + 2], widthScale: v[i + 3], opacity: v[i + 4],
+        size: size, color: Array(v[(i + 7)...]))
     }
   }
 
@@ -136,4 +165,8 @@ public struct CapturedParticle: Equatable, Sendable {
   public var rotation: Degrees
   public var widthScale: Double
   public var opacity: Double
+  /// The apparent size in points.
+  public var size: Size
+  /// Red, green, blue, alpha after the emitter's colour ramp.
+  public var color: [Double]
 }

@@ -25,8 +25,8 @@ public final class PlacedRenderer {
 
   /// The per-frame attributes, in a buffer of their own after the record's.
   static let placementAttributes = [
-    RecordAttribute(name: "a_placement", location: 9, component: .float32, count: 4, offset: 0),
-    RecordAttribute(name: "a_opacity", location: 10, component: .float32, count: 1, offset: 16),
+    RecordAttribute(name: "a_placement", location: 11, component: .float32, count: 4, offset: 0),
+    RecordAttribute(name: "a_opacity", location: 12, component: .float32, count: 1, offset: 16),
   ]
   private static let placementStride = PlacementEvaluator.floatsPerParticle * 4
 

@@ -13,11 +13,13 @@ final class ParticleRecordLayoutTests: XCTestCase {
   func testEveryFieldSitsWhereTheLayoutSays() {
     let offsets: [(PartialKeyPath<ParticleRecord>, Int)] = [
       (\.originX, 0), (\.originY, 4), (\.velocityX, 8), (\.velocityY, 12), (\.birth, 16),
-      (\.gravity, 20), (\.drag, 24), (\.red, 28), (\.green, 29), (\.blue, 30), (\.alpha, 31),
+      (\.accelerationX, 20), (\.gravity, 22), (\.dragX, 24), (\.dragY, 26),
+      (\.red, 28), (\.green, 29), (\.blue, 30), (\.alpha, 31),
       (\.lifetime, 32), (\.fade, 34), (\.width, 36), (\.height, 38),
       (\.rotation, 40), (\.spin, 42), (\.spread, 44), (\.flutterAmplitude, 46),
       (\.flutterFrequency, 48), (\.flutterPhase, 50), (\.flipFrequency, 52), (\.flipPhase, 54),
-      (\.shape, 56), (\.flags, 57), (\.reserved0, 58), (\.reserved1, 59), (\.reserved2, 60),
+      (\.shape, 56), (\.flags, 57), (\.emitter, 58), (\.reserved0, 59), (\.scaleSpeed, 60),
+      (\.reserved1, 62),
     ]
     for (path, offset) in offsets {
       XCTAssertEqual(MemoryLayout<ParticleRecord>.offset(of: path), offset, "\(path)")
@@ -36,8 +38,9 @@ final class ParticleRecordLayoutTests: XCTestCase {
       XCTAssertEqual(attribute.offset % 4, 0, "\(attribute.name) is not 4-byte aligned")
       covered.insert(integersIn: bytes)
     }
-    // Everything but the 4 reserved bytes at the end is read by the shader.
-    XCTAssertEqual(covered, IndexSet(integersIn: 0..<60))
+    // Everything but the 2 reserved bytes at the end is read by the shader (byte 59, reserved,
+    // rides along in a_style).
+    XCTAssertEqual(covered, IndexSet(integersIn: 0..<62))
     XCTAssertEqual(
       Set(ParticleRecord.attributes.map(\.location)).count, ParticleRecord.attributes.count)
   }
@@ -52,6 +55,10 @@ final class ParticleRecordLayoutTests: XCTestCase {
     p.color = .purple
     p.shape = .circle
     p.flips = false
+    p.shrinksWithLife = true
+    p.emitter = 7
+    p.scaleSpeed = -0.5
+    p.accelerationX = 12
     let unpacked = ParticleRecord(p, birth: Tick(rawValue: 7)).particle
     XCTAssertEqual(unpacked.origin, p.origin)
     XCTAssertEqual(unpacked.velocityX, p.velocityX)
@@ -59,9 +66,15 @@ final class ParticleRecordLayoutTests: XCTestCase {
     XCTAssertEqual(unpacked.color, .purple)
     XCTAssertEqual(unpacked.shape, .circle)
     XCTAssertFalse(unpacked.flips)
+    XCTAssertTrue(unpacked.shrinksWithLife)
+    XCTAssertEqual(unpacked.emitter, 7)
+    XCTAssertEqual(unpacked.scaleSpeed, -0.5)
+    XCTAssertEqual(unpacked.accelerationX, 12)
+    XCTAssertEqual(unpacked.gravity, 280)
     // Half floats: 11 significant bits.
     XCTAssertEqual(unpacked.flutterPhase, 1.0 / 3.0, accuracy: 1.0 / 3.0 / 2048)
     XCTAssertEqual(unpacked.spin, -399.9, accuracy: 400.0 / 2048)
-    XCTAssertEqual(unpacked.drag, 1.6, accuracy: 1e-6)
+    XCTAssertEqual(unpacked.dragX, 1.6, accuracy: 1.6 / 2048)
+    XCTAssertEqual(unpacked.dragY, 1.6, accuracy: 1.6 / 2048)
   }
 }

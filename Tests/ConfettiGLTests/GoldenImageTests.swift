@@ -10,8 +10,8 @@ final class GoldenImageTests: HeadlessGLTestCase {
   static let pinnedRenderer = "llvmpipe (LLVM 15.0.6, 256 bits)"
   /// FNV-1a 64 of the RGBA bytes of the cannon shot (seed 1, 320×240) at these moments.
   static let pinnedHashes: [Double: UInt64] = [
-    0.25: 13_419_960_854_214_698_770, 0.5: 4_130_987_081_359_733_125,
-    1.2: 6_431_274_581_574_924_603,
+    0.25: 17_496_967_021_355_597_096, 0.5: 6_571_951_930_895_193_441,
+    1.2: 8_995_678_008_497_315_900,
   ]
 
   let window = Size(width: 320, height: 240)

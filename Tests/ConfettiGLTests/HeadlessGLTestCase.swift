@@ -54,6 +54,54 @@ class HeadlessGLTestCase: XCTestCase {
         particles += burst
       }
     }
+    // Every motion model, in turn: the seed's confetti, the tap burst's ballistic pieces that
+    // shrink with life, the fire emitter's horizontal-only drag, CAEmitterCell growth with a
+    // sideways acceleration, and emitters with wind, gusts and colour ramps (``motionTable``).
+    for i in particles.indices {
+      switch i % 6 {
+      case 1:
+        particles[i].drag = 0
+        particles[i].gravity = 120
+        particles[i].shrinksWithLife = true
+        particles[i].shape = .circle
+      case 2:
+        particles[i].dragX = 5
+        particles[i].dragY = 0
+        particles[i].gravity = 80
+        particles[i].emitter = 1
+      case 3:
+        particles[i].drag = 0
+        particles[i].accelerationX = -40
+        particles[i].scaleSpeed = -0.3
+        particles[i].emitter = 2
+      case 4:
+        particles[i].drag = 0.05  // small drag: the series side of E and F
+        particles[i].emitter = 3
+      default:
+        break
+      }
+    }
     return Array(particles.prefix(count))
+  }
+
+  /// Emitter styles for ``variedParticles(count:seed:)``: wind and gusts, colour ramps.
+  var motionTable: EmitterTable {
+    var table = EmitterTable()
+    var fire = EmitterStyle()
+    fire.colorSpeed = [0, -0.6, -0.4, -0.3]
+    table.set(fire, at: 1)
+    var breezy = EmitterStyle()
+    breezy.wind = 60
+    breezy.gustAmplitude = 25
+    breezy.gustPeriod = 1.7
+    breezy.gustPhase = 0.4
+    breezy.colorSpeed = [0.3, 0.2, -0.5, 0]
+    table.set(breezy, at: 2)
+    var stormy = EmitterStyle()
+    stormy.wind = -150
+    stormy.gustAmplitude = 40
+    stormy.gustPeriod = 0.9
+    table.set(stormy, at: 3)
+    return table
   }
 }

@@ -35,6 +35,8 @@ final class ParityTests: HeadlessGLTestCase {
     }
     let renderer = try ParticleRenderer(capacity: count, info: context.info)
     try renderer.upload(from: &ring)
+    let table = motionTable
+    renderer.setEmitterTable(table)
 
     var compared = 0
     var worst = (position: 0.0, rotation: 0.0, share: 0.0)
@@ -42,7 +44,7 @@ final class ParityTests: HeadlessGLTestCase {
       let now = Tick(uptime - 0.05 + Double(step) * 0.1)
       let captured = try renderer.capture(slots: 0..<count, at: now)
       for (slot, gpu) in captured.enumerated() {
-        guard let cpu = ConfettiPhysics.state(of: ring.records[slot], at: now) else {
+        guard let cpu = ConfettiPhysics.state(of: ring.records[slot], at: now, table: table) else {
           XCTAssertEqual(
             gpu.opacity, 0, "slot \(slot) is not alive but has opacity", file: file, line: line)
           continue
@@ -54,6 +56,12 @@ final class ParityTests: HeadlessGLTestCase {
         worst.rotation = max(worst.rotation, abs(gpu.rotation - cpu.rotation))
         worst.share = max(
           worst.share, abs(gpu.opacity - cpu.opacity), abs(gpu.widthScale - cpu.widthScale))
+        worst.position = max(
+          worst.position, abs(gpu.size.width - cpu.size.width),
+          abs(gpu.size.height - cpu.size.height))
+        for channel in 0..<4 {
+          worst.share = max(worst.share, abs(gpu.color[channel] - cpu.color[channel]))
+        }
       }
     }
     XCTAssertGreaterThan(compared, 40_000, "too few live samples compared", file: file, line: line)

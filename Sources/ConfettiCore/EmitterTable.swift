@@ -1,0 +1,61 @@
+/// What every particle of one emitter shares: wind and a colour ramp. The GPU keeps the table
+/// as a uniform array that each record indexes (``ConfettiParticle/emitter``), so the record
+/// stays at 64 bytes however many of these there are.
+public struct EmitterStyle: Equatable, Sendable {
+  /// Constant wind in pt/s, positive blowing right. A particle drifts toward it as its
+  /// horizontal drag lets it (w·(t − (1 − e^(−k·t))/k)); without drag it feels no wind. Default 0.
+  public var wind: PointsPerSecond = 0
+  /// Gust amplitude in points: all particles of the emitter sway together by
+  /// G·(1 − e^(−k·t))·sin(Ω·T + ψ) at scene time T. Default 0.
+  public var gustAmplitude: Points = 0
+  /// Gust cycles per 2³² ticks (4096 s): an integer, so that the gust, computed in exact
+  /// integer arithmetic from the clock, is continuous across the clock's wrap. Default 0.
+  public var gustCycles: UInt32 = 0
+  /// Gust phase ψ in radians. Default 0.
+  public var gustPhase: Radians = 0
+  /// Colour change per second for red, green, blue and alpha, in shares of full scale
+  /// (CAEmitterCell's redSpeed, greenSpeed, blueSpeed, alphaSpeed); results clamp to [0, 1].
+  public var colorSpeed: [Double] = [0, 0, 0, 0]
+
+  public init() {}
+
+  /// The gust's period in seconds, rounded to a whole number of cycles per 4096 s.
+  public var gustPeriod: Seconds {
+    get { gustCycles == 0 ? .infinity : Self.wrapSeconds / Double(gustCycles) }
+    set {
+      let cycles = (Self.wrapSeconds / newValue).rounded()
+      gustCycles = newValue.isFinite && newValue > 0 ? UInt32(min(1_048_576, max(1, cycles))) : 0
+    }
+  }
+
+  /// The gust's phase angle, sin() of which sways the particles, at clock reading `now`:
+  /// Ω·T + ψ with Ω·T taken as (cycles · ticks mod 2³²) / 2³² turns, exactly as the shader does.
+  public func gustAngle(at now: Tick) -> Radians {
+    let turns = Double(gustCycles &* now.rawValue) / 4_294_967_296
+    return 2 * .pi * turns + gustPhase
+  }
+
+  static let wrapSeconds = 4_294_967_296 / Tick.perSecond
+}
+
+/// The emitter styles in use; entry 0 is the default (no wind, no colour ramp).
+public struct EmitterTable: Equatable, Sendable {
+  /// How many entries the GPU's uniform array holds.
+  public static let capacity = 32
+
+  public private(set) var styles: [EmitterStyle] = [EmitterStyle()]
+
+  public init() {}
+
+  /// Sets entry `index`, growing the table with default entries if needed.
+  public mutating func set(_ style: EmitterStyle, at index: Int) {
+    precondition((0..<Self.capacity).contains(index), "the table holds \(Self.capacity) styles")
+    while styles.count <= index { styles.append(EmitterStyle()) }
+    styles[index] = style
+  }
+
+  /// The style a record's emitter index names (the default one past the table's end).
+  public subscript(index: UInt8) -> EmitterStyle {
+    Int(index) < styles.count ? styles[Int(index)] : EmitterStyle()
+  }
+}
