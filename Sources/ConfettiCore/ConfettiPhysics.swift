@@ -83,7 +83,7 @@ public enum ConfettiPhysics {
   /// alive then (age < 0 or age ≥ lifetime). `style` gives its emitter's wind and colour ramp;
   /// `now` is the scene clock the gust follows.
   public static func state(
-    of particle: ConfettiParticle, age t: Seconds, style: EmitterStyle = EmitterStyle(),
+    of particle: ConfettiParticle, age t: Seconds, style: EmitterStyle = .plain,
     now: Tick = Tick(rawValue: 0)
   ) -> ParticleState? {
     guard t >= 0, t < particle.lifetime else { return nil }
@@ -103,8 +103,10 @@ public enum ConfettiPhysics {
     let remaining = p.lifetime - t
     let growth = max(0, 1 + p.scaleSpeed * t) * (p.shrinksWithLife ? remaining / p.lifetime : 1)
     let flip = p.flips ? flipScale(frequency: p.flipFrequency, phase: p.flipPhase, age: t) : 1
-    let base = [p.color.red, p.color.green, p.color.blue, p.color.alpha].map { Double($0) / 255 }
-    let color = zip(base, style.colorSpeed).map { min(1, max(0, $0 + $1 * t)) }
+    let base =
+      SIMD4(Double(p.color.red), Double(p.color.green), Double(p.color.blue), Double(p.color.alpha))
+      / 255
+    let color = (base + style.colorSpeed * t).clamped(lowerBound: .zero, upperBound: .one)
     return ParticleState(
       position: Point(x: x, y: y),
       rotation: p.rotation + p.spin * t,
@@ -118,7 +120,7 @@ public enum ConfettiPhysics {
   /// The reference evaluation of a packed record at the GPU's clock reading `now`: the record is
   /// unpacked exactly as the shader reads it, and the age is the same tick difference.
   public static func state(
-    of record: ParticleRecord, at now: Tick, table: EmitterTable = EmitterTable()
+    of record: ParticleRecord, at now: Tick, table: EmitterTable = .plain
   ) -> ParticleState? {
     state(
       of: record.particle, age: now.seconds(since: Tick(rawValue: record.birth)),
@@ -137,7 +139,7 @@ public struct ParticleState: Equatable, Sendable {
   /// The apparent size in points: flip, growth and shrinking applied.
   public var size: Size
   /// Red, green, blue, alpha in [0, 1], after the emitter's colour ramp.
-  public var color: [Double]
+  public var color: SIMD4<Double>
   /// Opacity in [0, 1].
   public var opacity: Double
 }

@@ -15,9 +15,12 @@ public struct EmitterStyle: Equatable, Sendable {
   public var gustPhase: Radians = 0
   /// Colour change per second for red, green, blue and alpha, in shares of full scale
   /// (CAEmitterCell's redSpeed, greenSpeed, blueSpeed, alphaSpeed); results clamp to [0, 1].
-  public var colorSpeed: [Double] = [0, 0, 0, 0]
+  public var colorSpeed = SIMD4<Double>.zero
 
   public init() {}
+
+  /// No wind, no gust, no colour ramp.
+  public static let plain = EmitterStyle()
 
   /// The gust's period in seconds, rounded to a whole number of cycles per 4096 s.
   public var gustPeriod: Seconds {
@@ -46,6 +49,9 @@ public struct EmitterTable: Equatable, Sendable {
   public private(set) var styles: [EmitterStyle] = [EmitterStyle()]
 
   public init() {}
+
+  /// The table with the default entry alone: no wind, no colour ramps.
+  public static let plain = EmitterTable()
 
   /// Sets entry `index`, growing the table with default entries if needed.
   public mutating func set(_ style: EmitterStyle, at index: Int) {

@@ -90,7 +90,7 @@ public final class ParticleRenderer {
       let style = table[UInt8(index)]
       wind += [style.wind, style.gustAmplitude, style.gustPhase, 0].map { GLfloat($0) }
       cycles.append(style.gustCycles)
-      colorSpeed += style.colorSpeed.map { GLfloat($0) }
+      colorSpeed += (0..<4).map { GLfloat(style.colorSpeed[$0]) }
     }
     epoxy_glUseProgram(program.id)
     epoxy_glUniform4fv(program.uniform("u_wind"), GLsizei(EmitterTable.capacity), wind)
@@ -148,7 +148,7 @@ public final class ParticleRenderer {
       let size = Size(width: v[i + 5], height: v[i + 6])
       return CapturedParticle(
         position: position, rotation: v[i + 2], widthScale: v[i + 3], opacity: v[i + 4],
-        size: size, color: Array(v[(i + 7)...]))
+        size: size, color: SIMD4(v[i + 7], v[i + 8], v[i + 9], v[i + 10]))
     }
   }
 
@@ -168,5 +168,5 @@ public struct CapturedParticle: Equatable, Sendable {
   /// The apparent size in points.
   public var size: Size
   /// Red, green, blue, alpha after the emitter's colour ramp.
-  public var color: [Double]
+  public var color: SIMD4<Double>
 }
