@@ -52,7 +52,7 @@ public enum ConfettiPhysics {
           * (1 - x / 3
             * (1 - x / 4 * (1 - x / 5 * (1 - x / 6 * (1 - x / 7 * (1 - x / 8 * (1 - x / 9))))))))
     }
-    return (1 - exp(-x)) / k
+    return dragFactor(drag: k, age: t) / k
   }
 
   /// F(k, t) = (t − E(k, t)) / k, in s²: the distance a unit constant acceleration carries
@@ -65,7 +65,7 @@ public enum ConfettiPhysics {
           * (1 - x / 4
             * (1 - x / 5 * (1 - x / 6 * (1 - x / 7 * (1 - x / 8 * (1 - x / 9 * (1 - x / 10))))))))
     }
-    return (t - (1 - exp(-x)) / k) / k
+    return (t - dragFactor(drag: k, age: t) / k) / k
   }
 
   /// Opacity at `age`: 1, then a linear ramp to 0 over the last `fade` seconds of `lifetime`.

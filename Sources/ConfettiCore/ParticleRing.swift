@@ -55,7 +55,7 @@ public struct ParticleRing: Sendable {
       head += 1
     }
     tail = max(tail, head - capacity)
-    tailDeath = tail < head ? deaths[tail % capacity] : .infinity
+    refreshTailDeath()
   }
 
   /// Advances the tail over records that are dead at clock time `time`. A record behind a
@@ -63,7 +63,7 @@ public struct ParticleRing: Sendable {
   public mutating func reclaim(at time: Seconds) {
     guard time >= tailDeath else { return }
     while tail < head, deaths[tail % capacity] <= time { tail += 1 }
-    tailDeath = tail < head ? deaths[tail % capacity] : .infinity
+    refreshTailDeath()
   }
 
   /// The slot ranges that may hold live particles: at most two, empty when nothing is alive.
@@ -89,7 +89,11 @@ public struct ParticleRing: Sendable {
   /// Forgets every particle (they are no longer drawn); what is on the GPU stays valid.
   public mutating func removeAll() {
     tail = head
-    tailDeath = .infinity
+    refreshTailDeath()
+  }
+
+  private mutating func refreshTailDeath() {
+    tailDeath = tail < head ? deaths[tail % capacity] : .infinity
   }
 
   private func slotRanges(from start: Int, to end: Int) -> [Range<Int>] {

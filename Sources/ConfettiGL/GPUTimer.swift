@@ -19,7 +19,7 @@ public final class GPUTimer {
   /// Starts timing a frame. If every query is still in flight, the oldest is waited for.
   public func begin() -> [Double] {
     var finished: [Double] = []
-    if pending.count == queries.count { finished += collect(waiting: true) }
+    if pending.count == queries.count { finished += collect(waitingFor: 1) }
     epoxy_glBeginQuery(GLenum(GL_TIME_ELAPSED), queries[next])
     return finished
   }
@@ -31,18 +31,24 @@ public final class GPUTimer {
     next = (next + 1) % queries.count
   }
 
-  /// Milliseconds of the frames whose results are ready, oldest first.
-  public func collect(waiting: Bool = false) -> [Double] {
+  /// Milliseconds of the frames whose results are ready, oldest first, waiting until at least
+  /// `count` results are in (or none are pending).
+  public func collect(waitingFor count: Int = 0) -> [Double] {
     var results: [Double] = []
     while let index = pending.first {
       var available: GLint = 0
       epoxy_glGetQueryObjectiv(queries[index], GLenum(GL_QUERY_RESULT_AVAILABLE), &available)
-      if available == 0 && !(waiting && results.isEmpty) { break }
+      if available == 0 && results.count >= count { break }
       var nanoseconds: GLuint64 = 0
       epoxy_glGetQueryObjectui64v(queries[index], GLenum(GL_QUERY_RESULT), &nanoseconds)
       results.append(Double(nanoseconds) / 1e6)
       pending.removeFirst()
     }
     return results
+  }
+
+  /// Waits for every frame still being timed and returns their milliseconds, oldest first.
+  public func drain() -> [Double] {
+    collect(waitingFor: pending.count)
   }
 }

@@ -141,9 +141,8 @@ public final class ParticleRenderer {
     epoxy_glBindBuffer(GLenum(GL_TRANSFORM_FEEDBACK_BUFFER), feedbackBuffer)
     epoxy_glGetBufferSubData(GLenum(GL_TRANSFORM_FEEDBACK_BUFFER), 0, GLsizeiptr(bytes), &floats)
     try checkGL("capturing \(slots.count) particles with transform feedback")
-    let values = floats.map(Double.init)
-    return stride(from: 0, to: values.count, by: Self.capturedFloats).map { i in
-      let v = values[i..<(i + Self.capturedFloats)]
+    let v = floats.map(Double.init)
+    return stride(from: 0, to: v.count, by: Self.capturedFloats).map { i in
       let position = Point(x: v[i], y: v[i + 1])
       let size = Size(width: v[i + 5], height: v[i + 6])
       return CapturedParticle(
