@@ -1,5 +1,7 @@
 #version 330 core
-// Cuts the particle's shape out of its point sprite, with a one-pixel smoothed edge.
+// Cuts the particle's shape out of its point sprite, with a one-pixel smoothed edge: a
+// rectangle, a circle, a polygon from the table (the triangle and the star are its first two
+// entries, a scene's own polygons follow), or an image from the atlas, tinted by the colour.
 
 flat in vec4 v_color;     // premultiplied
 flat in vec2 v_halfSize;  // px
@@ -7,24 +9,72 @@ flat in vec2 v_turn;      // cos, sin of the clockwise rotation
 flat in uint v_shape;
 flat in float v_spriteSize; // px
 
+// The shape table (ShapeTable): polygon outlines with corners in [-1, 1] on both axes, y down,
+// stretched over the piece; and where each image lies in the atlas.
+const int POLYGON_POINTS = 128;
+const int POLYGONS = 10;
+const int IMAGES = 16;
+uniform vec2 u_polygonPoints[POLYGON_POINTS];
+uniform ivec2 u_polygonRange[POLYGONS];  // first point, point count
+uniform vec4 u_imageRect[IMAGES];        // atlas texture coordinates: origin, size
+uniform sampler2D u_atlas;               // premultiplied RGBA
+
 out vec4 fragColor;
 
 const uint RECTANGLE = 0u;
 const uint CIRCLE = 1u;
+const uint TRIANGLE = 2u;
+const uint STAR = 3u;
+const uint FIRST_POLYGON = 16u;
+const uint FIRST_IMAGE = 64u;
+
+// Signed distance from p to the outline of polygon `index` stretched over half-size h, in
+// pixels, positive inside (after Inigo Quilez's sdPolygon: nearest edge, sign by crossings).
+float insidePolygon(vec2 p, int index, vec2 h) {
+  ivec2 range = u_polygonRange[index];
+  vec2 first = u_polygonPoints[range.x] * h;
+  float nearest = dot(p - first, p - first);
+  float side = -1.0;
+  for (int i = 0, j = range.y - 1; i < range.y; j = i, i++) {
+    vec2 a = u_polygonPoints[range.x + i] * h;
+    vec2 b = u_polygonPoints[range.x + j] * h;
+    vec2 edge = b - a;
+    vec2 w = p - a;
+    vec2 off = w - edge * clamp(dot(w, edge) / dot(edge, edge), 0.0, 1.0);
+    nearest = min(nearest, dot(off, off));
+    bvec3 crossing = bvec3(p.y >= a.y, p.y < b.y, edge.x * w.y > edge.y * w.x);
+    if (all(crossing) || all(not(crossing))) side = -side;
+  }
+  return side * sqrt(nearest);
+}
 
 void main() {
   // Pixel offset from the sprite's centre, y down like window points (the sprite origin is
   // GL_UPPER_LEFT), turned back into the piece's own frame.
   vec2 p = (gl_PointCoord - 0.5) * v_spriteSize;
   vec2 q = vec2(v_turn.x * p.x + v_turn.y * p.y, -v_turn.y * p.x + v_turn.x * p.y);
+  vec2 h = max(v_halfSize, vec2(1e-3));
+
+  if (v_shape >= FIRST_IMAGE) {
+    vec2 local = q / h * 0.5 + 0.5;
+    if (any(lessThan(local, vec2(0.0))) || any(greaterThan(local, vec2(1.0)))) discard;
+    vec4 rect = u_imageRect[int(v_shape - FIRST_IMAGE)];
+    vec4 texel = texture(u_atlas, rect.xy + local * rect.zw);
+    if (texel.a <= 0.0) discard;
+    fragColor = texel * v_color;
+    return;
+  }
 
   // Signed distance inside the outline, in pixels.
   float inside;
   if (v_shape == CIRCLE) {
-    vec2 r = max(v_halfSize, vec2(1e-3));
-    inside = (1.0 - length(q / r)) * min(r.x, r.y);
+    inside = (1.0 - length(q / h)) * min(h.x, h.y);
+  } else if (v_shape == TRIANGLE || v_shape == STAR) {
+    inside = insidePolygon(q, int(v_shape - TRIANGLE), h);
+  } else if (v_shape >= FIRST_POLYGON) {
+    inside = insidePolygon(q, 2 + int(v_shape - FIRST_POLYGON), h);
   } else {
-    inside = min(v_halfSize.x - abs(q.x), v_halfSize.y - abs(q.y));
+    inside = min(h.x - abs(q.x), h.y - abs(q.y));
   }
   float coverage = clamp(inside + 0.5, 0.0, 1.0);
   if (coverage <= 0.0) discard;

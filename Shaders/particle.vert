@@ -15,8 +15,8 @@ in vec4 a_color;     // straight-alpha RGBA at birth
 in vec4 a_lifeSize;  // lifetime (s), fade (s), width (pt), height (pt)
 in vec4 a_spin;      // rotation r0 (deg), spin (deg/s), spread S (pt/s^2), flutter amplitude A (pt)
 in vec4 a_waves;     // flutter rate w (rad/s), phase phi, flip rate wf (rad/s), phase phif
-in uvec4 a_style;    // shape, flags (bit 0: flips, bit 1: shrinks with life), emitter, reserved
-in float a_growth;   // scale speed (1/s)
+in uvec4 a_style;    // shape, flags (bit 0 flips, 1 shrinks with life, 2 darker back), emitter, trail
+in vec2 a_growth;    // scale speed (1/s), emitter fade-out start (s after birth; inf: never)
 
 uniform uint u_now;             // the clock (ticks), the only value that changes per frame
 uniform vec4 u_pointsToClip;    // xy: scale, zw: offset, from window points to clip space
@@ -25,9 +25,10 @@ uniform float u_maxPointSize;   // the GL's largest point sprite, in pixels
 
 // The emitter table (EmitterTable), indexed by a_style.z.
 const int EMITTERS = 32;
-uniform vec4 u_wind[EMITTERS];        // wind (pt/s), gust amplitude (pt), gust phase (rad), -
+uniform vec4 u_wind[EMITTERS];        // wind (pt/s), gust amplitude (pt), gust phase (rad), fade-out (s)
 uniform uint u_gustCycles[EMITTERS];  // gust cycles per 2^32 ticks
 uniform vec4 u_colorSpeed[EMITTERS];  // RGBA change per second
+uniform uint u_trailTicks[EMITTERS];  // time between trail copies (ticks)
 
 const float SECONDS_PER_TICK = 1.0 / 1048576.0;
 const float RADIANS_PER_TURN_FRACTION = 6.283185307179586 / 4294967296.0;
@@ -35,6 +36,8 @@ const float FLIP_FLOOR = 0.15;
 const float SERIES_LIMIT = 0.25;
 const uint FLIPS = 1u;
 const uint SHRINKS = 2u;
+const uint DARKER_BACK = 4u;
+const float BACK_SHADE_FLOOR = 0.55;
 
 // E(k, t) = (1 - e^(-kt)) / k: how far a unit initial velocity carries against drag k.
 float velocityResponse(float k, float t) {
@@ -72,8 +75,12 @@ flat out uint v_shape;
 flat out float v_spriteSize; // gl_PointSize (px)
 
 void main() {
+  // Instance k > 0 draws the k-th trail copy: the particle as it was k spacings ago.
+  int copy = gl_InstanceID;
+  uint trail = a_style.w;
+  uint now = u_now - uint(copy) * u_trailTicks[a_style.z];
   // Unsigned subtraction is exact across the clock's wrap.
-  float t = float(u_now - a_birth) * SECONDS_PER_TICK;
+  float t = float(now - a_birth) * SECONDS_PER_TICK;
   float lifetime = a_lifeSize.x;
   float fade = a_lifeSize.y;
   int emitter = int(a_style.z);
@@ -87,7 +94,7 @@ void main() {
   float fy = accelerationResponse(ky, t);
   float side = a_velocity.x >= 0.0 ? 1.0 : -1.0;
   // The gust's angle from the clock in exact integer arithmetic: turns = cycles * ticks / 2^32.
-  float gust = float(u_gustCycles[emitter] * u_now) * RADIANS_PER_TURN_FRACTION + wind.z;
+  float gust = float(u_gustCycles[emitter] * now) * RADIANS_PER_TURN_FRACTION + wind.z;
   float x = a_origin.x + a_velocity.x * ex + (a_accel.x + kx * wind.x) * fx
           + a_spin.w * sin(a_waves.x * t + a_waves.y)
           + side * a_spin.z * t * t
@@ -95,14 +102,29 @@ void main() {
   float y = a_origin.y + a_velocity.y * ey + a_accel.y * fy;
 
   float remaining = lifetime - t;
-  bool alive = t < lifetime;  // t >= 0 always: an unborn birth wraps to a huge age
-  float growth = max(0.0, 1.0 + a_growth * t) * ((a_style.y & SHRINKS) != 0u ? remaining / lifetime : 1.0);
+  // The emitter's fade-out: (1 - f)^2 as f runs 0 -> 1 over its duration, from a_growth.y on.
+  float emitterFade = 1.0;
+  if (t >= a_growth.y) {
+    float f = wind.w > 0.0 ? (t - a_growth.y) / wind.w : 1.0;
+    emitterFade = f >= 1.0 ? 0.0 : (1.0 - f) * (1.0 - f);
+  }
+  // t >= 0 always: an unborn birth wraps to a huge age. Copies beyond the trail are not drawn.
+  bool alive = t < lifetime && emitterFade > 0.0 && uint(copy) <= trail;
+  float trailFactor = 1.0 - float(copy) / float(trail + 1u);
+  bool flips = (a_style.y & FLIPS) != 0u;
+  float growth = max(0.0, 1.0 + a_growth.x * t) * ((a_style.y & SHRINKS) != 0u ? remaining / lifetime : 1.0);
+  float tumble = cos(a_waves.z * t + a_waves.w);
   v_position = vec2(x, y);
   v_rotation = a_spin.x + a_spin.y * t;
-  v_widthScale = (a_style.y & FLIPS) != 0u ? max(FLIP_FLOOR, abs(cos(a_waves.z * t + a_waves.w))) : 1.0;
-  v_size = vec2(a_lifeSize.z * v_widthScale, a_lifeSize.w) * growth;
+  v_widthScale = flips ? max(FLIP_FLOOR, abs(tumble)) : 1.0;
+  v_size = vec2(a_lifeSize.z * v_widthScale, a_lifeSize.w) * growth * trailFactor;
   v_rgba = clamp(a_color + u_colorSpeed[emitter] * t, 0.0, 1.0);
-  v_opacity = alive ? (remaining < fade ? remaining / fade : 1.0) : 0.0;
+  if (flips && (a_style.y & DARKER_BACK) != 0u) {
+    // Darker while the back faces the viewer, changing while the piece is edge-on.
+    float shade = mix(BACK_SHADE_FLOOR, 1.0, smoothstep(-0.25, 0.25, tumble));
+    v_rgba.rgb *= shade;
+  }
+  v_opacity = alive ? (remaining < fade ? remaining / fade : 1.0) * emitterFade * trailFactor : 0.0;
 
   float angle = radians(v_rotation);
   v_turn = vec2(cos(angle), sin(angle));

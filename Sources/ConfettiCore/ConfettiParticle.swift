@@ -49,10 +49,18 @@ public struct ConfettiParticle: Equatable, Sendable {
   public var flipPhase: Radians = 0
   /// Whether the piece tumbles (its width follows |cos|); false draws it flat.
   public var flips = true
+  /// Whether the piece looks darker while its back faces the viewer (cos of the tumble < 0).
+  public var darkensBack = false
   /// Outward drift in pt/s², growing as t², to the side the horizontal velocity points. Seed: 8–18.
   public var spread: PointsPerSecondSquared = 0
   /// The outline drawn.
   public var shape = ParticleShape.rectangle
+  /// Earlier positions drawn behind the particle, fading: 0 to ``maximumTrail``. Their spacing in
+  /// time is the emitter's (``EmitterStyle/trailSpacing``).
+  public var trail: UInt8 = 0
+  /// Seconds after birth when the particle's emitter starts to fade out (over the emitter's
+  /// ``EmitterStyle/fadeOut``), taking the particle with it. Infinity: never.
+  public var emitterFadeAt: Seconds = .infinity
 
   public init() {}
 
@@ -63,10 +71,55 @@ public struct ConfettiParticle: Equatable, Sendable {
   }
 }
 
-/// The outline a particle is drawn with.
-public enum ParticleShape: UInt8, CaseIterable, Sendable {
-  /// A w×h rectangle, the seed's paper piece.
-  case rectangle = 0
-  /// An ellipse inscribed in the w×h rectangle.
-  case circle = 1
+/// The outline a particle is drawn with: a built-in shape, one of the scene's polygons, or one of
+/// its images (a cell of the texture atlas). One byte in the record.
+public struct ParticleShape: Hashable, Sendable, CustomStringConvertible {
+  public var rawValue: UInt8
+
+  public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+  public static let rectangle = ParticleShape(rawValue: 0)
+  public static let circle = ParticleShape(rawValue: 1)
+  public static let triangle = ParticleShape(rawValue: 2)
+  public static let star = ParticleShape(rawValue: 3)
+  /// The built-in shapes by name, as configuration files spell them.
+  public static let named: [(String, ParticleShape)] = [
+    ("rectangle", .rectangle), ("circle", .circle), ("triangle", .triangle), ("star", .star),
+  ]
+
+  /// How many polygons and images one scene may use (the shader's tables).
+  public static let polygonCapacity = 8
+  public static let imageCapacity = 16
+  static let firstPolygon: UInt8 = 16
+  static let firstImage: UInt8 = 64
+
+  /// The scene's polygon `index` (``ShapeTable/polygons``).
+  public static func polygon(_ index: Int) -> ParticleShape {
+    precondition((0..<polygonCapacity).contains(index), "polygon index out of range")
+    return ParticleShape(rawValue: firstPolygon + UInt8(index))
+  }
+
+  /// The scene's image `index` (``ShapeTable/images``).
+  public static func image(_ index: Int) -> ParticleShape {
+    precondition((0..<imageCapacity).contains(index), "image index out of range")
+    return ParticleShape(rawValue: firstImage + UInt8(index))
+  }
+
+  public var description: String {
+    if let name = Self.named.first(where: { $0.1 == self })?.0 { return name }
+    if rawValue >= Self.firstImage { return "image \(rawValue - Self.firstImage)" }
+    if rawValue >= Self.firstPolygon { return "polygon \(rawValue - Self.firstPolygon)" }
+    return "shape \(rawValue)"
+  }
+}
+
+extension ConfettiParticle {
+  /// The most trail copies a particle may have.
+  public static let maximumTrail: UInt8 = 16
+
+  /// How long after its birth the particle (and its trail) can last be seen, given its emitter.
+  public func visibleSpan(style: EmitterStyle) -> Seconds {
+    let ownLife = min(lifetime, emitterFadeAt + style.fadeOut)
+    return ownLife + Double(trail) * style.trailSpacing
+  }
 }

@@ -80,14 +80,16 @@ public enum ConfettiPhysics {
   }
 
   /// Where and how a particle is drawn at `age` seconds after its birth, or nil when it is not
-  /// alive then (age < 0 or age ≥ lifetime). `style` gives its emitter's wind and colour ramp;
-  /// `now` is the scene clock the gust follows.
+  /// visible then (age < 0, age ≥ lifetime, or its emitter has faded out). `style` gives its
+  /// emitter's wind, colour ramp and fade-out; `now` is the scene clock the gust follows.
   public static func state(
     of particle: ConfettiParticle, age t: Seconds, style: EmitterStyle = .plain,
     now: Tick = Tick(rawValue: 0)
   ) -> ParticleState? {
     guard t >= 0, t < particle.lifetime else { return nil }
     let p = particle
+    let fading = emitterFade(age: t, fadeAt: p.emitterFadeAt, fadeOut: style.fadeOut)
+    guard fading > 0 else { return nil }
     let (kx, ky) = (p.dragX, p.dragY)
     let ex = velocityResponse(drag: kx, age: t)
     let ey = velocityResponse(drag: ky, age: t)
@@ -102,29 +104,71 @@ public enum ConfettiPhysics {
     let y = p.origin.y + p.velocityY * ey + p.gravity * fy
     let remaining = p.lifetime - t
     let growth = max(0, 1 + p.scaleSpeed * t) * (p.shrinksWithLife ? remaining / p.lifetime : 1)
-    let flip = p.flips ? flipScale(frequency: p.flipFrequency, phase: p.flipPhase, age: t) : 1
+    let tumble = cos(p.flipFrequency * t + p.flipPhase)
+    let flip = p.flips ? max(flipFloor, abs(tumble)) : 1
     let base =
       SIMD4(Double(p.color.red), Double(p.color.green), Double(p.color.blue), Double(p.color.alpha))
       / 255
-    let color = (base + style.colorSpeed * t).clamped(lowerBound: .zero, upperBound: .one)
+    var color = (base + style.colorSpeed * t).clamped(lowerBound: .zero, upperBound: .one)
+    if p.flips && p.darkensBack {
+      let shade = backShade(tumble: tumble)
+      color *= SIMD4(shade, shade, shade, 1)
+    }
     return ParticleState(
       position: Point(x: x, y: y),
       rotation: p.rotation + p.spin * t,
       widthScale: flip,
       size: Size(width: p.size.width * flip * growth, height: p.size.height * growth),
       color: color,
-      opacity: opacity(age: t, lifetime: p.lifetime, fade: p.fade)
+      opacity: opacity(age: t, lifetime: p.lifetime, fade: p.fade) * fading
     )
   }
 
   /// The reference evaluation of a packed record at the GPU's clock reading `now`: the record is
   /// unpacked exactly as the shader reads it, and the age is the same tick difference.
+  ///
+  /// `trailCopy` k > 0 evaluates the k-th copy of its trail: the particle as it was k trail
+  /// spacings earlier, fainter and smaller by ``trailFactor(copy:of:)``; nil beyond its trail.
   public static func state(
-    of record: ParticleRecord, at now: Tick, table: EmitterTable = .plain
+    of record: ParticleRecord, at now: Tick, table: EmitterTable = .plain, trailCopy: Int = 0
   ) -> ParticleState? {
-    state(
-      of: record.particle, age: now.seconds(since: Tick(rawValue: record.birth)),
-      style: table[record.emitter], now: now)
+    guard trailCopy <= Int(record.trail) else { return nil }
+    let style = table[record.emitter]
+    let then = Tick(rawValue: now.rawValue &- UInt32(trailCopy) &* style.trailTicks)
+    let age = Double(then.rawValue &- record.birth) / Tick.perSecond
+    guard var state = self.state(of: record.particle, age: age, style: style, now: then) else {
+      return nil
+    }
+    let factor = trailFactor(copy: trailCopy, of: Int(record.trail))
+    state.opacity *= factor
+    state.size = Size(width: state.size.width * factor, height: state.size.height * factor)
+    return state
+  }
+
+  /// Trail copy k of n is drawn at (1 − k/(n + 1)) of the particle's opacity and size.
+  public static func trailFactor(copy k: Int, of n: Int) -> Double {
+    1 - Double(k) / Double(n + 1)
+  }
+
+  /// The emitter's fade-out at `age`: 1 until `fadeAt`, then (1 − f)² as f runs 0 → 1 over
+  /// `fadeOut` seconds, then 0.
+  public static func emitterFade(age t: Seconds, fadeAt: Seconds, fadeOut: Seconds) -> Double {
+    guard t >= fadeAt else { return 1 }
+    guard fadeOut > 0 else { return 0 }
+    let f = (t - fadeAt) / fadeOut
+    return f >= 1 ? 0 : (1 - f) * (1 - f)
+  }
+
+  /// How dark the back face is drawn: the colour's share that remains.
+  public static let backShadeFloor = 0.55
+
+  /// The colour factor of a tumbling piece whose tumble cosine is `tumble`: 1 facing the viewer,
+  /// ``backShadeFloor`` showing its back, and a smooth step between (|cos| < 0.25), so that the
+  /// change happens while the piece is edge-on.
+  public static func backShade(tumble c: Double) -> Double {
+    let x = min(1, max(0, (c + 0.25) / 0.5))
+    let step = x * x * (3 - 2 * x)
+    return backShadeFloor + (1 - backShadeFloor) * step
   }
 }
 

@@ -1,4 +1,5 @@
-/// What every particle of one emitter shares: wind and a colour ramp. The GPU keeps the table
+/// What every particle of one emitter shares: wind, a colour ramp, the emitter's fade-out and
+/// its trails' spacing. The GPU keeps the table
 /// as a uniform array that each record indexes (``ConfettiParticle/emitter``), so the record
 /// stays at 64 bytes however many of these there are.
 public struct EmitterStyle: Equatable, Sendable {
@@ -16,8 +17,21 @@ public struct EmitterStyle: Equatable, Sendable {
   /// Colour change per second for red, green, blue and alpha, in shares of full scale
   /// (CAEmitterCell's redSpeed, greenSpeed, blueSpeed, alphaSpeed); results clamp to [0, 1].
   public var colorSpeed = SIMD4<Double>.zero
+  /// How long the emitter takes to fade out once it stops, in seconds; its particles fade with
+  /// it from their ``ConfettiParticle/emitterFadeAt`` on, opacity × (1 − f)², f running 0 → 1
+  /// (an ease-out), and are gone after. Default 0.
+  public var fadeOut: Seconds = 0
+  /// The time between a particle and its first trail copy, and between copies, in ticks: each
+  /// copy is the particle as it was that much earlier. Default 0.
+  public var trailTicks: UInt32 = 0
 
   public init() {}
+
+  /// ``trailTicks`` in seconds.
+  public var trailSpacing: Seconds {
+    get { Double(trailTicks) / Tick.perSecond }
+    set { trailTicks = UInt32(max(0, min(1, newValue)) * Tick.perSecond) }
+  }
 
   /// No wind, no gust, no colour ramp.
   public static let plain = EmitterStyle()

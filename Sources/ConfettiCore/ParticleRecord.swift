@@ -16,8 +16,8 @@
 ///     32     8     lifetime s, fade s, width pt, height pt         4 × Float16     a_lifeSize
 ///     40     8     rotation °, spin °/s, spread pt/s², flutterAmplitude pt   4 × Float16  a_spin
 ///     48     8     flutterFrequency, flutterPhase, flipFrequency, flipPhase  4 × Float16  a_waves
-///     56     4     shape, flags, emitter, reserved                 4 × UInt8       a_style
-///     60     4     scaleSpeed (1/s), reserved                      2 × Float16     a_growth
+///     56     4     shape, flags, emitter, trail                    4 × UInt8       a_style
+///     60     4     scaleSpeed (1/s), emitterFadeAt (s)             2 × Float16     a_growth
 ///
 /// Positions and velocities stay 32-bit: a half float's step at 1000 pt is half a point.
 /// Everything else is bounded and small, where a half float's 11 significant bits are plenty.
@@ -52,14 +52,16 @@ public struct ParticleRecord: Equatable, Sendable {
   public var flags: UInt8
   /// The index of the particle's entry in the ``EmitterTable``.
   public var emitter: UInt8
-  public var reserved0: UInt8 = 0
+  public var trail: UInt8
   public var scaleSpeed: Float16
-  public var reserved1: Float16 = 0
+  public var emitterFadeAt: Float16
 
   /// Bit 0 of ``flags``: the piece tumbles (fake 3D flip).
   public static let flipsFlag: UInt8 = 1
   /// Bit 1 of ``flags``: the size follows the remaining life.
   public static let shrinksFlag: UInt8 = 2
+  /// Bit 2 of ``flags``: the back face is drawn darker.
+  public static let darkensBackFlag: UInt8 = 4
 
   /// The longest lifetime a record may carry, in seconds: far below half the tick wrap
   /// (2³¹ ticks ≈ 34 minutes), so a particle's age is never ambiguous.
@@ -95,9 +97,15 @@ public struct ParticleRecord: Equatable, Sendable {
     flipFrequency = Float16(p.flipFrequency)
     flipPhase = Float16(p.flipPhase)
     shape = p.shape.rawValue
-    flags = (p.flips ? Self.flipsFlag : 0) | (p.shrinksWithLife ? Self.shrinksFlag : 0)
+    flags =
+      (p.flips ? Self.flipsFlag : 0) | (p.shrinksWithLife ? Self.shrinksFlag : 0)
+      | (p.darkensBack ? Self.darkensBackFlag : 0)
     emitter = p.emitter
+    trail = min(p.trail, ConfettiParticle.maximumTrail)
     scaleSpeed = Float16(p.scaleSpeed)
+    // Rounded down, so the packed fade never starts later than the emitter's.
+    let fadeAt = Float16(p.emitterFadeAt)
+    emitterFadeAt = Double(fadeAt) > p.emitterFadeAt ? fadeAt.nextDown : fadeAt
   }
 
   /// The particle exactly as the shader sees it: every field widened from its packed form.
@@ -124,9 +132,12 @@ public struct ParticleRecord: Equatable, Sendable {
     p.flipPhase = Double(flipPhase)
     p.flips = flags & Self.flipsFlag != 0
     p.shrinksWithLife = flags & Self.shrinksFlag != 0
-    p.shape = ParticleShape(rawValue: shape) ?? .rectangle
+    p.darkensBack = flags & Self.darkensBackFlag != 0
+    p.shape = ParticleShape(rawValue: shape)
     p.emitter = emitter
+    p.trail = trail
     p.scaleSpeed = Double(scaleSpeed)
+    p.emitterFadeAt = Double(emitterFadeAt)
     return p
   }
 }
@@ -177,6 +188,6 @@ extension ParticleRecord {
     RecordAttribute(name: "a_spin", location: 7, component: .float16, count: 4, offset: 40),
     RecordAttribute(name: "a_waves", location: 8, component: .float16, count: 4, offset: 48),
     RecordAttribute(name: "a_style", location: 9, component: .uint8, count: 4, offset: 56),
-    RecordAttribute(name: "a_growth", location: 10, component: .float16, count: 1, offset: 60),
+    RecordAttribute(name: "a_growth", location: 10, component: .float16, count: 2, offset: 60),
   ]
 }

@@ -28,6 +28,9 @@ public struct ParticleRing: Sendable {
   /// When the record at the tail dies (infinity when the ring is empty): a steady frame's
   /// ``reclaim(at:)`` compares one number and touches no array.
   private var tailDeath = Double.infinity
+  /// The longest trail of any record drawn: the copies each draw must make. Forgotten when the
+  /// ring empties.
+  public private(set) var longestTrail: UInt8 = 0
 
   public init(capacity: Int) {
     precondition(capacity > 0, "a ring holds at least one record")
@@ -41,8 +44,12 @@ public struct ParticleRing: Sendable {
   public var drawnCount: Int { head - tail }
 
   /// Appends particles born at clock time `time`, overwriting the oldest records if full.
+  /// `table` holds their emitters' styles, which say how long each stays visible (fade-out,
+  /// trail).
   /// Of a batch larger than the ring only the last `capacity` particles are kept.
-  public mutating func append(_ particles: [ConfettiParticle], bornAt time: Seconds) {
+  public mutating func append(
+    _ particles: [ConfettiParticle], bornAt time: Seconds, table: EmitterTable = .plain
+  ) {
     let birth = Tick(time)
     let skipped = max(0, particles.count - capacity)
     head += skipped
@@ -50,8 +57,10 @@ public struct ParticleRing: Sendable {
       if head - tail == capacity { tail += 1 }
       let slot = head % capacity
       records[slot] = ParticleRecord(particle, birth: birth)
-      // The record's own (rounded) lifetime plus a tick: never declared dead before the shader.
-      deaths[slot] = time + Double(records[slot].lifetime) + 1 / Tick.perSecond
+      longestTrail = max(longestTrail, records[slot].trail)
+      // The record's own (rounded) span plus a tick: never declared dead before the shader.
+      let span = records[slot].particle.visibleSpan(style: table[records[slot].emitter])
+      deaths[slot] = time + span + 1 / Tick.perSecond
       head += 1
     }
     tail = max(tail, head - capacity)
@@ -94,6 +103,7 @@ public struct ParticleRing: Sendable {
 
   private mutating func refreshTailDeath() {
     tailDeath = tail < head ? deaths[tail % capacity] : .infinity
+    if tail == head { longestTrail = 0 }
   }
 
   private func slotRanges(from start: Int, to end: Int) -> [Range<Int>] {

@@ -1,5 +1,6 @@
 @preconcurrency import CEpoxy
 import ConfettiCore
+import ConfettiImage
 
 /// Draws a ``ParticleRing`` with the closed-form vertex shader, one point sprite per particle.
 ///
@@ -20,6 +21,7 @@ public final class ParticleRenderer {
   private let nowUniform: GLint
   private var projection: SpriteProjection
   private var emitterTable = EmitterTable()
+  private let shapes = ShapeUniforms()
 
   /// The vertex outputs transform feedback captures: eleven floats per particle.
   static let capturedOutputs = [
@@ -58,6 +60,7 @@ public final class ParticleRenderer {
       pointAttribute(attribute, stride: MemoryLayout<ParticleRecord>.stride)
     }
     prepareSpriteState(program: program, info: info)
+    try shapes.set(ShapeTable(), images: [], program: program, meter: &meter)
     try checkGL("setting up the particle renderer")
   }
 
@@ -78,27 +81,37 @@ public final class ParticleRenderer {
     try uploadPendingRecords(of: &ring, into: recordBuffer, meter: &meter)
   }
 
-  /// Sends the emitter table (wind, colour ramps) if it differs from the last one sent: a
-  /// steady frame sends nothing.
+  /// Sends the shape table (polygons, and the images decoded from its paths, in order) if it
+  /// differs from the last one sent.
+  public func setShapeTable(_ table: ShapeTable, images: [RGBAImage]) throws {
+    try shapes.set(table, images: images, program: program, meter: &meter)
+  }
+
+  /// Sends the emitter table (wind, colour ramps, fade-outs, trail spacing) if it differs from
+  /// the last one sent: a steady frame sends nothing.
   public func setEmitterTable(_ table: EmitterTable) {
     guard table != emitterTable else { return }
     emitterTable = table
     var wind: [GLfloat] = []
     var cycles: [GLuint] = []
     var colorSpeed: [GLfloat] = []
+    var trailTicks: [GLuint] = []
     for index in 0..<EmitterTable.capacity {
       let style = table[UInt8(index)]
-      wind += [style.wind, style.gustAmplitude, style.gustPhase, 0].map { GLfloat($0) }
+      wind += [style.wind, style.gustAmplitude, style.gustPhase, style.fadeOut].map { GLfloat($0) }
       cycles.append(style.gustCycles)
       colorSpeed += (0..<4).map { GLfloat(style.colorSpeed[$0]) }
+      trailTicks.append(style.trailTicks)
     }
     epoxy_glUseProgram(program.id)
     epoxy_glUniform4fv(program.uniform("u_wind"), GLsizei(EmitterTable.capacity), wind)
     epoxy_glUniform1uiv(program.uniform("u_gustCycles"), GLsizei(EmitterTable.capacity), cycles)
     epoxy_glUniform4fv(
       program.uniform("u_colorSpeed"), GLsizei(EmitterTable.capacity), colorSpeed)
-    meter.uniformBytes += 4 * (wind.count + cycles.count + colorSpeed.count)
-    meter.uniformWrites += 3
+    epoxy_glUniform1uiv(
+      program.uniform("u_trailTicks"), GLsizei(EmitterTable.capacity), trailTicks)
+    meter.uniformBytes += 4 * (wind.count + cycles.count + colorSpeed.count + trailTicks.count)
+    meter.uniformWrites += 4
   }
 
   /// Maps a window of `window` points onto a framebuffer of `width × height` pixels. Cheap to
@@ -110,6 +123,7 @@ public final class ParticleRenderer {
   /// Draws every particle of `ring` that may be alive at clock reading `now`.
   public func draw(_ ring: ParticleRing, at now: Tick) throws {
     let clock = nowUniform
+    shapes.bind()
     try drawSprites(of: ring, program: program, vertexArray: vertexArray, meter: &meter) {
       epoxy_glUniform1ui(clock, now.rawValue)
       return MemoryLayout<UInt32>.size
@@ -117,10 +131,14 @@ public final class ParticleRenderer {
   }
 
   /// Runs the vertex shader over `slots` at clock `now` and returns what it computed for each
-  /// slot: the GPU half of the parity tests. Nothing is rasterised.
-  public func capture(slots: Range<Int>, at now: Tick) throws -> [CapturedParticle] {
+  /// slot: the GPU half of the parity tests. Nothing is rasterised. With `trailCopies` k > 0,
+  /// every slot is also run as trail copies 1…k: copy c of slot s is at c · slots.count + s.
+  public func capture(slots: Range<Int>, at now: Tick, trailCopies: Int = 0) throws
+    -> [CapturedParticle]
+  {
     precondition(slots.lowerBound >= 0 && slots.upperBound <= capacity, "slots out of range")
-    let bytes = slots.count * Self.capturedFloats * MemoryLayout<Float>.stride
+    let instances = trailCopies + 1
+    let bytes = instances * slots.count * Self.capturedFloats * MemoryLayout<Float>.stride
     if bytes > feedbackBytes {
       if feedbackBuffer == 0 { epoxy_glGenBuffers(1, &feedbackBuffer) }
       epoxy_glBindBuffer(GLenum(GL_TRANSFORM_FEEDBACK_BUFFER), feedbackBuffer)
@@ -134,10 +152,11 @@ public final class ParticleRenderer {
     epoxy_glBindBufferBase(GLenum(GL_TRANSFORM_FEEDBACK_BUFFER), 0, feedbackBuffer)
     epoxy_glEnable(GLenum(GL_RASTERIZER_DISCARD))
     epoxy_glBeginTransformFeedback(GLenum(GL_POINTS))
-    epoxy_glDrawArrays(GLenum(GL_POINTS), GLint(slots.lowerBound), GLsizei(slots.count))
+    epoxy_glDrawArraysInstanced(
+      GLenum(GL_POINTS), GLint(slots.lowerBound), GLsizei(slots.count), GLsizei(instances))
     epoxy_glEndTransformFeedback()
     epoxy_glDisable(GLenum(GL_RASTERIZER_DISCARD))
-    var floats = [Float](repeating: .nan, count: slots.count * Self.capturedFloats)
+    var floats = [Float](repeating: .nan, count: instances * slots.count * Self.capturedFloats)
     epoxy_glBindBuffer(GLenum(GL_TRANSFORM_FEEDBACK_BUFFER), feedbackBuffer)
     epoxy_glGetBufferSubData(GLenum(GL_TRANSFORM_FEEDBACK_BUFFER), 0, GLsizeiptr(bytes), &floats)
     try checkGL("capturing \(slots.count) particles with transform feedback")

@@ -1,5 +1,6 @@
 @preconcurrency import CEpoxy
 import ConfettiCore
+import ConfettiImage
 
 /// The bench's baselines: the same sprites as ``ParticleRenderer``, but placed by positions
 /// computed elsewhere (`Shaders/placed.vert` has no physics).
@@ -22,6 +23,7 @@ public final class PlacedRenderer {
   private var recordBuffer: GLuint = 0
   private var placementBuffers: [GLuint] = []
   private var projection: SpriteProjection
+  private let shapes = ShapeUniforms()
 
   /// The per-frame attributes, in a buffer of their own after the record's.
   static let placementAttributes = [
@@ -60,6 +62,7 @@ public final class PlacedRenderer {
       }
     }
     prepareSpriteState(program: program, info: info)
+    try shapes.set(ShapeTable(), images: [], program: program, meter: &meter)
     try checkGL("setting up the placed renderer")
   }
 
@@ -95,14 +98,21 @@ public final class PlacedRenderer {
     try checkGL("uploading \(slots.count) placements")
   }
 
+  /// Sends the shape table, as ``ParticleRenderer/setShapeTable(_:images:)`` does.
+  public func setShapeTable(_ table: ShapeTable, images: [RGBAImage]) throws {
+    try shapes.set(table, images: images, program: program, meter: &meter)
+  }
+
   public func setViewport(width: Int, height: Int, window: Size) {
     projection.set(width: width, height: height, window: window, program: program, meter: &meter)
   }
 
-  /// Draws the sprites of `ring`'s live span where `phase`'s placements put them.
+  /// Draws the sprites of `ring`'s live span where `phase`'s placements put them (no trails:
+  /// a placement is one moment).
   public func draw(_ ring: ParticleRing, phase: Int = 0) throws {
+    shapes.bind()
     try drawSprites(
-      of: ring, program: program, vertexArray: vertexArrays[phase], meter: &meter
+      of: ring, program: program, vertexArray: vertexArrays[phase], trails: false, meter: &meter
     ) { 0 }
   }
 }

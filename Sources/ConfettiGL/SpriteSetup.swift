@@ -45,12 +45,12 @@ func uploadPendingRecords(
   try checkGL("uploading \(ranges.count) record ranges")
 }
 
-/// Draws one point per slot of `ring`'s live span: one glDrawArrays per contiguous range (two
+/// Draws one point per slot of `ring`'s live span (and one more per trail copy): one glDrawArrays per contiguous range (two
 /// across the wrap), nothing at all, not even `setUniforms`, when nothing is alive.
 /// `setUniforms` runs with the program bound and returns the uniform bytes it set.
 func drawSprites(
-  of ring: ParticleRing, program: ShaderProgram, vertexArray: GLuint, meter: inout UploadMeter,
-  setUniforms: () -> Int
+  of ring: ParticleRing, program: ShaderProgram, vertexArray: GLuint, trails: Bool = true,
+  meter: inout UploadMeter, setUniforms: () -> Int
 ) throws {
   let ranges = ring.drawnSlotRanges
   guard !ranges.isEmpty else { return }
@@ -61,8 +61,15 @@ func drawSprites(
     meter.uniformBytes += uniformBytes
     meter.uniformWrites += 1
   }
+  // Trail copies are instances: the vertex shader draws copy k of each particle in instance k.
+  let instances = trails ? GLsizei(ring.longestTrail) + 1 : 1
   for range in ranges {
-    epoxy_glDrawArrays(GLenum(GL_POINTS), GLint(range.lowerBound), GLsizei(range.count))
+    if instances == 1 {
+      epoxy_glDrawArrays(GLenum(GL_POINTS), GLint(range.lowerBound), GLsizei(range.count))
+    } else {
+      epoxy_glDrawArraysInstanced(
+        GLenum(GL_POINTS), GLint(range.lowerBound), GLsizei(range.count), instances)
+    }
     meter.drawCalls += 1
   }
   try checkGL("drawing \(ring.drawnCount) particles")

@@ -18,8 +18,8 @@ final class ParticleRecordLayoutTests: XCTestCase {
       (\.lifetime, 32), (\.fade, 34), (\.width, 36), (\.height, 38),
       (\.rotation, 40), (\.spin, 42), (\.spread, 44), (\.flutterAmplitude, 46),
       (\.flutterFrequency, 48), (\.flutterPhase, 50), (\.flipFrequency, 52), (\.flipPhase, 54),
-      (\.shape, 56), (\.flags, 57), (\.emitter, 58), (\.reserved0, 59), (\.scaleSpeed, 60),
-      (\.reserved1, 62),
+      (\.shape, 56), (\.flags, 57), (\.emitter, 58), (\.trail, 59), (\.scaleSpeed, 60),
+      (\.emitterFadeAt, 62),
     ]
     for (path, offset) in offsets {
       XCTAssertEqual(MemoryLayout<ParticleRecord>.offset(of: path), offset, "\(path)")

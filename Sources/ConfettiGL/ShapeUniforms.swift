@@ -1,0 +1,106 @@
+@preconcurrency import CEpoxy
+import ConfettiCore
+import ConfettiImage
+
+/// The GPU side of a ``ShapeTable``: the polygon uniforms of particle.frag and the texture atlas
+/// its images are packed into. Both renderers share it, so every mode cuts the same shapes.
+final class ShapeUniforms {
+  private var table: ShapeTable?
+  private var atlas: GLuint = 0
+
+  /// Pixels left clear around each image, so that filtering never bleeds between them.
+  static let padding = 4
+  /// The widest and tallest image accepted, in pixels.
+  static let largestImage = 512
+
+  deinit {
+    if atlas != 0 { epoxy_glDeleteTextures(1, &atlas) }
+  }
+
+  /// Sends `table`'s polygons and `images` (its images, decoded, in order) if the table changed.
+  func set(
+    _ table: ShapeTable, images: [RGBAImage], program: ShaderProgram, meter: inout UploadMeter
+  ) throws {
+    guard table != self.table else { return }
+    precondition(images.count == table.images.count, "one decoded image per path in the table")
+    self.table = table
+    epoxy_glUseProgram(program.id)
+
+    var points: [GLfloat] = []
+    var ranges: [GLint] = []
+    for polygon in table.allPolygons {
+      ranges += [GLint(points.count / 2), GLint(polygon.count)]
+      points += polygon.flatMap { [GLfloat($0.x), GLfloat($0.y)] }
+    }
+    epoxy_glUniform2fv(program.uniform("u_polygonPoints"), GLsizei(points.count / 2), points)
+    epoxy_glUniform2iv(program.uniform("u_polygonRange"), GLsizei(ranges.count / 2), ranges)
+    meter.uniformBytes += 4 * (points.count + ranges.count)
+    meter.uniformWrites += 2
+
+    let (pixels, width, height, rects) = try Self.pack(images)
+    if atlas == 0 { epoxy_glGenTextures(1, &atlas) }
+    epoxy_glActiveTexture(GLenum(GL_TEXTURE0))
+    epoxy_glBindTexture(GLenum(GL_TEXTURE_2D), atlas)
+    epoxy_glTexImage2D(
+      GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, GLsizei(width), GLsizei(height), 0, GLenum(GL_RGBA),
+      GLenum(GL_UNSIGNED_BYTE), pixels)
+    epoxy_glGenerateMipmap(GLenum(GL_TEXTURE_2D))
+    // Two mipmap levels at most: the padding keeps the images apart down to the second.
+    epoxy_glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAX_LEVEL), 2)
+    epoxy_glTexParameteri(
+      GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_LINEAR_MIPMAP_LINEAR)
+    epoxy_glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_LINEAR)
+    for wrap in [GL_TEXTURE_WRAP_S, GL_TEXTURE_WRAP_T] {
+      epoxy_glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(wrap), GL_CLAMP_TO_EDGE)
+    }
+    epoxy_glUniform1i(program.uniform("u_atlas"), 0)
+    if !rects.isEmpty {
+      epoxy_glUniform4fv(program.uniform("u_imageRect"), GLsizei(rects.count / 4), rects)
+    }
+    meter.bufferBytes += pixels.count
+    meter.bufferWrites += 1
+    try checkGL("sending the shape table")
+  }
+
+  /// Binds the atlas for drawing.
+  func bind() {
+    epoxy_glActiveTexture(GLenum(GL_TEXTURE0))
+    epoxy_glBindTexture(GLenum(GL_TEXTURE_2D), atlas)
+  }
+
+  /// Packs `images` side by side in one row, premultiplied, and returns the atlas and each
+  /// image's texture-coordinate rectangle (origin, size).
+  static func pack(_ images: [RGBAImage]) throws -> (
+    pixels: [UInt8], width: Int, height: Int, rects: [GLfloat]
+  ) {
+    for image in images where image.width > largestImage || image.height > largestImage {
+      throw GLError.tooLarge(
+        "an image of \(image.width)x\(image.height) pixels is too large for the atlas "
+          + "(\(largestImage)x\(largestImage) at most): scale it down")
+    }
+    let width = max(1, images.reduce(padding) { $0 + $1.width + padding })
+    let height = max(1, (images.map(\.height).max() ?? 0) + 2 * padding)
+    var pixels = [UInt8](repeating: 0, count: width * height * 4)
+    var rects: [GLfloat] = []
+    var left = padding
+    for image in images {
+      for y in 0..<image.height {
+        for x in 0..<image.width {
+          let source = (y * image.width + x) * 4
+          let target = ((y + padding) * width + left + x) * 4
+          let alpha = UInt16(image.bytes[source + 3])
+          for channel in 0..<3 {
+            pixels[target + channel] = UInt8((UInt16(image.bytes[source + channel]) * alpha + 127) / 255)
+          }
+          pixels[target + 3] = UInt8(alpha)
+        }
+      }
+      rects += [
+        GLfloat(left) / GLfloat(width), GLfloat(padding) / GLfloat(height),
+        GLfloat(image.width) / GLfloat(width), GLfloat(image.height) / GLfloat(height),
+      ]
+      left += image.width + padding
+    }
+    return (pixels, width, height, rects)
+  }
+}
