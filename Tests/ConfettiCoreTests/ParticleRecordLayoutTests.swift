@@ -38,9 +38,8 @@ final class ParticleRecordLayoutTests: XCTestCase {
       XCTAssertEqual(attribute.offset % 4, 0, "\(attribute.name) is not 4-byte aligned")
       covered.insert(integersIn: bytes)
     }
-    // Everything but the 2 reserved bytes at the end is read by the shader (byte 59, reserved,
-    // rides along in a_style).
-    XCTAssertEqual(covered, IndexSet(integersIn: 0..<62))
+    // Every byte is read by the shader.
+    XCTAssertEqual(covered, IndexSet(integersIn: 0..<64))
     XCTAssertEqual(
       Set(ParticleRecord.attributes.map(\.location)).count, ParticleRecord.attributes.count)
   }
@@ -59,6 +58,9 @@ final class ParticleRecordLayoutTests: XCTestCase {
     p.emitter = 7
     p.scaleSpeed = -0.5
     p.accelerationX = 12
+    p.trail = 40
+    p.darkensBack = true
+    p.emitterFadeAt = 2.9999
     let unpacked = ParticleRecord(p, birth: Tick(rawValue: 7)).particle
     XCTAssertEqual(unpacked.origin, p.origin)
     XCTAssertEqual(unpacked.velocityX, p.velocityX)
@@ -68,6 +70,12 @@ final class ParticleRecordLayoutTests: XCTestCase {
     XCTAssertFalse(unpacked.flips)
     XCTAssertTrue(unpacked.shrinksWithLife)
     XCTAssertEqual(unpacked.emitter, 7)
+    XCTAssertEqual(unpacked.trail, ConfettiParticle.maximumTrail, "trails are capped")
+    XCTAssertTrue(unpacked.darkensBack)
+    XCTAssertLessThanOrEqual(unpacked.emitterFadeAt, 2.9999, "the fade never starts late")
+    XCTAssertEqual(unpacked.emitterFadeAt, 2.9999, accuracy: 0.002)
+    XCTAssertEqual(ParticleRecord(ConfettiParticle(), birth: Tick(rawValue: 0)).particle
+      .emitterFadeAt, .infinity)
     XCTAssertEqual(unpacked.scaleSpeed, -0.5)
     XCTAssertEqual(unpacked.accelerationX, 12)
     XCTAssertEqual(unpacked.gravity, 280)
