@@ -39,27 +39,30 @@ let package = Package(
     .target(
       name: "ConfettiGL",
       dependencies: ["ConfettiCore", "ConfettiImage", "CEpoxy"],
-      plugins: ["EmbedShaders"]
+      plugins: ["EmbedFiles"]
     ),
 
-    // Embeds Shaders/*.vert and Shaders/*.frag into ConfettiGL at build time.
-    .executableTarget(name: "EmbedShadersTool"),
+    // The presets: Presets/*.json, embedded at build time and decoded like any --config file.
+    .target(name: "ConfettiPresets", dependencies: ["ConfettiCore"], plugins: ["EmbedFiles"]),
+
+    // Embeds Shaders/* into ConfettiGL and Presets/*.json into ConfettiPresets at build time.
+    .executableTarget(name: "EmbedFilesTool"),
     .plugin(
-      name: "EmbedShaders",
+      name: "EmbedFiles",
       capability: .buildTool(),
-      dependencies: ["EmbedShadersTool"]
+      dependencies: ["EmbedFilesTool"]
     ),
 
     // The program: window, render and bench, wired together.
     .executableTarget(
       name: "confetti",
       dependencies: [
-        "ConfettiCore", "ConfettiGL", "ConfettiImage", "CGLFW",
+        "ConfettiCore", "ConfettiGL", "ConfettiImage", "ConfettiPresets", "CGLFW",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
 
-    .testTarget(name: "ConfettiCoreTests", dependencies: ["ConfettiCore"]),
+    .testTarget(name: "ConfettiCoreTests", dependencies: ["ConfettiCore", "ConfettiPresets"]),
     .testTarget(
       name: "ConfettiGLTests",
       dependencies: ["ConfettiCore", "ConfettiGL", "ConfettiImage", "CEpoxy"]),

@@ -1,0 +1,140 @@
+import Foundation
+
+/// A whole effect as data: what a preset file or a `--config` file holds. Decoded strictly by
+/// ``EffectConfig/decode(_:)``; run by ``EffectScene``.
+public struct EffectConfig: Equatable, Sendable {
+  public var name: String
+  public var summary: String
+  public var emitters: [EmitterConfig]
+
+  public init(name: String, summary: String = "", emitters: [EmitterConfig]) {
+    (self.name, self.summary, self.emitters) = (name, summary, emitters)
+  }
+
+  /// How many cells all emitters may have together: each gets an ``EmitterTable`` entry, and
+  /// entry 0 is the plain style.
+  public static let cellCapacity = EmitterTable.capacity - 1
+}
+
+/// What starts an emitter.
+public enum EmitterTrigger: String, CaseIterable, Sendable {
+  /// When the effect starts (the window opens or switches to it; time 0 of a render).
+  case start
+  /// Each click, at the pointer (at ``EmitterConfig/position`` where there is no pointer).
+  case click
+  /// Each press of the space bar.
+  case key
+}
+
+/// Where an emitter's particles are born, around its position.
+public enum EmitterShape: Equatable, Sendable {
+  case point
+  /// A horizontal line centred on the position; length as a share of the window's width.
+  case line(length: Double)
+  /// A rectangle centred on the position; sides as shares of the window's width and height.
+  case rectangle(width: Double, height: Double)
+  /// A disc centred on the position; radius as a share of the window's shorter side.
+  case circle(radius: Double)
+}
+
+/// How long an emitter emits.
+public enum Emission: Equatable, Sendable {
+  /// Every cell's ``CellConfig/count`` at once.
+  case burst
+  /// Cells' birth rates for `duration` seconds, tapering from 1 to 0 by half the duration
+  /// (ease-in: 1 − (2u/duration)²), then the emitter and its particles fade out over `fadeOut`
+  /// seconds: CAEmitterLayer's confetti seed.
+  case timed(duration: Seconds, fadeOut: Seconds)
+  /// Cells' birth rates for as long as the effect runs.
+  case continuous
+}
+
+/// One emitter: where, how and when particles are born.
+public struct EmitterConfig: Equatable, Sendable {
+  public var trigger = EmitterTrigger.start
+  /// Where it sits, as shares of the window's width and height (0, 0 is the top left).
+  public var position = SIMD2<Double>(0.5, 0.5)
+  public var shape = EmitterShape.point
+  public var emission = Emission.burst
+  /// Wind and gusts shared by its particles (see ``EmitterStyle``).
+  public var wind: PointsPerSecond = 0
+  public var gustAmplitude: Points = 0
+  public var gustPeriod: Seconds = .infinity
+  public var cells: [CellConfig] = []
+
+  public init() {}
+}
+
+/// A value drawn uniformly from value ± range (CAEmitterCell's convention).
+public struct Varied: Equatable, Sendable {
+  public var value: Double
+  public var range: Double
+
+  public init(_ value: Double, range: Double = 0) {
+    (self.value, self.range) = (value, range)
+  }
+
+  public func sample(using random: inout some RandomNumberGenerator) -> Double {
+    range == 0 ? value : value + range * Double.random(in: -1...1, using: &random)
+  }
+
+  public var bounds: ClosedRange<Double> { (value - range)...(value + range) }
+}
+
+/// What a cell's particles look like.
+public enum ShapeChoice: Equatable, Sendable {
+  case builtIn(ParticleShape)
+  /// Corners in any units, y down; stretched over the particle's size.
+  case polygon([SIMD2<Double>])
+  /// A PNG file, tinted by the particle's colour (white keeps its own colours).
+  case image(String)
+}
+
+/// The unit of a cell's speed.
+public enum SpeedUnit: String, CaseIterable, Sendable {
+  case points
+  /// Window heights per second: the seed's cannon reaches the top of any window.
+  case windowHeights
+}
+
+/// One kind of particle an emitter makes (CAEmitterCell), every field with its unit.
+public struct CellConfig: Equatable, Sendable {
+  /// Particles per burst.
+  public var count = 0
+  /// Particles per second for timed and continuous emitters.
+  public var birthRate: PerSecond = 0
+  public var lifetime = Varied(2)
+  /// Seconds at the end of life over which opacity ramps to 0.
+  public var fade: Seconds = 0.4
+  public var speed = Varied(0)
+  public var speedUnit = SpeedUnit.points
+  /// Degrees clockwise from +x: 0 right, 90 down, −90 up.
+  public var direction = Varied(0, range: 180)
+  /// A velocity added to every particle, pt/s (the tap burst's upward kick is y = −60).
+  public var kick = SIMD2<Double>(0, 0)
+  public var gravity: PointsPerSecondSquared = ConfettiPhysics.gravity
+  public var accelerationX: PointsPerSecondSquared = 0
+  public var drag = SIMD2<Double>(ConfettiPhysics.drag, ConfettiPhysics.drag)
+  public var rotation = Varied(180, range: 180)
+  public var spin = Varied(0)
+  public var scale = Varied(1)
+  public var scaleSpeed: PerSecond = 0
+  public var shrinksWithLife = false
+  public var sizes = [Size(width: 10, height: 10)]
+  public var colors = [RGBA8.white]
+  /// ± per channel (red, green, blue, alpha), in shares of full scale.
+  public var colorRange = SIMD4<Double>.zero
+  /// Change per second per channel, in shares of full scale.
+  public var colorSpeed = SIMD4<Double>.zero
+  public var shapes = [ShapeChoice.builtIn(.rectangle)]
+  public var flutterAmplitude = Varied(0)
+  public var flutterFrequency = Varied(0)
+  public var flips = false
+  public var flipFrequency = Varied(4.5, range: 1.5)
+  public var darkensBack = true
+  public var spread = Varied(0)
+  public var trail = 0
+  public var trailSpacing: Seconds = 0.03
+
+  public init() {}
+}

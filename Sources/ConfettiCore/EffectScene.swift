@@ -1,0 +1,313 @@
+import Foundation
+
+/// An ``EffectConfig`` running: its emitters decide births on the CPU when they happen and write
+/// each particle once into the ring; the GPU does the rest.
+///
+/// Emission follows a clock of its own that advances at most ``longestStep`` per
+/// ``advance(to:window:)``: after a stall (a minimised window, a debugger, a slow frame) the
+/// missed time is dropped, not made up in a flood. Births per call are bounded too.
+public struct EffectScene: Sendable {
+  public let config: EffectConfig
+  public var ring: ParticleRing
+  /// One entry per cell: wind, colour ramp, fade-out and trail spacing.
+  public private(set) var table = EmitterTable()
+  /// The polygons and images the cells use.
+  public private(set) var shapes = ShapeTable()
+  /// Replace movement with a short, gentle fade in place (see ``ConfettiParticle/reducedMotion(style:)``).
+  public var reduceMotion: Bool
+  private var random: SplitMix64
+  /// Per emitter, per cell: its table entry and its shapes.
+  private var cellStyles: [[UInt8]] = []
+  private var cellShapes: [[[ParticleShape]]] = []
+  private var running: [RunningEmitter] = []
+
+  /// The most emitters emitting at once; starting another stops the oldest.
+  public static let maximumRunning = 64
+  /// The most emission time one call to ``advance(to:window:)`` covers; the rest is dropped.
+  public static let longestStep: Seconds = 0.1
+  /// The most particles born in one call to ``advance(to:window:)``.
+  public static let maximumBirthsPerStep = 20_000
+
+  public init(config: EffectConfig, capacity: Int, seed: UInt64, reduceMotion: Bool = false)
+    throws(ConfigError)
+  {
+    self.config = config
+    ring = ParticleRing(capacity: capacity)
+    random = SplitMix64(seed: seed)
+    self.reduceMotion = reduceMotion
+    var next = 1
+    for (e, emitter) in config.emitters.enumerated() {
+      var styles: [UInt8] = []
+      var shapeLists: [[ParticleShape]] = []
+      for (c, cell) in emitter.cells.enumerated() {
+        var style = EmitterStyle()
+        style.wind = emitter.wind
+        style.gustAmplitude = emitter.gustAmplitude
+        style.gustPeriod = emitter.gustPeriod
+        style.colorSpeed = cell.colorSpeed
+        if case .timed(_, let fadeOut) = emitter.emission { style.fadeOut = fadeOut }
+        style.trailSpacing = cell.trailSpacing
+        table.set(style, at: next)
+        styles.append(UInt8(next))
+        next += 1
+        var list: [ParticleShape] = []
+        for (s, choice) in cell.shapes.enumerated() {
+          do {
+            switch choice {
+            case .builtIn(let shape): list.append(shape)
+            case .polygon(let corners): list.append(try shapes.add(polygon: corners))
+            case .image(let path): list.append(try shapes.add(image: path))
+            }
+          } catch {
+            throw ConfigError(
+              path: "$.emitters[\(e)].cells[\(c)].shapes[\(s)]", message: error.description)
+          }
+        }
+        shapeLists.append(list)
+      }
+      cellStyles.append(styles)
+      cellShapes.append(shapeLists)
+    }
+  }
+
+  /// Whether any emitter is still emitting (the window must keep drawing).
+  public var isEmitting: Bool { !running.isEmpty }
+
+  /// How many emitters are emitting.
+  public var runningCount: Int { running.count }
+
+  /// Whether the effect has emitters with `trigger`.
+  public func has(_ trigger: EmitterTrigger) -> Bool {
+    config.emitters.contains { $0.trigger == trigger }
+  }
+
+  /// Starts every emitter with `trigger` at `time`: a click's at `pointer`, the others (and a
+  /// click's where there is no pointer) at their configured position in a window of `window`.
+  /// Bursts are born at once; timed and continuous emitters start emitting.
+  public mutating func trigger(
+    _ trigger: EmitterTrigger, at pointer: Point? = nil, window: Size, time: Seconds
+  ) {
+    for (index, emitter) in config.emitters.enumerated() where emitter.trigger == trigger {
+      let origin =
+        trigger == .click && pointer != nil
+        ? pointer!
+        : Point(x: emitter.position.x * window.width, y: emitter.position.y * window.height)
+      if emitter.emission == .burst {
+        for (c, cell) in emitter.cells.enumerated() {
+          let born = (0..<cell.count).map { _ in
+            particle(emitter: index, cell: c, origin: origin, window: window, fadeAt: .infinity)
+          }
+          ring.append(born, bornAt: time, table: table)
+        }
+      } else {
+        if running.count == Self.maximumRunning { running.removeFirst() }
+        running.append(
+          RunningEmitter(
+            emitter: index, origin: origin, lastTime: time,
+            born: Array(repeating: 0, count: emitter.cells.count)))
+      }
+    }
+  }
+
+  /// Stops every emitter and forgets every particle.
+  public mutating func removeAll() {
+    running.removeAll()
+    ring.removeAll()
+  }
+
+  /// Emits what the running emitters owe up to `time` (at most ``longestStep`` of it each) and
+  /// frees the records of particles no longer visible.
+  public mutating func advance(to time: Seconds, window: Size) {
+    var budget = Self.maximumBirthsPerStep
+    for index in running.indices {
+      let emitter = config.emitters[running[index].emitter]
+      let step = min(max(0, time - running[index].lastTime), Self.longestStep)
+      let from = running[index].local
+      let to = from + step
+      running[index].local = to
+      running[index].lastTime = max(running[index].lastTime, time)
+      guard step > 0 else { continue }
+      for (c, cell) in emitter.cells.enumerated() {
+        let due = Int(Self.births(of: cell.birthRate, emission: emitter.emission, by: to))
+        let owed = due - running[index].born[c]
+        running[index].born[c] = due
+        let count = min(owed, budget)
+        guard count > 0 else { continue }
+        budget -= count
+        // Spread evenly over the step, each written with its own birth time.
+        for k in 0..<count {
+          let local = from + step * Double(k + 1) / Double(count)
+          var fadeAt = Seconds.infinity
+          if case .timed(let duration, _) = emitter.emission { fadeAt = duration - local }
+          let born = particle(
+            emitter: running[index].emitter, cell: c, origin: running[index].origin,
+            window: window, fadeAt: fadeAt)
+          ring.append([born], bornAt: time - (to - local), table: table)
+        }
+      }
+    }
+    running.removeAll { running in
+      guard case .timed(let duration, _) = config.emitters[running.emitter].emission else {
+        return false
+      }
+      return running.local >= duration
+    }
+    ring.reclaim(at: time)
+  }
+
+  /// A ring capacity that holds everything one firing of each of `config`'s emitters has
+  /// visible at once, with room to spare: bursts' counts, and each rate times the longest life
+  /// (for a timed emitter, no more than it emits in all).
+  public static func suggestedCapacity(for config: EffectConfig) -> Int {
+    var total = 0.0
+    for emitter in config.emitters {
+      for cell in emitter.cells {
+        let life = cell.lifetime.bounds.upperBound + Double(cell.trail) * cell.trailSpacing
+        switch emitter.emission {
+        case .burst: total += Double(cell.count)
+        case .continuous: total += cell.birthRate * life
+        case .timed(let duration, _):
+          total += min(cell.birthRate * life, births(of: cell.birthRate, emission: emitter.emission, by: duration))
+        }
+      }
+    }
+    return Int(min(4_000_000, max(1024, (total * 1.25).rounded(.up))))
+  }
+
+  /// How many particles an emitter of `rate` per second has owed after `u` seconds of emission:
+  /// rate·u, or for a timed emission of duration D, the integral of rate·(1 − (u/h)²) with
+  /// h = D/2 (the taper), which stops growing at h.
+  public static func births(of rate: PerSecond, emission: Emission, by u: Seconds) -> Double {
+    switch emission {
+    case .burst: return 0
+    case .continuous: return rate * u
+    case .timed(let duration, _):
+      let h = duration / 2
+      let v = min(u, h)
+      return rate * (v - v * v * v / (3 * h * h))
+    }
+  }
+
+  /// The taper: the share of its birth rate a timed emitter of `duration` emits at `u`.
+  public static func taper(duration: Seconds, at u: Seconds) -> Double {
+    let x = u / (duration / 2)
+    return x >= 1 ? 0 : 1 - x * x
+  }
+
+  private mutating func particle(
+    emitter e: Int, cell c: Int, origin: Point, window: Size, fadeAt: Seconds
+  ) -> ConfettiParticle {
+    let emitter = config.emitters[e]
+    let cell = emitter.cells[c]
+    var p = ConfettiParticle()
+    p.origin = place(around: origin, shape: emitter.shape, window: window)
+    let unit = cell.speedUnit == .windowHeights ? window.height : 1
+    let speed = max(0, cell.speed.sample(using: &random)) * unit
+    let direction = cell.direction.sample(using: &random) * .pi / 180
+    p.velocityX = speed * cos(direction) + cell.kick.x
+    p.velocityY = speed * sin(direction) + cell.kick.y
+    p.gravity = cell.gravity
+    p.accelerationX = cell.accelerationX
+    (p.dragX, p.dragY) = (cell.drag.x, cell.drag.y)
+    p.lifetime = min(ParticleRecord.maximumLifetime, max(0.01, cell.lifetime.sample(using: &random)))
+    // A fade longer than the life spans all of it: opacity = the share of life left.
+    p.fade = min(cell.fade, p.lifetime)
+    let scale = max(0, cell.scale.sample(using: &random))
+    let size = cell.sizes.randomElement(using: &random)!
+    p.size = Size(width: size.width * scale, height: size.height * scale)
+    p.color = tinted(cell.colors.randomElement(using: &random)!, range: cell.colorRange)
+    p.shape = cellShapes[e][c].randomElement(using: &random)!
+    p.rotation = cell.rotation.sample(using: &random)
+    p.spin = cell.spin.sample(using: &random)
+    p.flutterAmplitude = cell.flutterAmplitude.sample(using: &random)
+    p.flutterFrequency = cell.flutterFrequency.sample(using: &random)
+    p.flutterPhase = .random(in: 0...(2 * .pi), using: &random)
+    p.flips = cell.flips
+    p.flipFrequency = cell.flipFrequency.sample(using: &random)
+    p.flipPhase = .random(in: 0...(2 * .pi), using: &random)
+    p.darkensBack = cell.darkensBack
+    p.spread = cell.spread.sample(using: &random)
+    p.scaleSpeed = cell.scaleSpeed
+    p.shrinksWithLife = cell.shrinksWithLife
+    p.trail = UInt8(cell.trail)
+    p.emitter = cellStyles[e][c]
+    p.emitterFadeAt = fadeAt
+    return reduceMotion ? p.reducedMotion(style: table[p.emitter]) : p
+  }
+
+  private mutating func place(around origin: Point, shape: EmitterShape, window: Size) -> Point {
+    switch shape {
+    case .point:
+      return origin
+    case .line(let length):
+      let half = length * window.width / 2
+      return Point(x: origin.x + .random(in: -half...half, using: &random), y: origin.y)
+    case .rectangle(let width, let height):
+      let (halfWidth, halfHeight) = (width * window.width / 2, height * window.height / 2)
+      return Point(
+        x: origin.x + .random(in: -halfWidth...halfWidth, using: &random),
+        y: origin.y + .random(in: -halfHeight...halfHeight, using: &random))
+    case .circle(let radius):
+      // Uniform over the disc: the radius goes as the square root of a uniform draw.
+      let r = radius * min(window.width, window.height) * Double.random(in: 0...1, using: &random).squareRoot()
+      let angle = Double.random(in: 0..<(2 * .pi), using: &random)
+      return Point(x: origin.x + r * cos(angle), y: origin.y + r * sin(angle))
+    }
+  }
+
+  private mutating func tinted(_ color: RGBA8, range: SIMD4<Double>) -> RGBA8 {
+    guard range != .zero else { return color }
+    let base = [color.red, color.green, color.blue, color.alpha]
+    let channels = (0..<4).map { i in
+      let value = Double(base[i]) / 255 + range[i] * Double.random(in: -1...1, using: &random)
+      return UInt8((min(1, max(0, value)) * 255).rounded())
+    }
+    return RGBA8(red: channels[0], green: channels[1], blue: channels[2], alpha: channels[3])
+  }
+}
+
+/// An emitter emitting: where, and how far its own clock has run.
+private struct RunningEmitter: Sendable {
+  var emitter: Int
+  var origin: Point
+  /// The scene time it was last advanced to.
+  var lastTime: Seconds
+  /// Seconds of emission so far (its own clock, which skips stalls).
+  var local: Seconds = 0
+  /// Particles born so far, per cell.
+  var born: [Int]
+
+  init(emitter: Int, origin: Point, lastTime: Seconds, born: [Int]) {
+    (self.emitter, self.origin, self.lastTime, self.born) = (emitter, origin, lastTime, born)
+  }
+}
+
+extension ConfettiParticle {
+  /// How long a particle lives with reduced motion, at most, in seconds.
+  public static let reducedMotionLifetime: Seconds = 1.2
+
+  /// The particle without movement: it appears where its motion would have carried it after a
+  /// quarter second (so a burst still reads as a burst), stays there without spinning, tumbling
+  /// or growing, and fades out gently over at most ``reducedMotionLifetime``.
+  public func reducedMotion(style: EmitterStyle) -> ConfettiParticle {
+    var calm = self
+    let glimpse = min(0.25, lifetime / 2)
+    var placement = self
+    placement.emitterFadeAt = .infinity
+    if let state = ConfettiPhysics.state(of: placement, age: glimpse, style: style) {
+      calm.origin = state.position
+      calm.rotation = state.rotation
+    }
+    (calm.velocityX, calm.velocityY) = (0, 0)
+    (calm.gravity, calm.accelerationX) = (0, 0)
+    (calm.dragX, calm.dragY) = (0, 0)
+    (calm.spin, calm.spread, calm.scaleSpeed) = (0, 0, 0)
+    calm.flutterAmplitude = 0
+    calm.flips = false
+    calm.shrinksWithLife = false
+    calm.trail = 0
+    calm.lifetime = min(lifetime, Self.reducedMotionLifetime)
+    calm.fade = calm.lifetime
+    return calm
+  }
+}

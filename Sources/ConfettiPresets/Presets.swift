@@ -1,0 +1,35 @@
+import ConfettiCore
+
+/// The named effects: `Presets/*.json`, embedded at build time and decoded with the same strict
+/// decoder as a user's `--config` file, so each file is also a starting point to copy and edit.
+public enum Presets {
+  /// The order the window cycles through them; files not listed follow by name.
+  static let order = [
+    "confetti", "cannon", "tap-burst", "fireworks", "fire", "sparkle", "snow", "rain",
+    "falling-confetti",
+  ]
+
+  /// Every preset's name, in cycling order.
+  public static let names: [String] = {
+    let files = embeddedPresetSources.keys.map { String($0.dropLast(".json".count)) }
+    return order.filter(files.contains) + files.filter { !order.contains($0) }.sorted()
+  }()
+
+  /// The preset's file text, as it is in the repository.
+  public static func source(of name: String) -> String? {
+    embeddedPresetSources[name + ".json"]
+  }
+
+  /// The preset `name`, decoded.
+  public static func named(_ name: String) throws(ConfigError) -> EffectConfig {
+    guard let text = source(of: name) else {
+      throw ConfigError(
+        path: "", message: "no preset named \"\(name)\"; the presets are \(names.joined(separator: ", "))")
+    }
+    do {
+      return try EffectConfig.decode(text)
+    } catch {
+      throw ConfigError(path: "", message: "Presets/\(name).json: \(error)")
+    }
+  }
+}
