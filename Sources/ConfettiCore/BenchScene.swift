@@ -24,27 +24,52 @@ public struct BenchScene: Sendable {
   public let churn: Bool
   /// The scene's particles: `count` records, filled at creation.
   public var ring: ParticleRing
+  /// The styles and shapes of the effect's particles (plain for the seed's cannon).
+  public let table: EmitterTable
+  public let shapes: ShapeTable
   private var cannon = CannonBurst()
+  private var effect: EffectScene?
   private var random: SplitMix64
   private var bornSoFar = 0.0
 
-  public init(count: Int, window: Size, seed: UInt64, churn: Bool) {
+  /// A scene of `count` particles; `effect`'s particles where given (their lifetime made the
+  /// bench's), else the seed's cannon.
+  public init(
+    count: Int, window: Size, seed: UInt64, churn: Bool, effect: EffectScene? = nil
+  ) {
     self.count = count
     self.window = window
     self.churn = churn
     random = SplitMix64(seed: seed)
     cannon.lifetime = Self.lifetime
     ring = ParticleRing(capacity: count)
+    self.effect = effect
+    table = effect?.table ?? .plain
+    shapes = effect?.shapes ?? ShapeTable()
     fill()
+  }
+
+  /// `count` new particles for a birth at `time`.
+  private mutating func spawn(_ count: Int) -> [ConfettiParticle] {
+    guard effect != nil else {
+      cannon.count = count
+      return cannon.spawn(in: window, using: &random)
+    }
+    return effect!.sample(count: count, window: window).map {
+      var particle = $0
+      particle.lifetime = Self.lifetime
+      particle.fade = min(particle.fade, Self.lifetime)
+      return particle
+    }
   }
 
   /// Fills the empty ring with `count` particles born over the spread before ``start``.
   private mutating func fill() {
     let batches = Swift.min(count, 1500)
     for batch in 0..<batches {
-      cannon.count = count * (batch + 1) / batches - count * batch / batches
+      let born = spawn(count * (batch + 1) / batches - count * batch / batches)
       let birth = Self.start - Self.birthSpread * (1 - Double(batch) / Double(batches))
-      ring.append(cannon.spawn(in: window, using: &random), bornAt: birth)
+      ring.append(born, bornAt: birth, table: table)
     }
   }
 
@@ -64,8 +89,7 @@ public struct BenchScene: Sendable {
       let births = Int(due - bornSoFar)
       if births > 0 {
         bornSoFar += Double(births)
-        cannon.count = births
-        ring.append(cannon.spawn(in: window, using: &random), bornAt: time)
+        ring.append(spawn(births), bornAt: time, table: table)
       }
     }
     ring.reclaim(at: time)

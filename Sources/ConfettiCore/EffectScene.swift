@@ -194,6 +194,20 @@ public struct EffectScene: Sendable {
     return x >= 1 ? 0 : 1 - x * x
   }
 
+  /// `count` particles drawn from every cell of every emitter in turn, each around its
+  /// emitter's configured position: the bench's way to load a scene with an effect's particles.
+  public mutating func sample(count: Int, window: Size) -> [ConfettiParticle] {
+    let cells = config.emitters.indices.flatMap { e in
+      config.emitters[e].cells.indices.map { (e, $0) }
+    }
+    return (0..<count).map { k in
+      let (e, c) = cells[k % cells.count]
+      let position = config.emitters[e].position
+      let origin = Point(x: position.x * window.width, y: position.y * window.height)
+      return particle(emitter: e, cell: c, origin: origin, window: window, fadeAt: .infinity)
+    }
+  }
+
   private mutating func particle(
     emitter e: Int, cell c: Int, origin: Point, window: Size, fadeAt: Seconds
   ) -> ConfettiParticle {

@@ -13,6 +13,12 @@ struct Bench {
   var seed: UInt64
   var json: Bool
   var plot: String?
+  /// The effect whose particles fill the scene; nil: the seed's cannon.
+  var effect: LoadedEffect?
+  var reduceMotion = false
+
+  /// The effect's name as the reports give it.
+  var effectName: String { effect?.config.name ?? "seed cannon" }
 
   #if DEBUG
     static let build = "debug"
@@ -71,8 +77,11 @@ struct Bench {
   /// Runs every mode for `count` particles, interleaved in rounds.
   private func measure(count: Int, info: GLInfo) throws -> [BenchMode: ModeResult] {
     let window = Size(width: Double(size.width), height: Double(size.height))
+    let images = try effect?.images(for: (try effectScene(capacity: 1))?.shapes ?? ShapeTable()) ?? []
     let runs = try modes.map {
-      try BenchRun(mode: $0, count: count, window: window, seed: seed, churn: churn, info: info)
+      try BenchRun(
+        mode: $0, scene: try scene(count: count, window: window), churn: churn, images: images,
+        info: info)
     }
     for run in runs {
       for _ in 0..<Self.warmUpFrames {
@@ -116,10 +125,18 @@ struct Bench {
   // MARK: Output
 
   private func printHeader(info: GLInfo, platform: String) {
-    print("confetti --bench: \(churn ? "churn" : "steady") scene at \(size.width)x\(size.height)")
+    print(
+      "confetti --bench: \(churn ? "churn" : "steady") scene of \(effectName)"
+        + "\(reduceMotion ? " (reduced motion)" : "") at \(size.width)x\(size.height)")
     print("renderer: \(info.renderer)")
     print("GL version: \(info.version) (EGL \(platform))")
     print("build: \(Self.build)")
+    let trail = effect?.config.emitters.flatMap(\.cells).map(\.trail).max() ?? 0
+    if trail > 0, modes.count > 1 {
+      print(
+        "note: the effect draws trails (up to \(trail) copies a particle) in gpu mode only: "
+          + "the cpu and floor baselines place one moment and draw no trails")
+    }
     if info.renderer.hasPrefix("llvmpipe") {
       print(
         "note: llvmpipe rasterises on the CPU after its timer query has ended, so gpu ms "
@@ -191,13 +208,28 @@ struct Bench {
     return ratios
   }
 
+  /// The effect running, for its particles, styles and shapes.
+  private func effectScene(capacity: Int) throws -> EffectScene? {
+    guard let effect else { return nil }
+    return try EffectScene(
+      config: effect.config, capacity: capacity, seed: seed, reduceMotion: reduceMotion)
+  }
+
+  /// A fresh scene of `count` particles: each mode starts from the same one.
+  private func scene(count: Int, window: Size) throws -> BenchScene {
+    BenchScene(
+      count: count, window: window, seed: seed, churn: churn,
+      effect: try effectScene(capacity: 1))
+  }
+
   private func printJSON(sweep: [(count: Int, results: [BenchMode: ModeResult])], info: GLInfo)
     throws
   {
     func report(_ count: Int, _ results: [BenchMode: ModeResult]) -> JSONReport {
       var report = JSONReport(
         renderer: info.renderer, gl_version: info.version, particles: count, width: size.width,
-        height: size.height, build: Self.build, scenario: churn ? "churn" : "steady")
+        height: size.height, build: Self.build, scenario: churn ? "churn" : "steady",
+        effect: effectName)
       if modes.count == 1, let only = results[modes[0]] {
         report.mode = modes[0].rawValue
         report.result = only
@@ -236,13 +268,15 @@ struct JSONReport: Encodable {
   var height: Int
   var build: String
   var scenario: String
+  var effect: String
   var mode: String?
   var result: ModeResult?
   var modes: [String: JSONReport]?
   var ratios: [String: Double]?
 
   enum CodingKeys: String, CodingKey {
-    case renderer, gl_version, particles, width, height, build, scenario, mode, modes, ratios
+    case renderer, gl_version, particles, width, height, build, scenario, effect, mode, modes
+    case ratios
   }
 
   func encode(to encoder: Encoder) throws {
@@ -254,6 +288,7 @@ struct JSONReport: Encodable {
     try container.encode(height, forKey: .height)
     try container.encode(build, forKey: .build)
     try container.encode(scenario, forKey: .scenario)
+    try container.encode(effect, forKey: .effect)
     try container.encodeIfPresent(mode, forKey: .mode)
     try container.encodeIfPresent(modes, forKey: .modes)
     try container.encodeIfPresent(ratios, forKey: .ratios)

@@ -1,5 +1,6 @@
 import ConfettiCore
 import ConfettiGL
+import ConfettiImage
 import Foundation
 
 /// What `--bench` runs: the product's path or one of its baselines.
@@ -27,21 +28,29 @@ final class BenchRun {
   private(set) var appMilliseconds: [Double] = []
   private(set) var uploadBytes: [Int] = []
 
-  init(mode: BenchMode, count: Int, window: Size, seed: UInt64, churn: Bool, info: GLInfo) throws {
+  init(
+    mode: BenchMode, scene: BenchScene, churn: Bool, images: [RGBAImage], info: GLInfo
+  ) throws {
     self.mode = mode
-    scene = BenchScene(count: count, window: window, seed: seed, churn: churn)
+    self.scene = scene
+    let count = scene.count
     switch mode {
     case .gpu:
       product = try ParticleRenderer(capacity: count, info: info)
+      product!.setEmitterTable(scene.table)
+      try product!.setShapeTable(scene.shapes, images: images)
+      product!.resetMeter()
       placed = nil
     case .cpu:
       product = nil
       placed = try PlacedRenderer(capacity: count, info: info)
+      try placed!.setShapeTable(scene.shapes, images: images)
       placements = [Float](repeating: 0, count: count * PlacementEvaluator.floatsPerParticle)
     case .floor:
       precondition(!churn, "the floor has no births to place")
       product = nil
       placed = try PlacedRenderer(capacity: count, phases: Self.floorPhases, info: info)
+      try placed!.setShapeTable(scene.shapes, images: images)
       placements = [Float](repeating: 0, count: count * PlacementEvaluator.floatsPerParticle)
       try placeFloorPhases()
     }
@@ -120,7 +129,7 @@ final class BenchRun {
     placements.withUnsafeMutableBufferPointer { all in
       for range in ranges {
         PlacementEvaluator.evaluate(
-          scene.ring, slots: range, at: now,
+          scene.ring, slots: range, at: now, table: scene.table,
           into: UnsafeMutableBufferPointer(rebasing: all[(range.lowerBound * floats)...]))
       }
     }

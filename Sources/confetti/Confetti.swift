@@ -1,6 +1,7 @@
 import ArgumentParser
 import ConfettiCore
 import ConfettiGL
+import ConfettiPresets
 import Foundation
 
 @main
@@ -41,8 +42,9 @@ struct Confetti: ParsableCommand {
     abstract: "Physics-based confetti, computed entirely by the GPU's vertex shader.",
     discussion: """
       With no command, opens a window:
-        left click   a burst of confetti at the pointer
-        space        the cannon: a burst from the bottom edge
+        left click   a burst of confetti at the pointer (the effect's click emitters)
+        space        the cannon: a burst from the bottom edge (the effect's key emitters)
+        p, o         the next, the previous preset
         c            clear every particle
         esc, q       quit
 
@@ -51,6 +53,12 @@ struct Confetti: ParsableCommand {
         confetti --bench N  a headless stress run with N particles (add --compare, --json)
       """
   )
+
+  @OptionGroup(title: "Effect")
+  var effect: EffectOptions
+
+  @Flag(help: "List the presets and what each does.")
+  var listPresets = false
 
   @Option(help: "Seed for every random draw, so a run can be repeated exactly.")
   var seed: UInt64 = 1
@@ -138,19 +146,29 @@ struct Confetti: ParsableCommand {
   }
 
   func run() throws {
+    if listPresets {
+      for name in Presets.names {
+        print(name.padding(toLength: 18, withPad: " ", startingAt: 0) + (try Presets.named(name).summary))
+      }
+      return
+    }
     try reportingFailures {
+      let loaded = try effect.load(fallback: "confetti")
       if let counts = try benchCounts() {
         let sweeping = sweep != nil
         try Bench(
           counts: counts, modes: compare || sweeping ? Bench.comparedModes(churn: churn) : [mode],
           size: size ?? PixelSize(width: 1920, height: 1080),
           seconds: frames == nil ? (seconds ?? (sweeping ? 3 : 10)) : nil, frames: frames,
-          churn: churn, seed: seed, json: json, plot: sweeping ? plot : nil
+          churn: churn, seed: seed, json: json, plot: sweeping ? plot : nil,
+          effect: effect.preset != nil || effect.config != nil ? loaded : nil,
+          reduceMotion: effect.wantsReducedMotion
         ).run()
       } else {
         let app = try WindowApp(
           size: size ?? PixelSize(width: 1280, height: 720), capacity: capacity, seed: seed,
-          vsync: !noVsync, exitAfter: exitAfter)
+          effect: loaded, reduceMotion: effect.wantsReducedMotion, vsync: !noVsync,
+          exitAfter: exitAfter)
         app.run()
       }
     }

@@ -1,6 +1,7 @@
 import CGLFW
 import ConfettiCore
 import ConfettiGL
+import ConfettiPresets
 import Foundation
 
 /// The interactive window: set up, loop (events, update, draw), tear down.
@@ -8,14 +9,36 @@ final class WindowApp {
   private let window: OpaquePointer
   /// Released before the window: its GL objects are deleted on the window's context.
   private var renderer: ParticleRenderer!
-  private var scene: ConfettiScene
+  private var scene: EffectScene
+  /// The effect given on the command line, then the presets the p key cycles through.
+  private var effects: [LoadedEffect]
+  private var effectIndex = 0
+  private let capacity: Int
+  private let seed: UInt64
+  private let reduceMotion: Bool
   private let start = ContinuousClock.now
   private let exitAfter: Seconds?
   /// Whether the last frame drawn had no particles, so the screen already shows the backdrop.
   private var screenIsEmpty = false
   private var frameCounter = FrameCounter()
 
-  init(size: PixelSize, capacity: Int, seed: UInt64, vsync: Bool, exitAfter: Seconds?) throws {
+  init(
+    size: PixelSize, capacity: Int, seed: UInt64, effect: LoadedEffect, reduceMotion: Bool,
+    vsync: Bool, exitAfter: Seconds?
+  ) throws {
+    // The configuration is checked before any window opens: nothing starts half-configured.
+    scene = try EffectScene(
+      config: effect.config, capacity: capacity, seed: seed, reduceMotion: reduceMotion)
+    let images = try effect.images(for: scene.shapes)
+    effects = try Presets.names.map { LoadedEffect(config: try Presets.named($0), directory: nil) }
+    if effect.directory != nil {
+      effects.insert(effect, at: 0)
+    } else {
+      effectIndex = effects.firstIndex { $0.config.name == effect.config.name } ?? 0
+    }
+    self.capacity = capacity
+    self.seed = seed
+    self.reduceMotion = reduceMotion
     guard glfwInit() == GLFW_TRUE else {
       throw WindowError(
         "cannot open a window: \(Self.glfwError()) — run it in a desktop session "
@@ -39,14 +62,16 @@ final class WindowApp {
     glfwSwapInterval(vsync ? 1 : 0)
     do {
       renderer = try ParticleRenderer(capacity: capacity, info: try GLInfo.requireCurrent())
+      renderer.setEmitterTable(scene.table)
+      try renderer.setShapeTable(scene.shapes, images: images)
     } catch {
       glfwDestroyWindow(window)
       glfwTerminate()
       throw error
     }
-    scene = ConfettiScene(capacity: capacity, seed: seed)
     self.exitAfter = exitAfter
     installCallbacks()
+    scene.trigger(.start, window: windowSize, time: now)
   }
 
   deinit {
@@ -73,11 +98,11 @@ final class WindowApp {
   func run() {
     while glfwWindowShouldClose(window) == GLFW_FALSE {
       if let exitAfter, now >= exitAfter { break }
-      scene.ring.reclaim(at: now)
+      scene.advance(to: now, window: windowSize)
       var width: Int32 = 0
       var height: Int32 = 0
       glfwGetFramebufferSize(window, &width, &height)
-      if scene.ring.drawnCount == 0 && screenIsEmpty {
+      if scene.ring.drawnCount == 0 && !scene.isEmitting && screenIsEmpty {
         // Nothing moves and the screen shows it: sleep until an event. Zero cost when idle.
         updateTitle(force: true)
         if exitAfter == nil { glfwWaitEvents() } else { glfwWaitEventsTimeout(0.05) }
@@ -112,8 +137,11 @@ final class WindowApp {
     let time = now
     guard force || frameCounter.titleIsStale(at: time) else { return }
     let alive = scene.ring.aliveCount(at: time)
-    let rate = scene.ring.drawnCount == 0 ? "idle" : String(format: "%.0f fps", frameCounter.rate)
-    glfwSetWindowTitle(window, "Confetti — \(alive) particles — \(rate)")
+    let idle = scene.ring.drawnCount == 0 && !scene.isEmitting
+    let rate = idle ? "idle" : String(format: "%.0f fps", frameCounter.rate)
+    let calm = reduceMotion ? " (reduced motion)" : ""
+    glfwSetWindowTitle(
+      window, "Confetti — \(scene.config.name)\(calm) — \(alive) particles — \(rate)")
     frameCounter.titleShown(at: time)
   }
 
@@ -146,18 +174,45 @@ final class WindowApp {
     var x = 0.0
     var y = 0.0
     glfwGetCursorPos(window, &x, &y)
-    scene.burst(at: Point(x: x, y: y), at: now)
+    let trigger = [.click, .key, .start].first(where: scene.has) ?? .click
+    scene.trigger(trigger, at: Point(x: x, y: y), window: windowSize, time: now)
     screenIsEmpty = false
   }
 
   private func keyPressed(_ key: Int32) {
     switch key {
-    case GLFW_KEY_SPACE: scene.fireCannon(in: windowSize, at: now)
-    case GLFW_KEY_C: scene.ring.removeAll()
+    case GLFW_KEY_SPACE:
+      let trigger = [.key, .click, .start].first(where: scene.has) ?? .key
+      scene.trigger(trigger, window: windowSize, time: now)
+    case GLFW_KEY_P: switchEffect(by: 1)
+    case GLFW_KEY_O: switchEffect(by: -1)
+    case GLFW_KEY_C: scene.removeAll()
     case GLFW_KEY_ESCAPE, GLFW_KEY_Q: glfwSetWindowShouldClose(window, GLFW_TRUE)
     default: return
     }
     screenIsEmpty = false
+  }
+
+  /// Moves to the next (or previous) effect: the particles of the last one are cleared, since
+  /// the emitter and shape tables they index are replaced.
+  private func switchEffect(by step: Int) {
+    let next = (effectIndex + step + effects.count) % effects.count
+    do {
+      let effect = effects[next]
+      var replacement = try EffectScene(
+        config: effect.config, capacity: capacity, seed: seed &+ UInt64(next),
+        reduceMotion: reduceMotion)
+      let images = try effect.images(for: replacement.shapes)
+      renderer.setEmitterTable(replacement.table)
+      try renderer.setShapeTable(replacement.shapes, images: images)
+      replacement.trigger(.start, window: windowSize, time: now)
+      // The new ring starts empty: every record it writes is uploaded afresh.
+      scene = replacement
+      effectIndex = next
+    } catch {
+      FileHandle.standardError.write(Data("confetti: \(error)\n".utf8))
+    }
+    updateTitle(force: true)
   }
 
   private static func glfwError() -> String {
