@@ -56,7 +56,8 @@ class HeadlessGLTestCase: XCTestCase {
     }
     // Every motion model, in turn: the seed's confetti, the tap burst's ballistic pieces that
     // shrink with life, the fire emitter's horizontal-only drag, CAEmitterCell growth with a
-    // sideways acceleration, and emitters with wind, gusts and colour ramps (``motionTable``).
+    // sideways acceleration, emitters with wind, gusts and colour ramps (``motionTable``), and
+    // an emitter that fades out with pieces that darken their back and draw trails.
     for i in particles.indices {
       switch i % 6 {
       case 1:
@@ -77,6 +78,12 @@ class HeadlessGLTestCase: XCTestCase {
       case 4:
         particles[i].drag = 0.05  // small drag: the series side of E and F
         particles[i].emitter = 3
+      case 5:
+        // An emitter that fades out, pieces that darken their back and draw trails.
+        particles[i].darkensBack = true
+        particles[i].trail = UInt8(1 + i % 4)
+        particles[i].emitterFadeAt = 0.3 + 0.1 * Double(i % 7)
+        particles[i].emitter = 4
       default:
         break
       }
@@ -102,6 +109,13 @@ class HeadlessGLTestCase: XCTestCase {
     stormy.gustAmplitude = 40
     stormy.gustPeriod = 0.9
     table.set(stormy, at: 3)
+    var fading = EmitterStyle()
+    fading.fadeOut = 0.5
+    fading.trailSpacing = 0.04
+    fading.gustAmplitude = 10
+    fading.gustPeriod = 1.3
+    fading.wind = 20
+    table.set(fading, at: 4)
     return table
   }
 }

@@ -39,16 +39,24 @@ final class ParityTests: HeadlessGLTestCase {
     renderer.setEmitterTable(table)
 
     var compared = 0
+    var trailSamples = 0
     var worst = (position: 0.0, rotation: 0.0, share: 0.0)
     for step in 0..<40 {
       let now = Tick(uptime - 0.05 + Double(step) * 0.1)
-      let captured = try renderer.capture(slots: 0..<count, at: now)
-      for (slot, gpu) in captured.enumerated() {
-        guard let cpu = ConfettiPhysics.state(of: ring.records[slot], at: now, table: table) else {
+      // Every particle and up to four trail copies of it (copy c of slot s at c·count + s).
+      let captured = try renderer.capture(slots: 0..<count, at: now, trailCopies: 4)
+      for (index, gpu) in captured.enumerated() {
+        let (copy, slot) = index.quotientAndRemainder(dividingBy: count)
+        guard
+          let cpu = ConfettiPhysics.state(
+            of: ring.records[slot], at: now, table: table, trailCopy: copy)
+        else {
           XCTAssertEqual(
-            gpu.opacity, 0, "slot \(slot) is not alive but has opacity", file: file, line: line)
+            gpu.opacity, 0, "slot \(slot) copy \(copy) is not visible but has opacity", file: file,
+            line: line)
           continue
         }
+        if copy > 0 { trailSamples += 1 }
         compared += 1
         worst.position = max(
           worst.position, abs(gpu.position.x - cpu.position.x), abs(gpu.position.y - cpu.position.y)
@@ -65,6 +73,7 @@ final class ParityTests: HeadlessGLTestCase {
       }
     }
     XCTAssertGreaterThan(compared, 40_000, "too few live samples compared", file: file, line: line)
+    XCTAssertGreaterThan(trailSamples, 2000, "too few trail copies compared", file: file, line: line)
     XCTAssertLessThanOrEqual(
       worst.position, positionTolerance, "worst position error (pt)", file: file, line: line)
     XCTAssertLessThanOrEqual(
