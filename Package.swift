@@ -62,6 +62,9 @@ let package = Package(
       ]
     ),
 
+    // The configuration parser's fuzz target: mutates the presets, checks every mutant.
+    .executableTarget(name: "confetti-fuzz", dependencies: ["ConfettiCore", "ConfettiPresets"]),
+
     .testTarget(name: "ConfettiCoreTests", dependencies: ["ConfettiCore", "ConfettiPresets"]),
     .testTarget(
       name: "ConfettiGLTests",

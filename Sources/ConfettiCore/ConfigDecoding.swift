@@ -61,7 +61,7 @@ struct ConfigNode {
     }
     for member in members where !allowed.contains(member.key) {
       throw ConfigError(
-        path: path + "." + member.key,
+        path: path + pathComponent(member.key),
         message: "unknown key; allowed here: \(allowed.joined(separator: ", "))")
     }
     for key in required where !members.contains(where: { $0.key == key }) {
@@ -158,7 +158,7 @@ struct ConfigNode {
   private func describe() -> String {
     switch value {
     case .number(let number): format(number)
-    case .string(let text): "\"\(text.count > 40 ? text.prefix(40) + "…" : text)\""
+    case .string(let text): "\"\(printable(text.count > 40 ? text.prefix(40) + "…" : text))\""
     case .bool(let flag): "\(flag)"
     default: value.kind
     }
@@ -171,8 +171,37 @@ struct ConfigMembers {
   let path: String
 
   subscript(key: String) -> ConfigNode? {
-    members.first { $0.key == key }.map { ConfigNode($0.value, path: path + "." + key) }
+    members.first { $0.key == key }.map { ConfigNode($0.value, path: path + pathComponent(key)) }
   }
+}
+
+/// A key as a JSON path writes it: `.key` when it is a plain name, else `["key"]` with escapes.
+func pathComponent(_ key: String) -> String {
+  let plain = !key.isEmpty && key.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+  return plain ? "." + key : "[\"" + printable(key) + "\"]"
+}
+
+/// Text for a one-line message: control characters, line breaks and quotes escaped as in JSON.
+func printable<S: StringProtocol>(_ text: S) -> String {
+  var result = ""
+  for scalar in text.unicodeScalars {
+    switch scalar {
+    case "\n": result += "\\n"
+    case "\r": result += "\\r"
+    case "\t": result += "\\t"
+    case "\"": result += "\\\""
+    case "\\": result += "\\\\"
+    default:
+      if scalar.properties.generalCategory == .control || scalar.properties.isNoncharacterCodePoint
+        || [.lineSeparator, .paragraphSeparator, .format].contains(scalar.properties.generalCategory)
+      {
+        result += String(format: "\\u%04x", scalar.value)
+      } else {
+        result.unicodeScalars.append(scalar)
+      }
+    }
+  }
+  return result
 }
 
 /// Numbers in messages: whole numbers without a decimal point.

@@ -146,11 +146,13 @@ public struct EffectScene: Sendable {
         }
       }
     }
+    // A timed emitter owes nothing after half its duration (its taper is over); its particles
+    // already carry the moment of its fade-out.
     running.removeAll { running in
       guard case .timed(let duration, _) = config.emitters[running.emitter].emission else {
         return false
       }
-      return running.local >= duration
+      return running.local >= duration / 2
     }
     ring.reclaim(at: time)
   }

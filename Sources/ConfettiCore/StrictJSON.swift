@@ -104,10 +104,10 @@ public struct StrictJSON {
       let keyStart = index
       let key = try string()
       guard keys.insert(key).inserted else {
-        throw error("duplicate key \"\(key)\"", at: keyStart)
+        throw error("duplicate key \"\(printable(key))\"", at: keyStart)
       }
       skipWhitespace()
-      guard peek(UInt8(ascii: ":")) else { throw error("expected ':' after \"\(key)\"") }
+      guard peek(UInt8(ascii: ":")) else { throw error("expected ':' after \"\(printable(key))\"") }
       index += 1
       skipWhitespace()
       members.append((key, try value()))
@@ -315,7 +315,7 @@ public struct StrictJSON {
     let rest = String(decoding: bytes[index..<min(bytes.count, index + 4)], as: UTF8.self)
     guard let character = rest.first else { return "a byte that is not UTF-8" }
     if character == "/" { return "'/' (comments are not JSON)" }
-    return character.isNewline ? "a line break" : "'\(character)'"
+    return character.isNewline ? "a line break" : "'\(printable(String(character)))'"
   }
 
   private func error(_ message: String, at position: Int? = nil) -> JSONSyntaxError {

@@ -1,0 +1,140 @@
+import ConfettiCore
+import ConfettiPresets
+import Foundation
+import XCTest
+
+/// The configuration format: every preset decodes; bad files are refused with the JSON path (or
+/// line and column) and what is allowed.
+final class EffectConfigTests: XCTestCase {
+  func testEveryPresetDecodesAndIsNamedAfterItsFile() throws {
+    XCTAssertEqual(
+      Set(Presets.names),
+      [
+        "confetti", "cannon", "tap-burst", "fireworks", "fire", "sparkle", "snow", "rain",
+        "falling-confetti",
+      ])
+    for name in Presets.names {
+      let config = try Presets.named(name)
+      XCTAssertEqual(config.name, name)
+      XCTAssertFalse(config.summary.isEmpty, "\(name) says what it is")
+      _ = try EffectScene(config: config, capacity: 16, seed: 1)
+    }
+  }
+
+  func testTheSeedPresetsCarryTheSeedsNumbers() throws {
+    let falling = try Presets.named("falling-confetti")
+    XCTAssertEqual(falling.emitters[0].emission, .timed(duration: 3, fadeOut: 1))
+    let cell = falling.emitters[0].cells[0]
+    XCTAssertEqual(cell.birthRate, 50)
+    XCTAssertEqual(cell.lifetime, Varied(10))
+    XCTAssertEqual(cell.speed, Varied(500, range: 250))
+    XCTAssertEqual(cell.scale, Varied(0.75, range: 0.25))
+    let tap = try Presets.named("tap-burst").emitters[0].cells[0]
+    XCTAssertEqual(tap.count, 60)
+    XCTAssertEqual(tap.kick, SIMD2(0, -60))
+    XCTAssertEqual(tap.gravity, 120)
+    XCTAssertTrue(tap.shrinksWithLife)
+    let fire = try Presets.named("fire").emitters[0].cells[0]
+    XCTAssertEqual(fire.drag.x, -log(0.92) * 60, accuracy: 0.01, "0.92 per 1/60 s")
+  }
+
+  func testAMinimalConfigurationGetsTheDocumentedDefaults() throws {
+    let config = try EffectConfig.decode(
+      #"{"name": "tiny", "emitters": [{"cells": [{"count": 3}]}]}"#)
+    let emitter = config.emitters[0]
+    XCTAssertEqual(emitter.trigger, .start)
+    XCTAssertEqual(emitter.position, SIMD2(0.5, 0.5))
+    XCTAssertEqual(emitter.emission, .burst)
+    XCTAssertEqual(emitter.cells[0], {
+      var cell = CellConfig()
+      cell.count = 3
+      return cell
+    }())
+  }
+
+  /// Each bad configuration, and what the message must contain.
+  static let badConfigurations: [(json: String, expected: [String])] = [
+    ("", ["not valid JSON", "line 1, column 1", "value"]),
+    ("{", ["line 1, column 2", "key"]),
+    (#"{"name": "a", "emitters": [],}"#, ["line 1, column 30", "trailing commas"]),
+    (#"{"name": "a", "name": "b"}"#, ["duplicate key \"name\"", "column 15"]),
+    ("{\"name\": \"a\"\n  // note\n}", ["line 2, column 3", "comments are not JSON"]),
+    (#"{"name": "a", "emitters": [1, ]}"#, ["trailing commas"]),
+    (#"{"name": 'a'}"#, ["column 10", "found '''"]),
+    (#"{"name": "a"} x"#, ["after the end of the document"]),
+    (#"{"name": 01}"#, ["leading zeros"]),
+    (#"{"name": NaN}"#, ["expected a value"]),
+    (#"{"name": 1e999}"#, ["too large"]),
+    (#"{"name": "a\qb"}"#, ["unknown escape"]),
+    ("[1]", ["$: must be an object"]),
+    (#"{"emitters": []}"#, ["$: missing \"name\""]),
+    (#"{"name": "a"}"#, ["missing \"emitters\""]),
+    (#"{"name": "a b", "emitters": []}"#, ["$.name", "letters, digits or '-'"]),
+    (#"{"name": "a", "emitters": []}"#, ["$.emitters", "must not be empty"]),
+    (#"{"name": "a", "emiters": []}"#, ["$.emiters: unknown key", "allowed here: name, description, emitters"]),
+    (#"{"name": "a", "emitters": [{}]}"#, ["$.emitters[0]", "missing \"cells\""]),
+    (#"{"name": "a", "emitters": [{"cells": []}]}"#, ["$.emitters[0].cells", "must not be empty"]),
+    (#"{"name": "a", "emitters": [{"cells": [{}]}]}"#, ["$.emitters[0].cells[0]", "missing \"count\""]),
+    (#"{"name": "a", "emitters": [{"cells": [{"count": 2.5}]}]}"#, ["cells[0].count", "whole number from 1"]),
+    (#"{"name": "a", "emitters": [{"cells": [{"count": "9"}]}]}"#, ["cells[0].count", "not \"9\""]),
+    (#"{"name": "a", "emitters": [{"cells": [{"count": 1, "lifetime": -1}]}]}"#, ["cells[0].lifetime", "from 0.01 to 600 (s), not -1"]),
+    (#"{"name": "a", "emitters": [{"cells": [{"count": 1, "lifetime": {"value": 1, "range": 2}}]}]}"#, ["cells[0].lifetime", "value ± range must stay within"]),
+    (#"{"name": "a", "emitters": [{"cells": [{"count": 1, "lifetime": {"valu": 1}}]}]}"#, ["lifetime.valu: unknown key", "value, range"]),
+    (#"{"name": "a", "emitters": [{"cells": [{"count": 1, "colors": []}]}]}"#, ["cells[0].colors", "must not be empty"]),
+    (#"{"name": "a", "emitters": [{"cells": [{"count": 1, "colors": ["red"]}]}]}"#, ["colors[0]", "#rrggbb"]),
+    (#"{"name": "a", "emitters": [{"cells": [{"count": 1, "shapes": []}]}]}"#, ["cells[0].shapes", "must not be empty"]),
+    (#"{"name": "a", "emitters": [{"cells": [{"count": 1, "shapes": ["hexagon"]}]}]}"#, ["shapes[0]", "\"rectangle\", \"circle\", \"triangle\", \"star\""]),
+    (#"{"name": "a", "emitters": [{"cells": [{"count": 1, "shapes": [{"polygon": [[0, 0], [1, 1]]}]}]}]}"#, ["shapes[0].polygon", "3 to 32 items"]),
+    (#"{"name": "a", "emitters": [{"cells": [{"count": 1, "shapes": [{"polygon": [[0, 0], [1, 0], [2, 0]]}]}]}]}"#, ["shapes[0].polygon", "area"]),
+    (#"{"name": "a", "emitters": [{"cells": [{"count": 1, "trail": 17}]}]}"#, ["cells[0].trail", "0 to 16"]),
+    (#"{"name": "a", "emitters": [{"cells": [{"count": 1, "flips": 1}]}]}"#, ["cells[0].flips", "true or false"]),
+    (#"{"name": "a", "emitters": [{"cells": [{"count": 1, "speedUnit": "km"}]}]}"#, ["speedUnit", "\"points\", \"windowHeights\""]),
+    (#"{"name": "a", "emitters": [{"cells": [{"count": 1, "sizes": [[10]]}]}]}"#, ["sizes[0]", "2 to 2 items"]),
+    (#"{"name": "a", "emitters": [{"trigger": "tap", "cells": [{"count": 1}]}]}"#, ["$.emitters[0].trigger", "\"start\", \"click\", \"key\""]),
+    (#"{"name": "a", "emitters": [{"position": {"x": 0.5}, "cells": [{"count": 1}]}]}"#, ["$.emitters[0].position", "missing \"y\""]),
+    (#"{"name": "a", "emitters": [{"shape": {"kind": "line"}, "cells": [{"count": 1}]}]}"#, ["$.emitters[0].shape", "missing \"length\""]),
+    (#"{"name": "a", "emitters": [{"shape": {"kind": "point", "radius": 1}, "cells": [{"count": 1}]}]}"#, ["shape.radius", "nothing but its kind"]),
+    (#"{"name": "a", "emitters": [{"emission": {"mode": "timed"}, "cells": [{"count": 1}]}]}"#, ["cells[0]", "missing \"birthRate\""]),
+    (#"{"name": "a", "emitters": [{"emission": {"mode": "burst", "duration": 2}, "cells": [{"count": 1}]}]}"#, ["emission.duration", "only a timed emission"]),
+    (#"{"name": "a", "emitters": [{"emission": {"mode": "continuous"}, "cells": [{"birthRate": 5, "count": 1}]}]}"#, ["cells[0].count", "birthRate, not a count"]),
+    (#"{"name": "a", "emitters": [{"wind": {"speed": 1e6}, "cells": [{"count": 1}]}]}"#, ["wind.speed", "-2000 to 2000 (pt/s)"]),
+  ]
+
+  func testBadConfigurationsAreRefusedWithWhereAndWhatIsAllowed() {
+    for (json, expected) in Self.badConfigurations {
+      do {
+        _ = try EffectConfig.decode(json)
+        XCTFail("accepted: \(json)")
+      } catch {
+        let message = error.description
+        XCTAssertFalse(message.contains("\n"), "one line: \(message)")
+        for part in expected {
+          XCTAssert(message.contains(part), "\(json)\n  said: \(message)\n  missing: \(part)")
+        }
+      }
+    }
+  }
+
+  func testTooManyCellsForTheEmitterTableAreRefused() {
+    let cell = #"{"count": 1}"#
+    let cells = Array(repeating: cell, count: 20).joined(separator: ", ")
+    let json = #"{"name": "a", "emitters": [{"cells": [\#(cells)]}, {"cells": [\#(cells)]}]}"#
+    XCTAssertThrowsError(try EffectConfig.decode(json)) {
+      XCTAssert("\($0)".contains("40 cells in all; at most 31"), "\($0)")
+    }
+  }
+
+  /// Inputs found by the fuzz target (`confetti-fuzz`), kept so they stay handled.
+  func testTheFuzzCorpusIsHandledWithoutCrashing() throws {
+    let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appending(path: "ConfigCorpus")
+    let files = try FileManager.default.contentsOfDirectory(
+      at: folder, includingPropertiesForKeys: nil)
+    XCTAssertGreaterThan(files.count, 10, "the corpus is there")
+    for file in files {
+      let data = try Data(contentsOf: file)
+      let outcome = ConfigFuzzing.check(data)
+      XCTAssertNil(outcome.violation, "\(file.lastPathComponent): \(outcome.violation ?? "")")
+    }
+  }
+}

@@ -1,0 +1,196 @@
+import ConfettiCore
+import ConfettiPresets
+import XCTest
+
+/// Emitters on an injected clock: when births happen, how many, and that a stall never floods.
+final class EmissionTests: XCTestCase {
+  let window = Size(width: 800, height: 600)
+
+  func config(_ emission: Emission, rate: Double = 100, lifetime: Double = 30) -> EffectConfig {
+    var cell = CellConfig()
+    cell.birthRate = rate
+    cell.count = 10
+    cell.lifetime = Varied(lifetime)
+    var emitter = EmitterConfig()
+    emitter.emission = emission
+    emitter.cells = [cell]
+    return EffectConfig(name: "test", emitters: [emitter])
+  }
+
+  /// Runs a scene from time 0 to `end` in frames of `step`, returning how many were born by each
+  /// frame.
+  func births(
+    _ config: EffectConfig, until end: Double, step: Double = 1.0 / 60, capacity: Int = 100_000
+  ) throws -> (scene: EffectScene, counts: [(time: Double, born: Int)]) {
+    var scene = try EffectScene(config: config, capacity: capacity, seed: 3)
+    scene.trigger(.start, window: window, time: 0)
+    var counts: [(Double, Int)] = []
+    var time = 0.0
+    while time < end - 1e-9 {
+      time += step
+      scene.advance(to: time, window: window)
+      counts.append((time, scene.ring.head))
+    }
+    return (scene, counts)
+  }
+
+  func testTimedEmissionTapersFromFullRateToNoneByHalfTheDuration() throws {
+    let (_, counts) = try births(config(.timed(duration: 4, fadeOut: 1)), until: 4)
+    func born(at time: Double) -> Int { counts.last { $0.time <= time + 1e-9 }!.born }
+    // The rate 100·(1 − (u/2)²): its integral to u.
+    XCTAssertEqual(Double(born(at: 0.5)), 100 * (0.5 - 0.125 / 12), accuracy: 1.01)
+    XCTAssertEqual(Double(born(at: 1)), 100 * (1 - 1.0 / 12), accuracy: 1.01)
+    XCTAssertEqual(Double(born(at: 2)), 100 * 4 / 3, accuracy: 1.01, "D/3 of the full rate in all")
+    XCTAssertEqual(born(at: 4), born(at: 2), "nothing after half the duration")
+    // Early frames carry more births than late ones: the ease-in taper.
+    let first = born(at: 0.25)
+    let late = born(at: 1.75) - born(at: 1.5)
+    XCTAssertGreaterThan(first, 2 * late)
+    XCTAssertEqual(EffectScene.taper(duration: 4, at: 0), 1)
+    XCTAssertEqual(EffectScene.taper(duration: 4, at: 1), 0.75)
+    XCTAssertEqual(EffectScene.taper(duration: 4, at: 2), 0)
+  }
+
+  func testATimedEmitterFadesOutAfterItsDurationAndTakesItsParticlesAlong() throws {
+    let (scene, _) = try births(config(.timed(duration: 3, fadeOut: 1)), until: 3)
+    XCTAssertFalse(scene.isEmitting, "the emitter is removed after its duration")
+    let now = { (t: Double) in Tick(t) }
+    let visible = { (t: Double) in
+      scene.ring.records.prefix(scene.ring.head).compactMap {
+        ConfettiPhysics.state(of: $0, at: now(t), table: scene.table)
+      }
+    }
+    let before = visible(2.9)
+    XCTAssertEqual(before.count, scene.ring.head, "all alive before the fade (lifetime 30 s)")
+    XCTAssert(before.allSatisfy { $0.opacity == 1 })
+    let during = visible(3.5)
+    XCTAssertEqual(during.count, before.count)
+    for state in during {
+      XCTAssertEqual(state.opacity, 0.25, accuracy: 0.01, "(1 − 0.5)² half way through the fade")
+    }
+    XCTAssert(visible(4.01).isEmpty, "gone once the emitter has faded out")
+    var scene2 = scene
+    scene2.ring.reclaim(at: 4.01)
+    XCTAssertEqual(scene2.ring.drawnCount, 0, "and their records are freed")
+  }
+
+  func testContinuousEmissionKeepsItsRateAndBirthsAreSpreadOverTheFrame() throws {
+    let (scene, counts) = try births(config(.continuous, rate: 90), until: 10)
+    XCTAssertEqual(Double(counts.last!.born), 900, accuracy: 1)
+    XCTAssertTrue(scene.isEmitting)
+    // Within one frame, births carry distinct times: no clumps at frame boundaries.
+    let births = Set(scene.ring.records.prefix(scene.ring.head).map(\.birth))
+    XCTAssertGreaterThan(births.count, 890)
+  }
+
+  func testAStallOfSecondsDropsTheMissedTimeInsteadOfFlooding() throws {
+    var scene = try EffectScene(config: config(.continuous, rate: 1000), capacity: 100_000, seed: 1)
+    scene.trigger(.start, window: window, time: 0)
+    var time = 0.0
+    for _ in 0..<60 {
+      time += 1.0 / 60
+      scene.advance(to: time, window: window)
+    }
+    let beforeStall = scene.ring.head
+    XCTAssertEqual(Double(beforeStall), 1000, accuracy: 1)
+    // Five seconds without a frame: a minimised window, a debugger.
+    time += 5
+    scene.advance(to: time, window: window)
+    let afterStall = scene.ring.head - beforeStall
+    XCTAssertLessThanOrEqual(
+      Double(afterStall), 1000 * EffectScene.longestStep + 1, "at most one longest step's worth")
+    // And the births of that frame are at most that step old, not from inside the stall.
+    let newest = scene.ring.records[(beforeStall..<scene.ring.head).map { $0 % 100_000 }.first!]
+    XCTAssertGreaterThanOrEqual(
+      Tick(time).seconds(since: Tick(rawValue: newest.birth)), 0)
+    XCTAssertLessThanOrEqual(
+      Tick(time).seconds(since: Tick(rawValue: newest.birth)), EffectScene.longestStep + 1e-6)
+    // Then it goes on at its rate.
+    let resumed = scene.ring.head
+    for _ in 0..<60 {
+      time += 1.0 / 60
+      scene.advance(to: time, window: window)
+    }
+    XCTAssertEqual(Double(scene.ring.head - resumed), 1000, accuracy: 1)
+  }
+
+  func testBirthsPerStepAreBoundedEvenAtAbsurdRates() throws {
+    var scene = try EffectScene(
+      config: config(.continuous, rate: 1_000_000), capacity: 1000, seed: 1)
+    scene.trigger(.start, window: window, time: 0)
+    scene.advance(to: 0.1, window: window)
+    XCTAssertEqual(scene.ring.head, EffectScene.maximumBirthsPerStep)
+    XCTAssertEqual(scene.ring.drawnCount, 1000, "and the ring's memory is capped")
+  }
+
+  func testStartingATimedEmitterAgainGivesAFreshBurstNotAFlood() throws {
+    var scene = try EffectScene(
+      config: config(.timed(duration: 3, fadeOut: 1)), capacity: 100_000, seed: 1)
+    scene.trigger(.start, window: window, time: 0)
+    scene.advance(to: 1.0 / 60, window: window)
+    let firstFrame = scene.ring.head
+    for frame in 2...600 { scene.advance(to: Double(frame) / 60, window: window) }
+    XCTAssertFalse(scene.isEmitting)
+    let before = scene.ring.head
+    scene.trigger(.start, window: window, time: 10)
+    scene.advance(to: 10 + 1.0 / 60, window: window)
+    XCTAssertEqual(scene.ring.head - before, firstFrame, "the same first frame as the first time")
+  }
+
+  func testThousandsOfEmittersKeepMemoryBounded() throws {
+    var scene = try EffectScene(config: config(.continuous, rate: 50), capacity: 5000, seed: 1)
+    for k in 0..<5000 {
+      let time = Double(k) / 60
+      scene.trigger(.start, window: window, time: time)
+      scene.advance(to: time, window: window)
+      XCTAssertLessThanOrEqual(scene.runningCount, EffectScene.maximumRunning)
+    }
+    XCTAssertEqual(scene.ring.capacity, 5000)
+  }
+
+  func testEmitterShapesPlaceBirthsWhereTheySay() throws {
+    for (shape, check) in [
+      (EmitterShape.point, { (p: Point) in p.x == 400 && p.y == 300 }),
+      (.line(length: 0.5), { (p: Point) in abs(p.x - 400) <= 200 && p.y == 300 }),
+      (.rectangle(width: 0.5, height: 0.1), { abs($0.x - 400) <= 200 && abs($0.y - 300) <= 30 }),
+      (.circle(radius: 0.1), { hypot($0.x - 400, $0.y - 300) <= 60 + 1e-9 }),
+    ] {
+      var config = config(.burst)
+      config.emitters[0].shape = shape
+      config.emitters[0].cells[0].count = 500
+      var scene = try EffectScene(config: config, capacity: 500, seed: 9)
+      scene.trigger(.start, window: window, time: 1)
+      let origins = scene.ring.records.map { Point(x: Double($0.originX), y: Double($0.originY)) }
+      XCTAssert(origins.allSatisfy(check), "\(shape)")
+      if shape != .point {
+        XCTAssertGreaterThan(Set(origins.map(\.x)).count, 400, "\(shape) spreads births")
+      }
+    }
+  }
+
+  func testAClickBurstIsBornAtThePointer() throws {
+    var scene = try EffectScene(config: try Presets.named("tap-burst"), capacity: 100, seed: 1)
+    scene.trigger(.click, at: Point(x: 123, y: 45), window: window, time: 2)
+    XCTAssertEqual(scene.ring.head, 60)
+    for record in scene.ring.records.prefix(60) {
+      XCTAssertEqual(record.originX, 123)
+      XCTAssertEqual(record.originY, 45)
+    }
+  }
+
+  func testReducedMotionParticlesStayPutAndFadeGently() throws {
+    var scene = try EffectScene(
+      config: try Presets.named("confetti"), capacity: 100, seed: 1, reduceMotion: true)
+    scene.trigger(.click, at: Point(x: 400, y: 300), window: window, time: 1)
+    for record in scene.ring.records.prefix(60) {
+      let early = try XCTUnwrap(ConfettiPhysics.state(of: record, at: Tick(1.1)))
+      let late = try XCTUnwrap(ConfettiPhysics.state(of: record, at: Tick(1.9)))
+      XCTAssertEqual(early.position, late.position, "no movement")
+      XCTAssertEqual(early.rotation, late.rotation, "no spin")
+      XCTAssertGreaterThan(early.opacity, late.opacity, "a fade")
+      XCTAssertLessThanOrEqual(
+        Double(record.lifetime), ConfettiParticle.reducedMotionLifetime + 0.001, "short")
+      XCTAssertLessThan(hypot(early.position.x - 400, early.position.y - 300), 200, "near the click")
+    }
+  }
+}
