@@ -68,7 +68,7 @@ let package = Package(
     .testTarget(name: "ConfettiCoreTests", dependencies: ["ConfettiCore", "ConfettiPresets"]),
     .testTarget(
       name: "ConfettiGLTests",
-      dependencies: ["ConfettiCore", "ConfettiGL", "ConfettiImage", "CEpoxy"]),
+      dependencies: ["ConfettiCore", "ConfettiGL", "ConfettiImage", "ConfettiPresets", "CEpoxy"]),
     .testTarget(name: "ConfettiCLITests", dependencies: ["confetti", "ConfettiImage"]),
   ],
   swiftLanguageModes: [.v6]

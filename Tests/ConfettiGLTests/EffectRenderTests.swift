@@ -1,0 +1,169 @@
+import ConfettiCore
+import ConfettiGL
+import ConfettiImage
+import ConfettiPresets
+import Foundation
+import XCTest
+
+/// Effects rendered and read back: every preset draws, shapes cut their outlines, images come
+/// from the atlas, and a hand-made configuration puts its particle where the formulas say.
+final class EffectRenderTests: HeadlessGLTestCase {
+  let window = Size(width: 320, height: 240)
+
+  /// Runs `config` from time 1 (every trigger fired) in steps of 1/60 s to 1 + `age` and draws it.
+  func render(
+    _ config: EffectConfig, age: Double, images: [RGBAImage] = [], reduceMotion: Bool = false
+  ) throws -> RGBAImage {
+    var scene = try EffectScene(
+      config: config, capacity: EffectScene.suggestedCapacity(for: config), seed: 5,
+      reduceMotion: reduceMotion)
+    for trigger in EmitterTrigger.allCases { scene.trigger(trigger, window: window, time: 1) }
+    var time = 1.0
+    while time < 1 + age - 1e-9 {
+      time = min(1 + age, time + 1.0 / 60)
+      scene.advance(to: time, window: window)
+    }
+    let renderer = try ParticleRenderer(capacity: scene.ring.capacity, info: context.info)
+    renderer.setEmitterTable(scene.table)
+    try renderer.setShapeTable(scene.shapes, images: images)
+    let frame = try OffscreenTarget(width: 320, height: 240, info: context.info)
+    return try frame.snapshot(of: &scene.ring, at: Tick(time), window: window, renderer: renderer)
+  }
+
+  let backdrop = RGBAImage.Pixel(
+    red: ConfettiScene.background.red, green: ConfettiScene.background.green,
+    blue: ConfettiScene.background.blue)
+
+  func painted(_ image: RGBAImage) -> [(x: Int, y: Int)] {
+    var points: [(Int, Int)] = []
+    for y in 0..<image.height {
+      for x in 0..<image.width where image[x, y] != backdrop { points.append((x, y)) }
+    }
+    return points
+  }
+
+  func testEveryPresetDrawsAPictureOfItsOwn() throws {
+    var pictures = Set<[UInt8]>()
+    for name in Presets.names {
+      let image = try render(try Presets.named(name), age: 0.7)
+      let count = painted(image).count
+      XCTAssertGreaterThan(count, 40, "\(name) shows particles")
+      XCTAssertLessThan(count, image.width * image.height / 2, "\(name) is not a wash")
+      XCTAssert(pictures.insert(image.bytes).inserted, "\(name) looks like another preset")
+      // Reduced motion draws the same effect, calmer: still something on screen.
+      let calm = try render(try Presets.named(name), age: 0.7, reduceMotion: true)
+      XCTAssertGreaterThan(painted(calm).count, 10, "\(name) with reduced motion")
+    }
+  }
+
+  /// One still particle of `shape`, 80×80 points, centred, colour pure green.
+  func still(_ shape: String, extra: String = "") throws -> EffectConfig {
+    try EffectConfig.decode(
+      """
+      {"name": "still", "emitters": [{"position": {"x": 0.5, "y": 0.5}, "cells": [{
+        "count": 1, "lifetime": 5, "gravity": 0, "drag": 0, "rotation": 0,
+        "sizes": [[80, 80]], "colors": ["#00ff00"], "shapes": [\(shape)] \(extra)}]}]}
+      """)
+  }
+
+  func testShapesCutTheirOutlines() throws {
+    let (cx, cy) = (160, 120)
+    func green(_ image: RGBAImage, _ x: Int, _ y: Int) -> Bool {
+      image[x, y].green > 200 && image[x, y].red < 40
+    }
+    func clear(_ image: RGBAImage, _ x: Int, _ y: Int) -> Bool { image[x, y] == backdrop }
+
+    let square = try render(still(#""rectangle""#), age: 0.5)
+    XCTAssert(green(square, cx - 36, cy - 36), "a square fills its corners")
+    XCTAssert(clear(square, cx - 44, cy))
+
+    let circle = try render(still(#""circle""#), age: 0.5)
+    XCTAssert(green(circle, cx - 36, cy))
+    XCTAssert(clear(circle, cx - 32, cy - 32), "a circle leaves the corners")
+
+    // The triangle: apex at the top centre, base along the bottom.
+    let triangle = try render(still(#""triangle""#), age: 0.5)
+    XCTAssert(green(triangle, cx, cy - 30), "below the apex")
+    XCTAssert(green(triangle, cx - 34, cy + 36), "the base's left end")
+    XCTAssert(clear(triangle, cx - 30, cy - 30), "the top left corner is outside")
+
+    // The star: points up; between the two lower points lies an inner corner at 0.45 radius.
+    let star = try render(still(#""star""#), age: 0.5)
+    XCTAssert(green(star, cx, cy), "its centre")
+    XCTAssert(green(star, cx, cy - 34), "its top point")
+    XCTAssert(clear(star, cx, cy + 30), "the notch between its lower points")
+
+    // An L made of six corners (y down): the top right quarter is cut away.
+    let letter = try render(
+      still(#"{"polygon": [[0, 0], [1, 0], [1, 1], [2, 1], [2, 2], [0, 2]]}"#), age: 0.5)
+    XCTAssert(green(letter, cx - 20, cy - 20), "the L's upright")
+    XCTAssert(green(letter, cx + 20, cy + 20), "the L's foot")
+    XCTAssert(clear(letter, cx + 20, cy - 20), "the notch")
+  }
+
+  func testImagesComeFromTheAtlasInTheirOwnColours() throws {
+    // An 8×8 picture in quarters: red, green / blue, transparent.
+    let quarters: [[UInt8]] = [[255, 0, 0, 255], [0, 255, 0, 255], [0, 0, 255, 255], [0, 0, 0, 0]]
+    let picture = RGBAImage(
+      width: 8, height: 8,
+      bytes: (0..<64).flatMap { i in quarters[(i / 8 >= 4 ? 2 : 0) + (i % 8 >= 4 ? 1 : 0)] })
+    let config = try EffectConfig.decode(
+      """
+      {"name": "picture", "emitters": [{"cells": [{"count": 1, "lifetime": 5, "gravity": 0,
+        "drag": 0, "rotation": 0, "sizes": [[80, 80]], "colors": ["#ffffff"],
+        "shapes": [{"image": "picture.png"}]}]}]}
+      """)
+    let image = try render(config, age: 0.5, images: [picture])
+    let (cx, cy) = (160, 120)
+    XCTAssertGreaterThan(image[cx - 25, cy - 25].red, 200, "top left red")
+    XCTAssertGreaterThan(image[cx + 25, cy - 25].green, 200, "top right green")
+    XCTAssertGreaterThan(image[cx - 25, cy + 25].blue, 200, "bottom left blue")
+    XCTAssertEqual(image[cx + 25, cy + 25], backdrop, "bottom right transparent")
+  }
+
+  func testAConfigurationsParticleIsWhereTheFormulasPutIt() throws {
+    // One particle, no randomness: from (96, 96) at 100 pt/s to the right, 60 pt/s up, gravity
+    // 80, no drag: after 1 s, x = 96 + 100 = 196, y = 96 − 60 + 40 = 76.
+    let config = try EffectConfig.decode(
+      """
+      {"name": "exact", "emitters": [{"position": {"x": 0.3, "y": 0.4}, "cells": [{
+        "count": 1, "lifetime": 5, "speed": 100, "direction": 0, "kick": {"x": 0, "y": -60},
+        "gravity": 80, "drag": 0, "rotation": 0, "sizes": [[6, 6]], "colors": ["#ffffff"]}]}]}
+      """)
+    let image = try render(config, age: 1)
+    let points = painted(image)
+    XCTAssertFalse(points.isEmpty)
+    let x = Double(points.map(\.x).reduce(0, +)) / Double(points.count) + 0.5
+    let y = Double(points.map(\.y).reduce(0, +)) / Double(points.count) + 0.5
+    XCTAssertEqual(x, 196, accuracy: 0.5)
+    XCTAssertEqual(y, 76, accuracy: 0.5)
+    XCTAssertLessThanOrEqual(points.count, 64, "one 6×6 piece")
+  }
+
+  func testTrailsDrawFadingCopiesBehindTheParticle() throws {
+    let trail = try render(
+      still(#""circle""#, extra: #", "speed": 300, "direction": 0, "trail": 6, "trailSpacing": 0.05"#)
+        .withSize(8), age: 0.5)
+    let plain = try render(
+      still(#""circle""#, extra: #", "speed": 300, "direction": 0"#).withSize(8), age: 0.5)
+    let trailed = painted(trail)
+    let single = painted(plain)
+    XCTAssertGreaterThan(trailed.count, 3 * single.count, "copies drawn")
+    // The copies lie behind (left of) the particle, which is where it is without a trail.
+    XCTAssertEqual(trailed.map(\.x).max()!, single.map(\.x).max()!, accuracy: 1)
+    XCTAssertLessThan(trailed.map(\.x).min()!, single.map(\.x).min()! - 60)
+  }
+}
+
+extension EffectConfig {
+  /// The same configuration with every cell's pieces `side` points square.
+  func withSize(_ side: Double) -> EffectConfig {
+    var copy = self
+    for e in copy.emitters.indices {
+      for c in copy.emitters[e].cells.indices {
+        copy.emitters[e].cells[c].sizes = [Size(width: side, height: side)]
+      }
+    }
+    return copy
+  }
+}
