@@ -40,6 +40,14 @@ final class CommandLineTests: XCTestCase {
       (["render", "--fps", "0"], "--fps"), (["render", "--size", "800"], "--size"),
       (["render", "--frames", "0"], "--frames"), (["render", "--count", "0"], "--count"),
       (["render", "--size", "20000x100"], "20000"),
+      (["--preset", "glitter"], "no preset named \"glitter\"; the presets are confetti, cannon"),
+      (["render", "--preset", "nope"], "no preset named"),
+      (["--bench", "10", "--preset", "nope"], "no preset named"),
+      (["--preset", "snow", "--config", "x.json"], "not both"),
+      (["render", "--config", "/nonexistent/effect.json"], "cannot read the configuration"),
+      (["render", "--config", badConfig], "$.emitters[0].cells[0].lifetime: must be a number"),
+      (["--bench", "10", "--config", badConfig], "effect.json: $.emitters[0]"),
+      (["render", "--config", missingImage], "cannot use the image"),
     ]
     for (arguments, mention) in table {
       let result = try confetti(arguments)
@@ -51,6 +59,62 @@ final class CommandLineTests: XCTestCase {
         result.stderr.contains(mention), "\(arguments) should mention \(mention): \(result.stderr)")
       XCTAssertEqual(result.stdout, "", "\(arguments)")
     }
+  }
+
+  /// A configuration with a negative lifetime.
+  lazy var badConfig: String = {
+    let file = try! temporaryDirectory().appendingPathComponent("effect.json")
+    try! #"{"name": "bad", "emitters": [{"cells": [{"count": 1, "lifetime": -2}]}]}"#
+      .write(to: file, atomically: true, encoding: .utf8)
+    return file.path
+  }()
+
+  /// A configuration naming an image that is not there.
+  lazy var missingImage: String = {
+    let file = try! temporaryDirectory().appendingPathComponent("image.json")
+    try! #"{"name": "img", "emitters": [{"cells": [{"count": 1, "shapes": [{"image": "no.png"}]}]}]}"#
+      .write(to: file, atomically: true, encoding: .utf8)
+    return file.path
+  }()
+
+  func testPresetsAreListedAndEachFileLoadsAsAConfig() throws {
+    let list = try confetti(["--list-presets"])
+    XCTAssertEqual(list.status, 0)
+    let lines = list.stdout.split(separator: "\n")
+    XCTAssertEqual(lines.count, 9, list.stdout)
+    XCTAssert(lines[0].hasPrefix("confetti "))
+    XCTAssert(list.stdout.contains("falling-confetti"))
+    // A preset file copied out of the repository loads with --config and draws the same picture.
+    let directory = try temporaryDirectory()
+    let presets = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appending(path: "../../Presets/snow.json").standardized
+    let copy = directory.appendingPathComponent("my-snow.json")
+    try FileManager.default.copyItem(at: presets, to: copy)
+    let viaPreset = directory.appendingPathComponent("preset.png")
+    let viaConfig = directory.appendingPathComponent("config.png")
+    for (arguments, file) in [(["--preset", "snow"], viaPreset), (["--config", copy.path], viaConfig)] {
+      let result = try confetti(
+        ["render"] + arguments + ["--size", "160x120", "--time", "2", "--out", file.path])
+      XCTAssertEqual(result.status, 0, result.stderr)
+    }
+    XCTAssertEqual(try Data(contentsOf: viaPreset), try Data(contentsOf: viaConfig))
+  }
+
+  func testReducedMotionComesFromTheFlagOrTheEnvironment() throws {
+    let directory = try temporaryDirectory()
+    var pictures: [Data] = []
+    for (arguments, environment) in [
+      ([], [:]), (["--reduce-motion"], [:]), ([], ["CONFETTI_REDUCE_MOTION": "1"]),
+    ] as [([String], [String: String?])] {
+      let file = directory.appendingPathComponent("\(pictures.count).png")
+      let result = try confetti(
+        ["render", "--preset", "confetti", "--size", "160x120", "--time", "0.5", "--out", file.path]
+          + arguments, environment: environment)
+      XCTAssertEqual(result.status, 0, result.stderr)
+      pictures.append(try Data(contentsOf: file))
+    }
+    XCTAssertNotEqual(pictures[0], pictures[1], "reduced motion changes the picture")
+    XCTAssertEqual(pictures[1], pictures[2], "the variable does what the flag does")
   }
 
   func testRenderWritesThePictureItWasAskedFor() throws {
