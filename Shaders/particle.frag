@@ -2,6 +2,10 @@
 // Cuts the particle's shape out of its point sprite, with a one-pixel smoothed edge: a
 // rectangle, a circle, a polygon from the table (the triangle and the star are its first two
 // entries, a scene's own polygons follow), or an image from the atlas, tinted by the colour.
+//
+// Polygons and images are compiled in only when WITH_POLYGONS or WITH_IMAGES is defined
+// (SpriteProgram does so once a ring holds them): code merely present in a branch not taken
+// still costs on GLs that run both sides, llvmpipe among them.
 
 flat in vec4 v_color;     // premultiplied
 flat in vec2 v_halfSize;  // px
@@ -28,6 +32,8 @@ const uint STAR = 3u;
 const uint FIRST_POLYGON = 16u;
 const uint FIRST_IMAGE = 64u;
 
+
+#ifdef WITH_POLYGONS
 // Signed distance from p to the outline of polygon `index` stretched over half-size h, in
 // pixels, positive inside (after Inigo Quilez's sdPolygon: nearest edge, sign by crossings).
 float insidePolygon(vec2 p, int index, vec2 h) {
@@ -47,6 +53,7 @@ float insidePolygon(vec2 p, int index, vec2 h) {
   }
   return side * sqrt(nearest);
 }
+#endif
 
 void main() {
   // Pixel offset from the sprite's centre, y down like window points (the sprite origin is
@@ -55,27 +62,27 @@ void main() {
   vec2 q = vec2(v_turn.x * p.x + v_turn.y * p.y, -v_turn.y * p.x + v_turn.x * p.y);
   vec2 h = max(v_halfSize, vec2(1e-3));
 
+  // Signed distance inside the outline, in pixels.
+  float inside = v_shape == CIRCLE
+      ? (1.0 - length(q / h)) * min(h.x, h.y)
+      : min(h.x - abs(q.x), h.y - abs(q.y));
+#ifdef WITH_POLYGONS
+  int polygon = v_shape == TRIANGLE || v_shape == STAR ? int(v_shape - TRIANGLE)
+      : v_shape >= FIRST_POLYGON && v_shape < FIRST_IMAGE ? 2 + int(v_shape - FIRST_POLYGON)
+      : -1;
+  if (polygon >= 0) inside = insidePolygon(q, polygon, h);
+#endif
+#ifdef WITH_IMAGES
   if (v_shape >= FIRST_IMAGE) {
     vec2 local = q / h * 0.5 + 0.5;
     if (any(lessThan(local, vec2(0.0))) || any(greaterThan(local, vec2(1.0)))) discard;
-    vec4 rect = u_imageRect[int(v_shape - FIRST_IMAGE)];
+    vec4 rect = u_imageRect[min(int(v_shape - FIRST_IMAGE), IMAGES - 1)];
     vec4 texel = texture(u_atlas, rect.xy + local * rect.zw);
     if (texel.a <= 0.0) discard;
     fragColor = texel * v_color;
     return;
   }
-
-  // Signed distance inside the outline, in pixels.
-  float inside;
-  if (v_shape == CIRCLE) {
-    inside = (1.0 - length(q / h)) * min(h.x, h.y);
-  } else if (v_shape == TRIANGLE || v_shape == STAR) {
-    inside = insidePolygon(q, int(v_shape - TRIANGLE), h);
-  } else if (v_shape >= FIRST_POLYGON) {
-    inside = insidePolygon(q, 2 + int(v_shape - FIRST_POLYGON), h);
-  } else {
-    inside = min(h.x - abs(q.x), h.y - abs(q.y));
-  }
+#endif
   float coverage = clamp(inside + 0.5, 0.0, 1.0);
   if (coverage <= 0.0) discard;
   fragColor = v_color * coverage;

@@ -105,6 +105,21 @@ public struct ParticleShape: Hashable, Sendable, CustomStringConvertible {
     return ParticleShape(rawValue: firstImage + UInt8(index))
   }
 
+  /// The shapes that cost the fragment shader more than a rectangle or a circle.
+  public struct Kinds: OptionSet, Hashable, Sendable {
+    public var rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+    public static let polygons = Kinds(rawValue: 1)
+    public static let images = Kinds(rawValue: 2)
+  }
+
+  /// Which costly kind this shape is, if any.
+  public var kind: Kinds {
+    if rawValue >= Self.firstImage { return .images }
+    if rawValue >= Self.firstPolygon || self == .triangle || self == .star { return .polygons }
+    return []
+  }
+
   public var description: String {
     if let name = Self.named.first(where: { $0.1 == self })?.0 { return name }
     if rawValue >= Self.firstImage { return "image \(rawValue - Self.firstImage)" }

@@ -31,6 +31,9 @@ public struct ParticleRing: Sendable {
   /// The longest trail of any record drawn: the copies each draw must make. Forgotten when the
   /// ring empties.
   public private(set) var longestTrail: UInt8 = 0
+  /// Which costly shapes any record drawn has (``ParticleShape/Kinds``): the fragment shader
+  /// skips the others. Forgotten when the ring empties.
+  public private(set) var shapeKinds = ParticleShape.Kinds()
 
   public init(capacity: Int) {
     precondition(capacity > 0, "a ring holds at least one record")
@@ -58,6 +61,7 @@ public struct ParticleRing: Sendable {
       let slot = head % capacity
       records[slot] = ParticleRecord(particle, birth: birth)
       longestTrail = max(longestTrail, records[slot].trail)
+      shapeKinds.insert(ParticleShape(rawValue: records[slot].shape).kind)
       // The record's own (rounded) span plus a tick: never declared dead before the shader.
       let span = records[slot].particle.visibleSpan(style: table[records[slot].emitter])
       deaths[slot] = time + span + 1 / Tick.perSecond
@@ -103,7 +107,7 @@ public struct ParticleRing: Sendable {
 
   private mutating func refreshTailDeath() {
     tailDeath = tail < head ? deaths[tail % capacity] : .infinity
-    if tail == head { longestTrail = 0 }
+    if tail == head { (longestTrail, shapeKinds) = (0, []) }
   }
 
   private func slotRanges(from start: Int, to end: Int) -> [Range<Int>] {

@@ -13,15 +13,14 @@ public final class ParticleRenderer {
   /// What has been sent to the GPU since the last ``resetMeter()``.
   public private(set) var meter = UploadMeter()
 
-  private let program: ShaderProgram
+  private let sprites: SpriteProgram
+  private var program: ShaderProgram { sprites.program }
   private var vertexArray: GLuint = 0
   private var recordBuffer: GLuint = 0
   private var feedbackBuffer: GLuint = 0
   private var feedbackBytes = 0
-  private let nowUniform: GLint
-  private var projection: SpriteProjection
+  private var nowUniform: GLint
   private var emitterTable = EmitterTable()
-  private let shapes = ShapeUniforms()
 
   /// The vertex outputs transform feedback captures: eleven floats per particle.
   static let capturedOutputs = [
@@ -45,11 +44,11 @@ public final class ParticleRenderer {
   public init(capacity: Int, info: GLInfo) throws {
     try Self.check(capacity: capacity)
     self.capacity = capacity
-    program = try ShaderProgram(
-      vertex: .embedded("particle.vert"), fragment: .embedded("particle.frag"),
-      attributes: ParticleRecord.attributes, feedbackVaryings: Self.capturedOutputs)
-    nowUniform = program.uniform("u_now")
-    projection = SpriteProjection(info: info)
+    var setup = UploadMeter()
+    sprites = try SpriteProgram(
+      vertex: .embedded("particle.vert"), attributes: ParticleRecord.attributes,
+      feedbackVaryings: Self.capturedOutputs, info: info, meter: &setup)
+    nowUniform = sprites.program.uniform("u_now")
 
     epoxy_glGenVertexArrays(1, &vertexArray)
     epoxy_glBindVertexArray(vertexArray)
@@ -59,8 +58,6 @@ public final class ParticleRenderer {
     for attribute in ParticleRecord.attributes {
       pointAttribute(attribute, stride: MemoryLayout<ParticleRecord>.stride)
     }
-    prepareSpriteState(program: program, info: info)
-    try shapes.set(ShapeTable(), images: [], program: program, meter: &meter)
     try checkGL("setting up the particle renderer")
   }
 
@@ -84,7 +81,7 @@ public final class ParticleRenderer {
   /// Sends the shape table (polygons, and the images decoded from its paths, in order) if it
   /// differs from the last one sent.
   public func setShapeTable(_ table: ShapeTable, images: [RGBAImage]) throws {
-    try shapes.set(table, images: images, program: program, meter: &meter)
+    try sprites.setShapeTable(table, images: images, meter: &meter)
   }
 
   /// Sends the emitter table (wind, colour ramps, fade-outs, trail spacing) if it differs from
@@ -117,13 +114,19 @@ public final class ParticleRenderer {
   /// Maps a window of `window` points onto a framebuffer of `width × height` pixels. Cheap to
   /// call every frame: the GL is touched only when something changed.
   public func setViewport(width: Int, height: Int, window: Size) {
-    projection.set(width: width, height: height, window: window, program: program, meter: &meter)
+    sprites.setViewport(width: width, height: height, window: window, meter: &meter)
   }
 
   /// Draws every particle of `ring` that may be alive at clock reading `now`.
   public func draw(_ ring: ParticleRing, at now: Tick) throws {
+    if try sprites.prepare(for: ring, meter: &meter) {
+      // A new program, built for more shapes: it needs the clock's location and the table.
+      nowUniform = program.uniform("u_now")
+      let table = emitterTable
+      emitterTable = EmitterTable()
+      if table != emitterTable { setEmitterTable(table) }
+    }
     let clock = nowUniform
-    shapes.bind()
     try drawSprites(of: ring, program: program, vertexArray: vertexArray, meter: &meter) {
       epoxy_glUniform1ui(clock, now.rawValue)
       return MemoryLayout<UInt32>.size

@@ -17,13 +17,11 @@ public final class PlacedRenderer {
   public let phases: Int
   public private(set) var meter = UploadMeter()
 
-  private let program: ShaderProgram
+  private let sprites: SpriteProgram
   /// One vertex array per phase: the record attributes, and that phase's placements.
   private var vertexArrays: [GLuint]
   private var recordBuffer: GLuint = 0
   private var placementBuffers: [GLuint] = []
-  private var projection: SpriteProjection
-  private let shapes = ShapeUniforms()
 
   /// The per-frame attributes, in a buffer of their own after the record's.
   static let placementAttributes = [
@@ -37,10 +35,10 @@ public final class PlacedRenderer {
     precondition(phases >= 1, "at least one set of placements")
     self.capacity = capacity
     self.phases = phases
-    program = try ShaderProgram(
-      vertex: .embedded("placed.vert"), fragment: .embedded("particle.frag"),
-      attributes: ParticleRecord.attributes + Self.placementAttributes)
-    projection = SpriteProjection(info: info)
+    var setup = UploadMeter()
+    sprites = try SpriteProgram(
+      vertex: .embedded("placed.vert"),
+      attributes: ParticleRecord.attributes + Self.placementAttributes, info: info, meter: &setup)
     vertexArrays = [GLuint](repeating: 0, count: phases)
     epoxy_glGenVertexArrays(GLsizei(phases), &vertexArrays)
     recordBuffer = try allocateBuffer(
@@ -61,8 +59,6 @@ public final class PlacedRenderer {
         pointAttribute(attribute, stride: Self.placementStride)
       }
     }
-    prepareSpriteState(program: program, info: info)
-    try shapes.set(ShapeTable(), images: [], program: program, meter: &meter)
     try checkGL("setting up the placed renderer")
   }
 
@@ -100,19 +96,19 @@ public final class PlacedRenderer {
 
   /// Sends the shape table, as ``ParticleRenderer/setShapeTable(_:images:)`` does.
   public func setShapeTable(_ table: ShapeTable, images: [RGBAImage]) throws {
-    try shapes.set(table, images: images, program: program, meter: &meter)
+    try sprites.setShapeTable(table, images: images, meter: &meter)
   }
 
   public func setViewport(width: Int, height: Int, window: Size) {
-    projection.set(width: width, height: height, window: window, program: program, meter: &meter)
+    sprites.setViewport(width: width, height: height, window: window, meter: &meter)
   }
 
   /// Draws the sprites of `ring`'s live span where `phase`'s placements put them (no trails:
   /// a placement is one moment).
   public func draw(_ ring: ParticleRing, phase: Int = 0) throws {
-    shapes.bind()
+    try sprites.prepare(for: ring, meter: &meter)
     try drawSprites(
-      of: ring, program: program, vertexArray: vertexArrays[phase], trails: false, meter: &meter
+      of: ring, program: sprites.program, vertexArray: vertexArrays[phase], trails: false, meter: &meter
     ) { 0 }
   }
 }

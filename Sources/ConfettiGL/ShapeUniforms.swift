@@ -17,6 +17,10 @@ final class ShapeUniforms {
     if atlas != 0 { epoxy_glDeleteTextures(1, &atlas) }
   }
 
+  private var points: [GLfloat] = []
+  private var ranges: [GLint] = []
+  private var rects: [GLfloat] = []
+
   /// Sends `table`'s polygons and `images` (its images, decoded, in order) if the table changed.
   func set(
     _ table: ShapeTable, images: [RGBAImage], program: ShaderProgram, meter: inout UploadMeter
@@ -24,20 +28,13 @@ final class ShapeUniforms {
     guard table != self.table else { return }
     precondition(images.count == table.images.count, "one decoded image per path in the table")
     self.table = table
-    epoxy_glUseProgram(program.id)
-
-    var points: [GLfloat] = []
-    var ranges: [GLint] = []
+    (points, ranges) = ([], [])
     for polygon in table.allPolygons {
       ranges += [GLint(points.count / 2), GLint(polygon.count)]
       points += polygon.flatMap { [GLfloat($0.x), GLfloat($0.y)] }
     }
-    epoxy_glUniform2fv(program.uniform("u_polygonPoints"), GLsizei(points.count / 2), points)
-    epoxy_glUniform2iv(program.uniform("u_polygonRange"), GLsizei(ranges.count / 2), ranges)
-    meter.uniformBytes += 4 * (points.count + ranges.count)
-    meter.uniformWrites += 2
-
     let (pixels, width, height, rects) = try Self.pack(images)
+    self.rects = rects
     if atlas == 0 { epoxy_glGenTextures(1, &atlas) }
     epoxy_glActiveTexture(GLenum(GL_TEXTURE0))
     epoxy_glBindTexture(GLenum(GL_TEXTURE_2D), atlas)
@@ -53,12 +50,22 @@ final class ShapeUniforms {
     for wrap in [GL_TEXTURE_WRAP_S, GL_TEXTURE_WRAP_T] {
       epoxy_glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(wrap), GL_CLAMP_TO_EDGE)
     }
+    meter.bufferBytes += pixels.count
+    meter.bufferWrites += 1
+    try apply(to: program, meter: &meter)
+  }
+
+  /// Sets the table's uniforms on `program` (a program built for other shapes needs them anew).
+  func apply(to program: ShaderProgram, meter: inout UploadMeter) throws {
+    epoxy_glUseProgram(program.id)
+    epoxy_glUniform2fv(program.uniform("u_polygonPoints"), GLsizei(points.count / 2), points)
+    epoxy_glUniform2iv(program.uniform("u_polygonRange"), GLsizei(ranges.count / 2), ranges)
     epoxy_glUniform1i(program.uniform("u_atlas"), 0)
     if !rects.isEmpty {
       epoxy_glUniform4fv(program.uniform("u_imageRect"), GLsizei(rects.count / 4), rects)
     }
-    meter.bufferBytes += pixels.count
-    meter.bufferWrites += 1
+    meter.uniformBytes += 4 * (points.count + ranges.count + rects.count + 1)
+    meter.uniformWrites += 4
     try checkGL("sending the shape table")
   }
 

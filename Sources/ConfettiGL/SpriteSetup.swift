@@ -123,6 +123,13 @@ struct SpriteProjection {
     self.info = info
   }
 
+  /// Sets the last sizes again, on `program` (a new one).
+  mutating func reapply(program: ShaderProgram, meter: inout UploadMeter) {
+    guard let last = current else { return }
+    current = nil
+    set(width: last.width, height: last.height, window: last.window, program: program, meter: &meter)
+  }
+
   mutating func set(
     width: Int, height: Int, window: Size, program: ShaderProgram, meter: inout UploadMeter
   ) {
