@@ -31,7 +31,9 @@ extension EffectConfig {
     let summary = try root["description"]?.string(pattern: "text of at most 200 characters") {
       $0.count <= 200
     }
-    let emitters = try root["emitters"]!.array(count: 1...16).map { (node) throws(ConfigError) in try node.emitter() }
+    let emitters = try root["emitters"]!.array(count: 1...16).map { (node) throws(ConfigError) in
+      try node.emitter()
+    }
     let cells = emitters.reduce(0) { $0 + $1.cells.count }
     guard cells <= cellCapacity else {
       throw ConfigError(
@@ -57,7 +59,8 @@ struct ConfigNode {
 
   func members(allowed: [String], required: [String] = []) throws(ConfigError) -> ConfigMembers {
     guard case .object(let members) = value else {
-      throw fail("must be an object with keys \(allowed.joined(separator: ", ")), not \(value.kind)")
+      throw fail(
+        "must be an object with keys \(allowed.joined(separator: ", ")), not \(value.kind)")
     }
     for member in members where !allowed.contains(member.key) {
       throw ConfigError(
@@ -72,8 +75,9 @@ struct ConfigNode {
 
   func number(_ range: ClosedRange<Double>, _ unit: String) throws(ConfigError) -> Double {
     guard case .number(let number) = value, range.contains(number) else {
-      throw fail("must be a number from \(format(range.lowerBound)) to \(format(range.upperBound))"
-        + "\(unit.isEmpty ? "" : " (\(unit))"), not \(describe())")
+      throw fail(
+        "must be a number from \(format(range.lowerBound)) to \(format(range.upperBound))"
+          + "\(unit.isEmpty ? "" : " (\(unit))"), not \(describe())")
     }
     return number
   }
@@ -82,13 +86,16 @@ struct ConfigNode {
     guard case .number(let number) = value, number.rounded() == number,
       Double(range.lowerBound) <= number, number <= Double(range.upperBound)
     else {
-      throw fail("must be a whole number from \(range.lowerBound) to \(range.upperBound), not \(describe())")
+      throw fail(
+        "must be a whole number from \(range.lowerBound) to \(range.upperBound), not \(describe())")
     }
     return Int(number)
   }
 
   func bool() throws(ConfigError) -> Bool {
-    guard case .bool(let flag) = value else { throw fail("must be true or false, not \(describe())") }
+    guard case .bool(let flag) = value else {
+      throw fail("must be true or false, not \(describe())")
+    }
     return flag
   }
 
@@ -110,7 +117,8 @@ struct ConfigNode {
 
   func array(count: ClosedRange<Int>) throws(ConfigError) -> [ConfigNode] {
     guard case .array(let elements) = value else {
-      throw fail("must be an array of \(count.lowerBound) to \(count.upperBound) items, not \(describe())")
+      throw fail(
+        "must be an array of \(count.lowerBound) to \(count.upperBound) items, not \(describe())")
     }
     guard count.contains(elements.count) else {
       throw fail(
@@ -125,15 +133,17 @@ struct ConfigNode {
   func varied(_ range: ClosedRange<Double>, _ unit: String) throws(ConfigError) -> Varied {
     if case .number = value { return Varied(try number(range, unit)) }
     guard case .object = value else {
-      throw fail("must be a number or {\"value\": v, \"range\": r} (v ± r, \(unit)), not \(describe())")
+      throw fail(
+        "must be a number or {\"value\": v, \"range\": r} (v ± r, \(unit)), not \(describe())")
     }
     let members = try members(allowed: ["value", "range"], required: ["value"])
     let base = try members["value"]!.number(range, unit)
     let spread = try members["range"]?.number(0...(range.upperBound - range.lowerBound), unit) ?? 0
     let varied = Varied(base, range: spread)
     guard range.contains(varied.bounds.lowerBound), range.contains(varied.bounds.upperBound) else {
-      throw fail("value ± range must stay within \(format(range.lowerBound)) to "
-        + "\(format(range.upperBound)) (\(unit)), not \(format(base)) ± \(format(spread))")
+      throw fail(
+        "value ± range must stay within \(format(range.lowerBound)) to "
+          + "\(format(range.upperBound)) (\(unit)), not \(format(base)) ± \(format(spread))")
     }
     return varied
   }
@@ -177,7 +187,8 @@ struct ConfigMembers {
 
 /// A key as a JSON path writes it: `.key` when it is a plain name, else `["key"]` with escapes.
 func pathComponent(_ key: String) -> String {
-  let plain = !key.isEmpty && key.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+  let plain =
+    !key.isEmpty && key.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
   return plain ? "." + key : "[\"" + printable(key) + "\"]"
 }
 
@@ -193,7 +204,8 @@ func printable<S: StringProtocol>(_ text: S) -> String {
     case "\\": result += "\\\\"
     default:
       if scalar.properties.generalCategory == .control || scalar.properties.isNoncharacterCodePoint
-        || [.lineSeparator, .paragraphSeparator, .format].contains(scalar.properties.generalCategory)
+        || [.lineSeparator, .paragraphSeparator, .format].contains(
+          scalar.properties.generalCategory)
       {
         result += String(format: "\\u%04x", scalar.value)
       } else {
@@ -233,7 +245,8 @@ extension ConfigNode {
 
   func emitterShape() throws(ConfigError) -> EmitterShape {
     let kinds = ["point", "line", "rectangle", "circle"]
-    let m = try members(allowed: ["kind", "length", "width", "height", "radius"], required: ["kind"])
+    let m = try members(
+      allowed: ["kind", "length", "width", "height", "radius"], required: ["kind"])
     let kind = try m["kind"]!.string(pattern: "one of \(kinds.joined(separator: ", "))") {
       kinds.contains($0)
     }
@@ -298,7 +311,9 @@ extension ConfigNode {
     c.lifetime = try m["lifetime"]?.varied(0.01...ParticleRecord.maximumLifetime, "s") ?? c.lifetime
     c.fade = try m["fade"]?.number(0...ParticleRecord.maximumLifetime, "s") ?? c.fade
     c.speedUnit = try m["speedUnit"]?.choice(SpeedUnit.self) ?? .points
-    c.speed = try m["speed"]?.varied(0...100_000, c.speedUnit == .points ? "pt/s" : "window heights/s") ?? c.speed
+    c.speed =
+      try m["speed"]?.varied(0...100_000, c.speedUnit == .points ? "pt/s" : "window heights/s")
+      ?? c.speed
     c.direction = try m["direction"]?.varied(-720...720, "degrees clockwise from +x") ?? c.direction
     c.kick = try m["kick"]?.pair(-100_000...100_000, "pt/s") ?? c.kick
     c.gravity = try m["gravity"]?.number(-60_000...60_000, "pt/s²") ?? c.gravity
@@ -319,16 +334,21 @@ extension ConfigNode {
     if let sizes = m["sizes"] {
       c.sizes = try sizes.array(count: 1...64).map { (node) throws(ConfigError) in
         let wh = try node.array(count: 2...2)
-        return Size(width: try wh[0].number(0.1...4096, "pt"), height: try wh[1].number(0.1...4096, "pt"))
+        return Size(
+          width: try wh[0].number(0.1...4096, "pt"), height: try wh[1].number(0.1...4096, "pt"))
       }
     }
     if let colors = m["colors"] {
-      c.colors = try colors.array(count: 1...64).map { (node) throws(ConfigError) in try node.color() }
+      c.colors = try colors.array(count: 1...64).map { (node) throws(ConfigError) in
+        try node.color()
+      }
     }
     c.colorRange = try m["colorRange"]?.channels(0...1, "shares of full scale") ?? .zero
     c.colorSpeed = try m["colorSpeed"]?.channels(-100...100, "shares of full scale per s") ?? .zero
     if let shapes = m["shapes"] {
-      c.shapes = try shapes.array(count: 1...32).map { (node) throws(ConfigError) in try node.shape() }
+      c.shapes = try shapes.array(count: 1...32).map { (node) throws(ConfigError) in
+        try node.shape()
+      }
     }
     c.flutterAmplitude = try m["flutterAmplitude"]?.varied(0...10_000, "pt") ?? c.flutterAmplitude
     c.flutterFrequency = try m["flutterFrequency"]?.varied(0...1000, "rad/s") ?? c.flutterFrequency
@@ -349,7 +369,8 @@ extension ConfigNode {
     }
     let digits = Array(text.dropFirst())
     let byte = { (i: Int) in UInt8(String(digits[(2 * i)..<(2 * i + 2)]), radix: 16)! }
-    return RGBA8(red: byte(0), green: byte(1), blue: byte(2), alpha: digits.count == 8 ? byte(3) : 255)
+    return RGBA8(
+      red: byte(0), green: byte(1), blue: byte(2), alpha: digits.count == 8 ? byte(3) : 255)
   }
 
   /// "rectangle", "circle", "triangle", "star", {"polygon": [[x, y], …]} or {"image": "file.png"}.

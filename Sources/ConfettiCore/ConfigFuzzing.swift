@@ -51,7 +51,8 @@ public enum ConfigFuzzing {
       ".5", "true", "null", "NaN", "//", "/*", "\u{0}", "\u{7f}", "é", "\u{FFFD}", "#fff",
       "\"count\": ", "\"birthRate\": ", "{\"value\": 1, \"range\": 2}", "\"polygon\"", "\"image\"",
       "[[0,0],[1,0],[0,1]]", "\"timed\"", "\"continuous\"", "1e-9", "99999999999999999999",
-    ] + ["trigger", "position", "shape", "emission", "wind", "cells", "shapes", "trail"].map {
+    ]
+    + ["trigger", "position", "shape", "emission", "wind", "cells", "shapes", "trail"].map {
       "\"\($0)\": "
     }
 

@@ -169,7 +169,9 @@ public struct EffectScene: Sendable {
         case .burst: total += Double(cell.count)
         case .continuous: total += cell.birthRate * life
         case .timed(let duration, _):
-          total += min(cell.birthRate * life, births(of: cell.birthRate, emission: emitter.emission, by: duration))
+          total += min(
+            cell.birthRate * life,
+            births(of: cell.birthRate, emission: emitter.emission, by: duration))
         }
       }
     }
@@ -225,7 +227,8 @@ public struct EffectScene: Sendable {
     p.gravity = cell.gravity
     p.accelerationX = cell.accelerationX
     (p.dragX, p.dragY) = (cell.drag.x, cell.drag.y)
-    p.lifetime = min(ParticleRecord.maximumLifetime, max(0.01, cell.lifetime.sample(using: &random)))
+    p.lifetime = min(
+      ParticleRecord.maximumLifetime, max(0.01, cell.lifetime.sample(using: &random)))
     // A fade longer than the life spans all of it: opacity = the share of life left.
     p.fade = min(cell.fade, p.lifetime)
     let scale = max(0, cell.scale.sample(using: &random))
@@ -265,7 +268,9 @@ public struct EffectScene: Sendable {
         y: origin.y + .random(in: -halfHeight...halfHeight, using: &random))
     case .circle(let radius):
       // Uniform over the disc: the radius goes as the square root of a uniform draw.
-      let r = radius * min(window.width, window.height) * Double.random(in: 0...1, using: &random).squareRoot()
+      let r =
+        radius * min(window.width, window.height)
+        * Double.random(in: 0...1, using: &random).squareRoot()
       let angle = Double.random(in: 0..<(2 * .pi), using: &random)
       return Point(x: origin.x + r * cos(angle), y: origin.y + r * sin(angle))
     }

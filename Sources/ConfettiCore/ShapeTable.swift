@@ -49,7 +49,10 @@ public struct ShapeTable: Equatable, Sendable {
     if let index = polygons.firstIndex(of: normalized) { return .polygon(index) }
     guard polygons.count < ParticleShape.polygonCapacity,
       allPolygons.joined().count + corners.count <= Self.pointCapacity
-    else { throw .full("polygons: at most \(ParticleShape.polygonCapacity), \(Self.pointCapacity) corners in all") }
+    else {
+      throw .full(
+        "polygons: at most \(ParticleShape.polygonCapacity), \(Self.pointCapacity) corners in all")
+    }
     polygons.append(normalized)
     return .polygon(polygons.count - 1)
   }

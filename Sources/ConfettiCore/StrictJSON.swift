@@ -208,7 +208,8 @@ public struct StrictJSON {
     case UInt8(ascii: "u"):
       let first = try hex4()
       if (0xD800..<0xDC00).contains(first) {
-        guard peek(UInt8(ascii: "\\")), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u")
+        guard peek(UInt8(ascii: "\\")), index + 1 < bytes.count,
+          bytes[index + 1] == UInt8(ascii: "u")
         else { throw error("a lone UTF-16 high surrogate in a \\u escape") }
         index += 2
         let second = try hex4()

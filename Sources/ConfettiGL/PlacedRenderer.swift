@@ -108,7 +108,8 @@ public final class PlacedRenderer {
   public func draw(_ ring: ParticleRing, phase: Int = 0) throws {
     try sprites.prepare(for: ring, meter: &meter)
     try drawSprites(
-      of: ring, program: sprites.program, vertexArray: vertexArrays[phase], trails: false, meter: &meter
+      of: ring, program: sprites.program, vertexArray: vertexArrays[phase], trails: false,
+      meter: &meter
     ) { 0 }
   }
 }

@@ -97,7 +97,8 @@ final class ShapeUniforms {
           let target = ((y + padding) * width + left + x) * 4
           let alpha = UInt16(image.bytes[source + 3])
           for channel in 0..<3 {
-            pixels[target + channel] = UInt8((UInt16(image.bytes[source + channel]) * alpha + 127) / 255)
+            pixels[target + channel] = UInt8(
+              (UInt16(image.bytes[source + channel]) * alpha + 127) / 255)
           }
           pixels[target + 3] = UInt8(alpha)
         }

@@ -127,7 +127,8 @@ struct SpriteProjection {
   mutating func reapply(program: ShaderProgram, meter: inout UploadMeter) {
     guard let last = current else { return }
     current = nil
-    set(width: last.width, height: last.height, window: last.window, program: program, meter: &meter)
+    set(
+      width: last.width, height: last.height, window: last.window, program: program, meter: &meter)
   }
 
   mutating func set(

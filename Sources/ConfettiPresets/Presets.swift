@@ -24,7 +24,8 @@ public enum Presets {
   public static func named(_ name: String) throws(ConfigError) -> EffectConfig {
     guard let text = source(of: name) else {
       throw ConfigError(
-        path: "", message: "no preset named \"\(name)\"; the presets are \(names.joined(separator: ", "))")
+        path: "",
+        message: "no preset named \"\(name)\"; the presets are \(names.joined(separator: ", "))")
     }
     do {
       return try EffectConfig.decode(text)

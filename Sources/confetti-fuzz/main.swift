@@ -36,7 +36,10 @@ for signal in [SIGILL, SIGTRAP, SIGSEGV, SIGBUS, SIGABRT] {
 
 try FileManager.default.createDirectory(at: corpus, withIntermediateDirectories: true)
 var pool: [[UInt8]] = Presets.names.compactMap { Presets.source(of: $0).map { Array($0.utf8) } }
-for file in (try? FileManager.default.contentsOfDirectory(at: corpus, includingPropertiesForKeys: nil)) ?? [] {
+for file
+  in (try? FileManager.default.contentsOfDirectory(at: corpus, includingPropertiesForKeys: nil))
+  ?? []
+{
   if let data = try? Data(contentsOf: file) { pool.append(Array(data)) }
 }
 var seen = Set<String>()

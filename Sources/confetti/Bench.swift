@@ -77,7 +77,8 @@ struct Bench {
   /// Runs every mode for `count` particles, interleaved in rounds.
   private func measure(count: Int, info: GLInfo) throws -> [BenchMode: ModeResult] {
     let window = Size(width: Double(size.width), height: Double(size.height))
-    let images = try effect?.images(for: (try effectScene(capacity: 1))?.shapes ?? ShapeTable()) ?? []
+    let images =
+      try effect?.images(for: (try effectScene(capacity: 1))?.shapes ?? ShapeTable()) ?? []
     let runs = try modes.map {
       try BenchRun(
         mode: $0, scene: try scene(count: count, window: window), churn: churn, images: images,

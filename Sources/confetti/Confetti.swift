@@ -148,7 +148,9 @@ struct Confetti: ParsableCommand {
   func run() throws {
     if listPresets {
       for name in Presets.names {
-        print(name.padding(toLength: 18, withPad: " ", startingAt: 0) + (try Presets.named(name).summary))
+        print(
+          name.padding(toLength: 18, withPad: " ", startingAt: 0)
+            + (try Presets.named(name).summary))
       }
       return
     }

@@ -72,7 +72,8 @@ final class CommandLineTests: XCTestCase {
   /// A configuration naming an image that is not there.
   lazy var missingImage: String = {
     let file = try! temporaryDirectory().appendingPathComponent("image.json")
-    try! #"{"name": "img", "emitters": [{"cells": [{"count": 1, "shapes": [{"image": "no.png"}]}]}]}"#
+    try!
+      #"{"name": "img", "emitters": [{"cells": [{"count": 1, "shapes": [{"image": "no.png"}]}]}]}"#
       .write(to: file, atomically: true, encoding: .utf8)
     return file.path
   }()
@@ -92,7 +93,9 @@ final class CommandLineTests: XCTestCase {
     try FileManager.default.copyItem(at: presets, to: copy)
     let viaPreset = directory.appendingPathComponent("preset.png")
     let viaConfig = directory.appendingPathComponent("config.png")
-    for (arguments, file) in [(["--preset", "snow"], viaPreset), (["--config", copy.path], viaConfig)] {
+    for (arguments, file) in [
+      (["--preset", "snow"], viaPreset), (["--config", copy.path], viaConfig),
+    ] {
       let result = try confetti(
         ["render"] + arguments + ["--size", "160x120", "--time", "2", "--out", file.path])
       XCTAssertEqual(result.status, 0, result.stderr)
@@ -108,7 +111,10 @@ final class CommandLineTests: XCTestCase {
     ] as [([String], [String: String?])] {
       let file = directory.appendingPathComponent("\(pictures.count).png")
       let result = try confetti(
-        ["render", "--preset", "confetti", "--size", "160x120", "--time", "0.5", "--out", file.path]
+        [
+          "render", "--preset", "confetti", "--size", "160x120", "--time", "0.5", "--out",
+          file.path,
+        ]
           + arguments, environment: environment)
       XCTAssertEqual(result.status, 0, result.stderr)
       pictures.append(try Data(contentsOf: file))

@@ -45,11 +45,13 @@ final class EffectConfigTests: XCTestCase {
     XCTAssertEqual(emitter.trigger, .start)
     XCTAssertEqual(emitter.position, SIMD2(0.5, 0.5))
     XCTAssertEqual(emitter.emission, .burst)
-    XCTAssertEqual(emitter.cells[0], {
-      var cell = CellConfig()
-      cell.count = 3
-      return cell
-    }())
+    XCTAssertEqual(
+      emitter.cells[0],
+      {
+        var cell = CellConfig()
+        cell.count = 3
+        return cell
+      }())
   }
 
   /// Each bad configuration, and what the message must contain.
@@ -71,33 +73,107 @@ final class EffectConfigTests: XCTestCase {
     (#"{"name": "a"}"#, ["missing \"emitters\""]),
     (#"{"name": "a b", "emitters": []}"#, ["$.name", "letters, digits or '-'"]),
     (#"{"name": "a", "emitters": []}"#, ["$.emitters", "must not be empty"]),
-    (#"{"name": "a", "emiters": []}"#, ["$.emiters: unknown key", "allowed here: name, description, emitters"]),
+    (
+      #"{"name": "a", "emiters": []}"#,
+      ["$.emiters: unknown key", "allowed here: name, description, emitters"]
+    ),
     (#"{"name": "a", "emitters": [{}]}"#, ["$.emitters[0]", "missing \"cells\""]),
     (#"{"name": "a", "emitters": [{"cells": []}]}"#, ["$.emitters[0].cells", "must not be empty"]),
-    (#"{"name": "a", "emitters": [{"cells": [{}]}]}"#, ["$.emitters[0].cells[0]", "missing \"count\""]),
-    (#"{"name": "a", "emitters": [{"cells": [{"count": 2.5}]}]}"#, ["cells[0].count", "whole number from 1"]),
-    (#"{"name": "a", "emitters": [{"cells": [{"count": "9"}]}]}"#, ["cells[0].count", "not \"9\""]),
-    (#"{"name": "a", "emitters": [{"cells": [{"count": 1, "lifetime": -1}]}]}"#, ["cells[0].lifetime", "from 0.01 to 600 (s), not -1"]),
-    (#"{"name": "a", "emitters": [{"cells": [{"count": 1, "lifetime": {"value": 1, "range": 2}}]}]}"#, ["cells[0].lifetime", "value ± range must stay within"]),
-    (#"{"name": "a", "emitters": [{"cells": [{"count": 1, "lifetime": {"valu": 1}}]}]}"#, ["lifetime.valu: unknown key", "value, range"]),
-    (#"{"name": "a", "emitters": [{"cells": [{"count": 1, "colors": []}]}]}"#, ["cells[0].colors", "must not be empty"]),
-    (#"{"name": "a", "emitters": [{"cells": [{"count": 1, "colors": ["red"]}]}]}"#, ["colors[0]", "#rrggbb"]),
-    (#"{"name": "a", "emitters": [{"cells": [{"count": 1, "shapes": []}]}]}"#, ["cells[0].shapes", "must not be empty"]),
-    (#"{"name": "a", "emitters": [{"cells": [{"count": 1, "shapes": ["hexagon"]}]}]}"#, ["shapes[0]", "\"rectangle\", \"circle\", \"triangle\", \"star\""]),
-    (#"{"name": "a", "emitters": [{"cells": [{"count": 1, "shapes": [{"polygon": [[0, 0], [1, 1]]}]}]}]}"#, ["shapes[0].polygon", "3 to 32 items"]),
-    (#"{"name": "a", "emitters": [{"cells": [{"count": 1, "shapes": [{"polygon": [[0, 0], [1, 0], [2, 0]]}]}]}]}"#, ["shapes[0].polygon", "area"]),
-    (#"{"name": "a", "emitters": [{"cells": [{"count": 1, "trail": 17}]}]}"#, ["cells[0].trail", "0 to 16"]),
-    (#"{"name": "a", "emitters": [{"cells": [{"count": 1, "flips": 1}]}]}"#, ["cells[0].flips", "true or false"]),
-    (#"{"name": "a", "emitters": [{"cells": [{"count": 1, "speedUnit": "km"}]}]}"#, ["speedUnit", "\"points\", \"windowHeights\""]),
-    (#"{"name": "a", "emitters": [{"cells": [{"count": 1, "sizes": [[10]]}]}]}"#, ["sizes[0]", "2 to 2 items"]),
-    (#"{"name": "a", "emitters": [{"trigger": "tap", "cells": [{"count": 1}]}]}"#, ["$.emitters[0].trigger", "\"start\", \"click\", \"key\""]),
-    (#"{"name": "a", "emitters": [{"position": {"x": 0.5}, "cells": [{"count": 1}]}]}"#, ["$.emitters[0].position", "missing \"y\""]),
-    (#"{"name": "a", "emitters": [{"shape": {"kind": "line"}, "cells": [{"count": 1}]}]}"#, ["$.emitters[0].shape", "missing \"length\""]),
-    (#"{"name": "a", "emitters": [{"shape": {"kind": "point", "radius": 1}, "cells": [{"count": 1}]}]}"#, ["shape.radius", "nothing but its kind"]),
-    (#"{"name": "a", "emitters": [{"emission": {"mode": "timed"}, "cells": [{"count": 1}]}]}"#, ["cells[0]", "missing \"birthRate\""]),
-    (#"{"name": "a", "emitters": [{"emission": {"mode": "burst", "duration": 2}, "cells": [{"count": 1}]}]}"#, ["emission.duration", "only a timed emission"]),
-    (#"{"name": "a", "emitters": [{"emission": {"mode": "continuous"}, "cells": [{"birthRate": 5, "count": 1}]}]}"#, ["cells[0].count", "birthRate, not a count"]),
-    (#"{"name": "a", "emitters": [{"wind": {"speed": 1e6}, "cells": [{"count": 1}]}]}"#, ["wind.speed", "-2000 to 2000 (pt/s)"]),
+    (
+      #"{"name": "a", "emitters": [{"cells": [{}]}]}"#,
+      ["$.emitters[0].cells[0]", "missing \"count\""]
+    ),
+    (
+      #"{"name": "a", "emitters": [{"cells": [{"count": 2.5}]}]}"#,
+      ["cells[0].count", "whole number from 1"]
+    ),
+    (
+      #"{"name": "a", "emitters": [{"cells": [{"count": "9"}]}]}"#, ["cells[0].count", "not \"9\""]
+    ),
+    (
+      #"{"name": "a", "emitters": [{"cells": [{"count": 1, "lifetime": -1}]}]}"#,
+      ["cells[0].lifetime", "from 0.01 to 600 (s), not -1"]
+    ),
+    (
+      #"{"name": "a", "emitters": [{"cells": [{"count": 1, "lifetime": {"value": 1, "range": 2}}]}]}"#,
+      ["cells[0].lifetime", "value ± range must stay within"]
+    ),
+    (
+      #"{"name": "a", "emitters": [{"cells": [{"count": 1, "lifetime": {"valu": 1}}]}]}"#,
+      ["lifetime.valu: unknown key", "value, range"]
+    ),
+    (
+      #"{"name": "a", "emitters": [{"cells": [{"count": 1, "colors": []}]}]}"#,
+      ["cells[0].colors", "must not be empty"]
+    ),
+    (
+      #"{"name": "a", "emitters": [{"cells": [{"count": 1, "colors": ["red"]}]}]}"#,
+      ["colors[0]", "#rrggbb"]
+    ),
+    (
+      #"{"name": "a", "emitters": [{"cells": [{"count": 1, "shapes": []}]}]}"#,
+      ["cells[0].shapes", "must not be empty"]
+    ),
+    (
+      #"{"name": "a", "emitters": [{"cells": [{"count": 1, "shapes": ["hexagon"]}]}]}"#,
+      ["shapes[0]", "\"rectangle\", \"circle\", \"triangle\", \"star\""]
+    ),
+    (
+      #"{"name": "a", "emitters": [{"cells": [{"count": 1, "shapes": [{"polygon": [[0, 0], [1, 1]]}]}]}]}"#,
+      ["shapes[0].polygon", "3 to 32 items"]
+    ),
+    (
+      #"{"name": "a", "emitters": [{"cells": [{"count": 1, "shapes": [{"polygon": [[0, 0], [1, 0], [2, 0]]}]}]}]}"#,
+      ["shapes[0].polygon", "area"]
+    ),
+    (
+      #"{"name": "a", "emitters": [{"cells": [{"count": 1, "trail": 17}]}]}"#,
+      ["cells[0].trail", "0 to 16"]
+    ),
+    (
+      #"{"name": "a", "emitters": [{"cells": [{"count": 1, "flips": 1}]}]}"#,
+      ["cells[0].flips", "true or false"]
+    ),
+    (
+      #"{"name": "a", "emitters": [{"cells": [{"count": 1, "speedUnit": "km"}]}]}"#,
+      ["speedUnit", "\"points\", \"windowHeights\""]
+    ),
+    (
+      #"{"name": "a", "emitters": [{"cells": [{"count": 1, "sizes": [[10]]}]}]}"#,
+      ["sizes[0]", "2 to 2 items"]
+    ),
+    (
+      #"{"name": "a", "emitters": [{"trigger": "tap", "cells": [{"count": 1}]}]}"#,
+      ["$.emitters[0].trigger", "\"start\", \"click\", \"key\""]
+    ),
+    (
+      #"{"name": "a", "emitters": [{"position": {"x": 0.5}, "cells": [{"count": 1}]}]}"#,
+      ["$.emitters[0].position", "missing \"y\""]
+    ),
+    (
+      #"{"name": "a", "emitters": [{"shape": {"kind": "line"}, "cells": [{"count": 1}]}]}"#,
+      ["$.emitters[0].shape", "missing \"length\""]
+    ),
+    (
+      #"{"name": "a", "emitters": [{"shape": {"kind": "point", "radius": 1}, "cells": [{"count": 1}]}]}"#,
+      ["shape.radius", "nothing but its kind"]
+    ),
+    (
+      #"{"name": "a", "emitters": [{"emission": {"mode": "timed"}, "cells": [{"count": 1}]}]}"#,
+      ["cells[0]", "missing \"birthRate\""]
+    ),
+    (
+      #"{"name": "a", "emitters": [{"emission": {"mode": "burst", "duration": 2}, "cells": [{"count": 1}]}]}"#,
+      ["emission.duration", "only a timed emission"]
+    ),
+    (
+      #"{"name": "a", "emitters": [{"emission": {"mode": "continuous"}, "cells": [{"birthRate": 5, "count": 1}]}]}"#,
+      ["cells[0].count", "birthRate, not a count"]
+    ),
+    (
+      #"{"name": "a", "emitters": [{"wind": {"speed": 1e6}, "cells": [{"count": 1}]}]}"#,
+      ["wind.speed", "-2000 to 2000 (pt/s)"]
+    ),
   ]
 
   func testBadConfigurationsAreRefusedWithWhereAndWhatIsAllowed() {

@@ -190,7 +190,8 @@ final class EmissionTests: XCTestCase {
       XCTAssertGreaterThan(early.opacity, late.opacity, "a fade")
       XCTAssertLessThanOrEqual(
         Double(record.lifetime), ConfettiParticle.reducedMotionLifetime + 0.001, "short")
-      XCTAssertLessThan(hypot(early.position.x - 400, early.position.y - 300), 200, "near the click")
+      XCTAssertLessThan(
+        hypot(early.position.x - 400, early.position.y - 300), 200, "near the click")
     }
   }
 }

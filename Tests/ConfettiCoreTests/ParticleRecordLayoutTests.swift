@@ -74,8 +74,9 @@ final class ParticleRecordLayoutTests: XCTestCase {
     XCTAssertTrue(unpacked.darkensBack)
     XCTAssertLessThanOrEqual(unpacked.emitterFadeAt, 2.9999, "the fade never starts late")
     XCTAssertEqual(unpacked.emitterFadeAt, 2.9999, accuracy: 0.002)
-    XCTAssertEqual(ParticleRecord(ConfettiParticle(), birth: Tick(rawValue: 0)).particle
-      .emitterFadeAt, .infinity)
+    XCTAssertEqual(
+      ParticleRecord(ConfettiParticle(), birth: Tick(rawValue: 0)).particle
+        .emitterFadeAt, .infinity)
     XCTAssertEqual(unpacked.scaleSpeed, -0.5)
     XCTAssertEqual(unpacked.accelerationX, 12)
     XCTAssertEqual(unpacked.gravity, 280)

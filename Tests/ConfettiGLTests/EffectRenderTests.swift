@@ -103,7 +103,9 @@ final class EffectRenderTests: HeadlessGLTestCase {
 
   func testImagesComeFromTheAtlasInTheirOwnColours() throws {
     // An 8×8 picture in quarters: red, green / blue, transparent.
-    let quarters: [[UInt8]] = [[255, 0, 0, 255], [0, 255, 0, 255], [0, 0, 255, 255], [0, 0, 0, 0]]
+    let quarters: [[UInt8]] = [
+      [255, 0, 0, 255], [0, 255, 0, 255], [0, 0, 255, 255], [0, 0, 0, 0],
+    ]
     let picture = RGBAImage(
       width: 8, height: 8,
       bytes: (0..<64).flatMap { i in quarters[(i / 8 >= 4 ? 2 : 0) + (i % 8 >= 4 ? 1 : 0)] })
@@ -142,8 +144,10 @@ final class EffectRenderTests: HeadlessGLTestCase {
 
   func testTrailsDrawFadingCopiesBehindTheParticle() throws {
     let trail = try render(
-      still(#""circle""#, extra: #", "speed": 300, "direction": 0, "trail": 6, "trailSpacing": 0.05"#)
-        .withSize(8), age: 0.5)
+      still(
+        #""circle""#, extra: #", "speed": 300, "direction": 0, "trail": 6, "trailSpacing": 0.05"#
+      )
+      .withSize(8), age: 0.5)
     let plain = try render(
       still(#""circle""#, extra: #", "speed": 300, "direction": 0"#).withSize(8), age: 0.5)
     let trailed = painted(trail)

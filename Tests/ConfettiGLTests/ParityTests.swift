@@ -73,7 +73,8 @@ final class ParityTests: HeadlessGLTestCase {
       }
     }
     XCTAssertGreaterThan(compared, 40_000, "too few live samples compared", file: file, line: line)
-    XCTAssertGreaterThan(trailSamples, 2000, "too few trail copies compared", file: file, line: line)
+    XCTAssertGreaterThan(
+      trailSamples, 2000, "too few trail copies compared", file: file, line: line)
     XCTAssertLessThanOrEqual(
       worst.position, positionTolerance, "worst position error (pt)", file: file, line: line)
     XCTAssertLessThanOrEqual(
