@@ -101,6 +101,21 @@ final class CommandLineTests: XCTestCase {
       XCTAssertEqual(result.status, 0, result.stderr)
     }
     XCTAssertEqual(try Data(contentsOf: viaPreset), try Data(contentsOf: viaConfig))
+    // The images example: PNG files next to the configuration, packed into the atlas.
+    let hearts = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appending(path: "../../docs/examples/hearts.json").standardized
+    let picture = directory.appendingPathComponent("hearts.png")
+    let result = try confetti(
+      [
+        "render", "--config", hearts.path, "--size", "160x120", "--time", "0.5", "--out",
+        picture.path,
+      ])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    let image = try PNG.read(picture)
+    let reds = (0..<(160 * 120)).filter {
+      image.bytes[$0 * 4] > 200 && image.bytes[$0 * 4 + 1] < 90
+    }
+    XCTAssertGreaterThan(reds.count, 30, "hearts drawn in their own red")
   }
 
   func testReducedMotionComesFromTheFlagOrTheEnvironment() throws {
