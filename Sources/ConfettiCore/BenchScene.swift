@@ -24,9 +24,6 @@ public struct BenchScene: Sendable {
   public let churn: Bool
   /// The scene's particles: `count` records, filled at creation.
   public var ring: ParticleRing
-  /// The styles and shapes of the effect's particles (plain for the seed's cannon).
-  public let table: EmitterTable
-  public let shapes: ShapeTable
   private var cannon = CannonBurst()
   private var effect: EffectScene?
   private var random: SplitMix64
@@ -44,12 +41,15 @@ public struct BenchScene: Sendable {
     cannon.lifetime = Self.lifetime
     ring = ParticleRing(capacity: count)
     self.effect = effect
-    table = effect?.table ?? .plain
-    shapes = effect?.shapes ?? ShapeTable()
     fill()
   }
 
-  /// `count` new particles for a birth at `time`.
+  /// The styles of the effect's particles (plain for the seed's cannon).
+  public var table: EmitterTable { effect?.table ?? .plain }
+  /// The shapes the effect's particles use (none beyond rectangles for the seed's cannon).
+  public var shapes: ShapeTable { effect?.shapes ?? ShapeTable() }
+
+  /// `count` new particles.
   private mutating func spawn(_ count: Int) -> [ConfettiParticle] {
     guard effect != nil else {
       cannon.count = count

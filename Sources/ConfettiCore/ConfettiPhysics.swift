@@ -76,7 +76,12 @@ public enum ConfettiPhysics {
 
   /// The apparent width as a share of the real one while the piece tumbles: max(0.15, |cos θ|).
   public static func flipScale(frequency: PerSecond, phase: Radians, age: Seconds) -> Double {
-    max(flipFloor, abs(cos(frequency * age + phase)))
+    flipScale(tumble: cos(frequency * age + phase))
+  }
+
+  /// The apparent width share for a tumble cosine `c`: max(0.15, |c|).
+  public static func flipScale(tumble c: Double) -> Double {
+    max(flipFloor, abs(c))
   }
 
   /// Where and how a particle is drawn at `age` seconds after its birth, or nil when it is not
@@ -105,7 +110,7 @@ public enum ConfettiPhysics {
     let remaining = p.lifetime - t
     let growth = max(0, 1 + p.scaleSpeed * t) * (p.shrinksWithLife ? remaining / p.lifetime : 1)
     let tumble = cos(p.flipFrequency * t + p.flipPhase)
-    let flip = p.flips ? max(flipFloor, abs(tumble)) : 1
+    let flip = p.flips ? flipScale(tumble: tumble) : 1
     let base =
       SIMD4(Double(p.color.red), Double(p.color.green), Double(p.color.blue), Double(p.color.alpha))
       / 255

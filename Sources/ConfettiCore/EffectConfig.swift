@@ -63,6 +63,11 @@ public struct EmitterConfig: Equatable, Sendable {
   public var cells: [CellConfig] = []
 
   public init() {}
+
+  /// Its position in a window of `window` points.
+  public func origin(in window: Size) -> Point {
+    Point(x: position.x * window.width, y: position.y * window.height)
+  }
 }
 
 /// A value drawn uniformly from value ± range (CAEmitterCell's convention).

@@ -88,10 +88,7 @@ public struct EffectScene: Sendable {
     _ trigger: EmitterTrigger, at pointer: Point? = nil, window: Size, time: Seconds
   ) {
     for (index, emitter) in config.emitters.enumerated() where emitter.trigger == trigger {
-      let origin =
-        trigger == .click && pointer != nil
-        ? pointer!
-        : Point(x: emitter.position.x * window.width, y: emitter.position.y * window.height)
+      let origin = (trigger == .click ? pointer : nil) ?? emitter.origin(in: window)
       if emitter.emission == .burst {
         for (c, cell) in emitter.cells.enumerated() {
           let born = (0..<cell.count).map { _ in
@@ -206,9 +203,9 @@ public struct EffectScene: Sendable {
     }
     return (0..<count).map { k in
       let (e, c) = cells[k % cells.count]
-      let position = config.emitters[e].position
-      let origin = Point(x: position.x * window.width, y: position.y * window.height)
-      return particle(emitter: e, cell: c, origin: origin, window: window, fadeAt: .infinity)
+      return particle(
+        emitter: e, cell: c, origin: config.emitters[e].origin(in: window), window: window,
+        fadeAt: .infinity)
     }
   }
 

@@ -89,6 +89,12 @@ public final class ParticleRenderer {
   public func setEmitterTable(_ table: EmitterTable) {
     guard table != emitterTable else { return }
     emitterTable = table
+    sendEmitterTable()
+  }
+
+  /// Sets the uniforms of ``emitterTable`` on the current program.
+  private func sendEmitterTable() {
+    let table = emitterTable
     var wind: [GLfloat] = []
     var cycles: [GLuint] = []
     var colorSpeed: [GLfloat] = []
@@ -122,9 +128,7 @@ public final class ParticleRenderer {
     if try sprites.prepare(for: ring, meter: &meter) {
       // A new program, built for more shapes: it needs the clock's location and the table.
       nowUniform = program.uniform("u_now")
-      let table = emitterTable
-      emitterTable = EmitterTable()
-      if table != emitterTable { setEmitterTable(table) }
+      sendEmitterTable()
     }
     let clock = nowUniform
     try drawSprites(of: ring, program: program, vertexArray: vertexArray, meter: &meter) {

@@ -7,6 +7,10 @@ import ConfettiImage
 final class ShapeUniforms {
   private var table: ShapeTable?
   private var atlas: GLuint = 0
+  /// The uniforms a program needs, kept to set them on a rebuilt program.
+  private var points: [GLfloat] = []
+  private var ranges: [GLint] = []
+  private var rects: [GLfloat] = []
 
   /// Pixels left clear around each image, so that filtering never bleeds between them.
   static let padding = 4
@@ -16,10 +20,6 @@ final class ShapeUniforms {
   deinit {
     if atlas != 0 { epoxy_glDeleteTextures(1, &atlas) }
   }
-
-  private var points: [GLfloat] = []
-  private var ranges: [GLint] = []
-  private var rects: [GLfloat] = []
 
   /// Sends `table`'s polygons and `images` (its images, decoded, in order) if the table changed.
   func set(

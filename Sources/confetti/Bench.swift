@@ -77,12 +77,10 @@ struct Bench {
   /// Runs every mode for `count` particles, interleaved in rounds.
   private func measure(count: Int, info: GLInfo) throws -> [BenchMode: ModeResult] {
     let window = Size(width: Double(size.width), height: Double(size.height))
-    let images =
-      try effect?.images(for: (try effectScene(capacity: 1))?.shapes ?? ShapeTable()) ?? []
-    let runs = try modes.map {
-      try BenchRun(
-        mode: $0, scene: try scene(count: count, window: window), churn: churn, images: images,
-        info: info)
+    let scenes = try modes.map { _ in try scene(count: count, window: window) }
+    let images = try effect?.images(for: scenes[0].shapes) ?? []
+    let runs = try zip(modes, scenes).map {
+      try BenchRun(mode: $0, scene: $1, churn: churn, images: images, info: info)
     }
     for run in runs {
       for _ in 0..<Self.warmUpFrames {
@@ -209,18 +207,12 @@ struct Bench {
     return ratios
   }
 
-  /// The effect running, for its particles, styles and shapes.
-  private func effectScene(capacity: Int) throws -> EffectScene? {
-    guard let effect else { return nil }
-    return try EffectScene(
-      config: effect.config, capacity: capacity, seed: seed, reduceMotion: reduceMotion)
-  }
-
-  /// A fresh scene of `count` particles: each mode starts from the same one.
+  /// A fresh scene of `count` particles (the effect's, if any): each mode starts from the same
+  /// one.
   private func scene(count: Int, window: Size) throws -> BenchScene {
     BenchScene(
       count: count, window: window, seed: seed, churn: churn,
-      effect: try effectScene(capacity: 1))
+      effect: try effect?.scene(capacity: 1, seed: seed, reduceMotion: reduceMotion))
   }
 
   private func printJSON(sweep: [(count: Int, results: [BenchMode: ModeResult])], info: GLInfo)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ConfettiCore
+import ConfettiGL
 import ConfettiImage
 import ConfettiPresets
 import Foundation
@@ -73,6 +74,20 @@ struct LoadedEffect {
       throw ConfigFileError("\(path): \(error)")
     }
     directory = url.deletingLastPathComponent()
+  }
+
+  /// A scene of the effect, its rings holding `capacity` records.
+  func scene(capacity: Int, seed: UInt64, reduceMotion: Bool) throws -> EffectScene {
+    try EffectScene(config: config, capacity: capacity, seed: seed, reduceMotion: reduceMotion)
+  }
+
+  /// Gives `renderer` what `scene`'s particles index: its emitter table, and its shape table
+  /// with the images (decoded here unless already given).
+  func prepare(
+    _ renderer: ParticleRenderer, for scene: EffectScene, images: [RGBAImage]? = nil
+  ) throws {
+    renderer.setEmitterTable(scene.table)
+    try renderer.setShapeTable(scene.shapes, images: try images ?? self.images(for: scene.shapes))
   }
 
   /// Decodes every image the scene's shapes name, in order.

@@ -77,12 +77,12 @@ struct Render: ParsableCommand {
     }
     let target = try OffscreenTarget(width: size.width, height: size.height, info: context.info)
     let window = Size(width: Double(size.width / scale), height: Double(size.height / scale))
-    var scene = try EffectScene(
-      config: config, capacity: EffectScene.suggestedCapacity(for: config), seed: seed,
-      reduceMotion: effect.wantsReducedMotion)
+    let effect = LoadedEffect(config: config, directory: loaded.directory)
+    var scene = try effect.scene(
+      capacity: EffectScene.suggestedCapacity(for: config), seed: seed,
+      reduceMotion: self.effect.wantsReducedMotion)
     let renderer = try ParticleRenderer(capacity: scene.ring.capacity, info: context.info)
-    renderer.setEmitterTable(scene.table)
-    try renderer.setShapeTable(scene.shapes, images: try loaded.images(for: scene.shapes))
+    try effect.prepare(renderer, for: scene)
     let start = ConfettiScene.shotTime
     for trigger in EmitterTrigger.allCases {
       scene.trigger(trigger, window: window, time: start)

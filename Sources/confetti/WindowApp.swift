@@ -27,8 +27,7 @@ final class WindowApp {
     vsync: Bool, exitAfter: Seconds?
   ) throws {
     // The configuration is checked before any window opens: nothing starts half-configured.
-    scene = try EffectScene(
-      config: effect.config, capacity: capacity, seed: seed, reduceMotion: reduceMotion)
+    scene = try effect.scene(capacity: capacity, seed: seed, reduceMotion: reduceMotion)
     let images = try effect.images(for: scene.shapes)
     effects = try Presets.names.map { LoadedEffect(config: try Presets.named($0), directory: nil) }
     if effect.directory != nil {
@@ -62,8 +61,7 @@ final class WindowApp {
     glfwSwapInterval(vsync ? 1 : 0)
     do {
       renderer = try ParticleRenderer(capacity: capacity, info: try GLInfo.requireCurrent())
-      renderer.setEmitterTable(scene.table)
-      try renderer.setShapeTable(scene.shapes, images: images)
+      try effect.prepare(renderer, for: scene, images: images)
     } catch {
       glfwDestroyWindow(window)
       glfwTerminate()
@@ -199,12 +197,9 @@ final class WindowApp {
     let next = (effectIndex + step + effects.count) % effects.count
     do {
       let effect = effects[next]
-      var replacement = try EffectScene(
-        config: effect.config, capacity: capacity, seed: seed &+ UInt64(next),
-        reduceMotion: reduceMotion)
-      let images = try effect.images(for: replacement.shapes)
-      renderer.setEmitterTable(replacement.table)
-      try renderer.setShapeTable(replacement.shapes, images: images)
+      var replacement = try effect.scene(
+        capacity: capacity, seed: seed &+ UInt64(next), reduceMotion: reduceMotion)
+      try effect.prepare(renderer, for: replacement)
       replacement.trigger(.start, window: windowSize, time: now)
       // The new ring starts empty: every record it writes is uploaded afresh.
       scene = replacement
