@@ -4,15 +4,27 @@ import PackageDescription
 let package = Package(
   name: "Confetti",
   products: [
-    .executable(name: "confetti", targets: ["confetti"])
+    // One import for a host program: an effect drawn into its own GL 3.3 context.
+    .library(name: "Confetti", targets: ["Confetti"]),
+    // The physics, records and emitters alone: no GL, no C.
+    .library(name: "ConfettiCore", targets: ["ConfettiCore"]),
+    .executable(name: "confetti", targets: ["ConfettiCLI"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
   ],
   targets: [
-    // The pure core: physics, the particle record, spawning, the ring, the CPU reference.
-    // No C imports, so everything here is tested without a GPU.
+    // The pure core: the closed-form physics, the particle record, the clock, the ring, the
+    // emitters and the CPU reference. No C imports: everything here is tested without a GPU.
     .target(name: "ConfettiCore"),
+
+    // The configuration format: a strict JSON parser, the decoder, and the fuzz harness.
+    .target(name: "ConfettiConfig", dependencies: ["ConfettiCore"]),
+
+    // The named effects: Presets/*.json, embedded at build time and decoded like any file.
+    .target(
+      name: "ConfettiPresets", dependencies: ["ConfettiCore", "ConfettiConfig"],
+      plugins: ["EmbedFiles"]),
 
     // Thin C shims over the system libraries.
     .systemLibrary(
@@ -25,7 +37,6 @@ let package = Package(
       pkgConfig: "epoxy",
       providers: [.apt(["libepoxy-dev", "libgl-dev", "libegl-dev"])]
     ),
-
     .systemLibrary(
       name: "CPNG",
       pkgConfig: "libpng",
@@ -35,17 +46,28 @@ let package = Package(
     // Pictures in memory and as PNG files.
     .target(name: "ConfettiImage", dependencies: ["CPNG"]),
 
-    // The thin GL layer: contexts, programs, buffers, capture and read-back.
+    // The thin GL layer: contexts, programs, buffers, the particle renderer, capture, read-back.
     .target(
       name: "ConfettiGL",
       dependencies: ["ConfettiCore", "ConfettiImage", "CEpoxy"],
       plugins: ["EmbedFiles"]
     ),
 
-    // The presets: Presets/*.json, embedded at build time and decoded like any --config file.
-    .target(name: "ConfettiPresets", dependencies: ["ConfettiCore"], plugins: ["EmbedFiles"]),
+    // The facade a host uses: an effect on the host's current GL context.
+    .target(
+      name: "Confetti",
+      dependencies: [
+        "ConfettiCore", "ConfettiConfig", "ConfettiPresets", "ConfettiImage", "ConfettiGL",
+      ]
+    ),
 
-    // Embeds Shaders/* into ConfettiGL and Presets/*.json into ConfettiPresets at build time.
+    // The bench: its scenes, the baseline renderers, GPU timing and statistics.
+    .target(
+      name: "ConfettiBench",
+      dependencies: ["ConfettiCore", "ConfettiGL", "ConfettiImage", "CEpoxy"]
+    ),
+
+    // Embeds Shaders/* into ConfettiGL, Presets/*.json into ConfettiPresets.
     .executableTarget(name: "EmbedFilesTool"),
     .plugin(
       name: "EmbedFiles",
@@ -55,21 +77,36 @@ let package = Package(
 
     // The program: window, render and bench, wired together.
     .executableTarget(
-      name: "confetti",
+      name: "ConfettiCLI",
       dependencies: [
-        "ConfettiCore", "ConfettiGL", "ConfettiImage", "ConfettiPresets", "CGLFW",
+        "Confetti", "ConfettiBench", "CGLFW",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
 
     // The configuration parser's fuzz target: mutates the presets, checks every mutant.
-    .executableTarget(name: "confetti-fuzz", dependencies: ["ConfettiCore", "ConfettiPresets"]),
+    .executableTarget(name: "confetti-fuzz", dependencies: ["ConfettiConfig", "ConfettiPresets"]),
+
+    // Examples: small host programs that use the library as any other program would.
+    .executableTarget(
+      name: "embed-glfw", dependencies: ["Confetti", "CGLFW"], path: "Examples/embed-glfw"),
+    .executableTarget(name: "headless", dependencies: ["Confetti"], path: "Examples/headless"),
 
     .testTarget(name: "ConfettiCoreTests", dependencies: ["ConfettiCore", "ConfettiPresets"]),
     .testTarget(
+      name: "ConfettiConfigTests",
+      dependencies: ["ConfettiCore", "ConfettiConfig", "ConfettiPresets"]),
+    .testTarget(
       name: "ConfettiGLTests",
-      dependencies: ["ConfettiCore", "ConfettiGL", "ConfettiImage", "ConfettiPresets", "CEpoxy"]),
-    .testTarget(name: "ConfettiCLITests", dependencies: ["confetti", "ConfettiImage"]),
+      dependencies: [
+        "Confetti", "ConfettiBench", "ConfettiCore", "ConfettiGL", "ConfettiImage",
+        "ConfettiPresets", "CEpoxy",
+      ]),
+    .testTarget(
+      name: "ConfettiBenchTests",
+      dependencies: ["ConfettiBench", "ConfettiCore", "ConfettiPresets"]),
+    .testTarget(
+      name: "ConfettiCLITests", dependencies: ["ConfettiCLI", "embed-glfw", "headless", "ConfettiImage"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -14,24 +14,15 @@ flat in uint v_shape;
 flat in float v_spriteSize; // px
 
 // The shape table (ShapeTable): polygon outlines with corners in [-1, 1] on both axes, y down,
-// stretched over the piece; and where each image lies in the atlas.
-const int POLYGON_POINTS = 128;
-const int POLYGONS = 10;
-const int IMAGES = 16;
+// stretched over the piece; and where each image lies in the atlas. The table sizes and the
+// shape codes (RECTANGLE, CIRCLE, TRIANGLE, STAR, FIRST_POLYGON, FIRST_IMAGE) are #defined by
+// ShaderConstants.swift.
 uniform vec2 u_polygonPoints[POLYGON_POINTS];
 uniform ivec2 u_polygonRange[POLYGONS];  // first point, point count
 uniform vec4 u_imageRect[IMAGES];        // atlas texture coordinates: origin, size
 uniform sampler2D u_atlas;               // premultiplied RGBA
 
 out vec4 fragColor;
-
-const uint RECTANGLE = 0u;
-const uint CIRCLE = 1u;
-const uint TRIANGLE = 2u;
-const uint STAR = 3u;
-const uint FIRST_POLYGON = 16u;
-const uint FIRST_IMAGE = 64u;
-
 
 #ifdef WITH_POLYGONS
 // Signed distance from p to the outline of polygon `index` stretched over half-size h, in

@@ -23,21 +23,14 @@ uniform vec4 u_pointsToClip;    // xy: scale, zw: offset, from window points to 
 uniform float u_pixelsPerPoint; // framebuffer pixels per window point (HiDPI)
 uniform float u_maxPointSize;   // the GL's largest point sprite, in pixels
 
-// The emitter table (EmitterTable), indexed by a_style.z.
-const int EMITTERS = 32;
+// The emitter table (EmitterTable), indexed by a_style.z. EMITTERS, the flag bits (FLIPS,
+// SHRINKS, DARKER_BACK) and the physics constants are #defined by ShaderConstants.swift.
 uniform vec4 u_wind[EMITTERS];        // wind (pt/s), gust amplitude (pt), gust phase (rad), fade-out (s)
 uniform uint u_gustCycles[EMITTERS];  // gust cycles per 2^32 ticks
 uniform vec4 u_colorSpeed[EMITTERS];  // RGBA change per second
 uniform uint u_trailTicks[EMITTERS];  // time between trail copies (ticks)
 
-const float SECONDS_PER_TICK = 1.0 / 1048576.0;
 const float RADIANS_PER_TURN_FRACTION = 6.283185307179586 / 4294967296.0;
-const float FLIP_FLOOR = 0.15;
-const float SERIES_LIMIT = 0.25;
-const uint FLIPS = 1u;
-const uint SHRINKS = 2u;
-const uint DARKER_BACK = 4u;
-const float BACK_SHADE_FLOOR = 0.55;
 
 // E(k, t) = (1 - e^(-kt)) / k: how far a unit initial velocity carries against drag k.
 float velocityResponse(float k, float t) {

@@ -90,8 +90,9 @@ public struct ParticleShape: Hashable, Sendable, CustomStringConvertible {
   /// How many polygons and images one scene may use (the shader's tables).
   public static let polygonCapacity = 8
   public static let imageCapacity = 16
-  static let firstPolygon: UInt8 = 16
-  static let firstImage: UInt8 = 64
+  /// The first code of a scene's own polygons, then of its images (the shader's too).
+  public static let firstPolygon: UInt8 = 16
+  public static let firstImage: UInt8 = 64
 
   /// The scene's polygon `index` (``ShapeTable/polygons``).
   public static func polygon(_ index: Int) -> ParticleShape {

@@ -30,12 +30,6 @@ public struct ConfettiScene: Sendable {
 }
 
 extension ConfettiScene {
-  /// The backdrop the window and the renderer clear to: a deep blue-grey that every palette
-  /// colour stands out against.
-  public static let background = RGBA8(red: 18, green: 20, blue: 28)
-}
-
-extension ConfettiScene {
   /// The clock reading at which ``cannonShot(count:seed:window:)`` fires: a second in, so that
   /// "time 0" of the shot is a valid instant with room before it.
   public static let shotTime: Seconds = 1

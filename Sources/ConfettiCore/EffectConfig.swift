@@ -143,3 +143,16 @@ public struct CellConfig: Equatable, Sendable {
 
   public init() {}
 }
+
+/// A configuration that cannot be used: where (a JSON path such as `$.emitters[0].cells[1].speed`)
+/// and what is allowed there.
+public struct ConfigError: Error, Equatable, CustomStringConvertible {
+  public var path: String
+  public var message: String
+
+  public init(path: String, message: String) {
+    (self.path, self.message) = (path, message)
+  }
+
+  public var description: String { path.isEmpty ? message : "\(path): \(message)" }
+}

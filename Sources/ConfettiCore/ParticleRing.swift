@@ -34,6 +34,9 @@ public struct ParticleRing: Sendable {
   /// Which costly shapes any record drawn has (``ParticleShape/Kinds``): the fragment shader
   /// skips the others. Forgotten when the ring empties.
   public private(set) var shapeKinds = ParticleShape.Kinds()
+  /// The latest death of any record in the drawn span (−infinity when it is empty), kept as
+  /// records are appended; nil when an overwritten record may have held it (see ``lastDeath``).
+  private var latestDeath: Seconds? = -.infinity
 
   public init(capacity: Int) {
     precondition(capacity > 0, "a ring holds at least one record")
@@ -56,8 +59,12 @@ public struct ParticleRing: Sendable {
     let birth = Tick(time)
     let skipped = max(0, particles.count - capacity)
     head += skipped
+    if skipped > 0 { latestDeath = nil }
     for particle in particles.dropFirst(skipped) {
-      if head - tail == capacity { tail += 1 }
+      if head - tail == capacity {
+        tail += 1
+        latestDeath = nil
+      }
       let slot = head % capacity
       records[slot] = ParticleRecord(particle, birth: birth)
       longestTrail = max(longestTrail, records[slot].trail)
@@ -65,6 +72,7 @@ public struct ParticleRing: Sendable {
       // The record's own (rounded) span plus a tick: never declared dead before the shader.
       let span = records[slot].particle.visibleSpan(style: table[records[slot].emitter])
       deaths[slot] = time + span + 1 / Tick.perSecond
+      latestDeath = latestDeath.map { max($0, deaths[slot]) }
       head += 1
     }
     tail = max(tail, head - capacity)
@@ -102,12 +110,22 @@ public struct ParticleRing: Sendable {
   /// Forgets every particle (they are no longer drawn); what is on the GPU stays valid.
   public mutating func removeAll() {
     tail = head
+    latestDeath = -.infinity
     refreshTailDeath()
+  }
+
+  /// The clock time from which every particle in the ring is gone: the latest moment at which
+  /// the closed form still draws one (each record's birth, life, fade-out and trail), to a
+  /// tick. −infinity when the ring holds none. Constant time, except after the ring overwrote
+  /// records, when it scans the drawn span once.
+  public var lastDeath: Seconds {
+    if let latestDeath { return latestDeath }
+    return (tail..<head).reduce(-.infinity) { max($0, deaths[$1 % capacity]) }
   }
 
   private mutating func refreshTailDeath() {
     tailDeath = tail < head ? deaths[tail % capacity] : .infinity
-    if tail == head { (longestTrail, shapeKinds) = (0, []) }
+    if tail == head { (longestTrail, shapeKinds, latestDeath) = (0, [], -.infinity) }
   }
 
   private func slotRanges(from start: Int, to end: Int) -> [Range<Int>] {

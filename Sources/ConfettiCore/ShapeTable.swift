@@ -28,7 +28,12 @@ public struct ShapeTable: Equatable, Sendable {
   }
 
   /// The built-in polygons and then the scene's, in the shader's order.
-  public var allPolygons: [[SIMD2<Double>]] { [Self.triangle, Self.star] + polygons }
+  public var allPolygons: [[SIMD2<Double>]] { Self.builtInPolygons + polygons }
+
+  /// The outlines every table starts with, in the order of their shape codes.
+  public static let builtInPolygons = [triangle, star]
+  /// The most outlines a table holds: the built-in ones and a scene's own.
+  public static let polygonCapacity = builtInPolygons.count + ParticleShape.polygonCapacity
 
   /// Adds a polygon (corners in any units, y down) and returns its shape, or reuses an equal one.
   /// Throws when it has fewer than 3 or more than ``cornerCapacity`` corners, no area, or the

@@ -34,7 +34,7 @@ public enum GLError: Error, CustomStringConvertible, Equatable {
 /// In debug builds, throws if the GL has recorded an error since the last check, naming the
 /// operation and where it was; in release builds it does nothing (glGetError stalls the pipeline).
 @inline(__always)
-func checkGL(
+package func checkGL(
   _ operation: @autoclosure () -> String, file: StaticString = #fileID, line: UInt = #line
 )
   throws
@@ -47,7 +47,7 @@ func checkGL(
   #endif
 }
 
-func glErrorName(_ code: UInt32) -> String {
+package func glErrorName(_ code: UInt32) -> String {
   switch Int32(code) {
   case GL_INVALID_ENUM: return "GL_INVALID_ENUM"
   case GL_INVALID_VALUE: return "GL_INVALID_VALUE"

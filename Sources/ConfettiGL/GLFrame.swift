@@ -3,6 +3,10 @@ import ConfettiCore
 
 /// Whole-frame operations on the bound framebuffer.
 public enum GLFrame {
+  /// The backdrop the window and `confetti render` clear to: a deep blue-grey that every
+  /// palette colour stands out against.
+  public static let background = RGBA8(red: 18, green: 20, blue: 28)
+
   /// Clears to an opaque background colour.
   public static func clear(to color: RGBA8) {
     epoxy_glClearColor(

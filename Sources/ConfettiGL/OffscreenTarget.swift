@@ -3,14 +3,24 @@ import ConfettiCore
 import ConfettiImage
 
 /// A framebuffer object with one 8-bit RGBA colour buffer: where headless frames are drawn.
+///
+/// Its GL objects are deleted by ``release()`` or deinit, on the context current then.
 public final class OffscreenTarget {
   public let width: Int
   public let height: Int
   private var framebuffer: GLuint = 0
   private var colorBuffer: GLuint = 0
 
-  /// A `width × height` pixel target, checked against the GL's limits first.
-  public init(width: Int, height: Int, info: GLInfo) throws {
+  /// A `width × height` pixel target, checked against the GL's limits first. If it fails,
+  /// nothing it created is left behind. The host's framebuffer and renderbuffer bindings are
+  /// kept; ``bind()`` directs drawing here.
+  public convenience init(width: Int, height: Int, info: GLInfo) throws {
+    try self.init(width: width, height: height, info: info, format: GL_RGBA8)
+  }
+
+  /// The same with another colour format: tests use one that cannot be drawn into to make the
+  /// set-up fail half-way.
+  package init(width: Int, height: Int, info: GLInfo, format: Int32) throws {
     guard width > 0, height > 0, width <= info.maxViewport.width,
       height <= info.maxViewport.height
     else {
@@ -20,29 +30,57 @@ public final class OffscreenTarget {
     }
     self.width = width
     self.height = height
+    var (hostFramebuffer, hostRenderbuffer): (GLint, GLint) = (0, 0)
+    epoxy_glGetIntegerv(GLenum(GL_FRAMEBUFFER_BINDING), &hostFramebuffer)
+    epoxy_glGetIntegerv(GLenum(GL_RENDERBUFFER_BINDING), &hostRenderbuffer)
+    defer {
+      epoxy_glBindFramebuffer(GLenum(GL_FRAMEBUFFER), GLuint(hostFramebuffer))
+      epoxy_glBindRenderbuffer(GLenum(GL_RENDERBUFFER), GLuint(hostRenderbuffer))
+    }
+    var (framebuffer, colorBuffer): (GLuint, GLuint) = (0, 0)
     epoxy_glGenFramebuffers(1, &framebuffer)
     epoxy_glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
     epoxy_glGenRenderbuffers(1, &colorBuffer)
     epoxy_glBindRenderbuffer(GLenum(GL_RENDERBUFFER), colorBuffer)
     epoxy_glRenderbufferStorage(
-      GLenum(GL_RENDERBUFFER), GLenum(GL_RGBA8), GLsizei(width), GLsizei(height))
+      GLenum(GL_RENDERBUFFER), GLenum(format), GLsizei(width), GLsizei(height))
     epoxy_glFramebufferRenderbuffer(
       GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_RENDERBUFFER), colorBuffer)
     let status = epoxy_glCheckFramebufferStatus(GLenum(GL_FRAMEBUFFER))
     guard status == GLenum(GL_FRAMEBUFFER_COMPLETE) else {
+      let error = glErrorName(epoxy_glGetError())
+      epoxy_glBindFramebuffer(GLenum(GL_FRAMEBUFFER), 0)
+      epoxy_glDeleteFramebuffers(1, &framebuffer)
+      epoxy_glDeleteRenderbuffers(1, &colorBuffer)
       throw GLError.tooLarge(
-        "no \(width)×\(height) framebuffer (status 0x\(String(status, radix: 16)), "
-          + "\(glErrorName(epoxy_glGetError())))")
+        "no \(width)×\(height) framebuffer (status 0x\(String(status, radix: 16)), \(error))")
     }
+    (self.framebuffer, self.colorBuffer) = (framebuffer, colorBuffer)
   }
 
   deinit {
-    epoxy_glDeleteFramebuffers(1, &framebuffer)
-    epoxy_glDeleteRenderbuffers(1, &colorBuffer)
+    release()
   }
+
+  /// Deletes the framebuffer and its colour buffer now (deinit does it otherwise). The target
+  /// must not be used afterwards; calling this again does nothing.
+  public func release() {
+    if framebuffer != 0 { epoxy_glDeleteFramebuffers(1, &framebuffer) }
+    if colorBuffer != 0 { epoxy_glDeleteRenderbuffers(1, &colorBuffer) }
+    (framebuffer, colorBuffer) = (0, 0)
+  }
+
+  /// The GL names the target owns, for tests that check they are gone after ``release()``.
+  package var objectNames: (framebuffer: GLuint, renderbuffer: GLuint) {
+    (framebuffer, colorBuffer)
+  }
+
+  /// The whole target, as a rectangle to draw into.
+  public var rect: PixelRect { PixelRect(width: width, height: height) }
 
   /// Directs drawing into this target.
   public func bind() {
+    precondition(framebuffer != 0, "the target was released")
     epoxy_glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
   }
 
@@ -66,16 +104,15 @@ public final class OffscreenTarget {
 }
 
 extension OffscreenTarget {
-  /// Draws `ring` as `renderer` sees it at clock `now`, over the scene background, in a window of
+  /// Draws `ring` as `renderer` sees it at clock `now`, over `background`, in a window of
   /// `window` points spread over this target, and reads the picture back.
   public func snapshot(
-    of ring: inout ParticleRing, at now: Tick, window: Size, renderer: ParticleRenderer
+    of ring: inout ParticleRing, at now: Tick, window: Size, renderer: ParticleRenderer,
+    background: RGBA8 = GLFrame.background
   ) throws -> RGBAImage {
     bind()
-    try renderer.upload(from: &ring)
-    renderer.setViewport(width: width, height: height, window: window)
-    GLFrame.clear(to: ConfettiScene.background)
-    try renderer.draw(ring, at: now)
+    GLFrame.clear(to: background)
+    try renderer.draw(&ring, at: now, in: rect, window: window)
     return try read()
   }
 }

@@ -2,11 +2,17 @@
 import ConfettiCore
 import ConfettiImage
 
-/// Draws a ``ParticleRing`` with the closed-form vertex shader, one point sprite per particle.
+/// Draws a ``ParticleRing`` with the closed-form vertex shader, one point sprite per particle,
+/// into whatever framebuffer the host has bound.
 ///
 /// The GPU buffer mirrors the ring slot for slot and is allocated once. Per frame the renderer
 /// sends new records (only those), sets one uniform (the clock) and issues one draw per
 /// contiguous live span: two across the wrap, none when nothing is alive.
+///
+/// Every method that touches the GL leaves the context's state as it found it
+/// (``HostGLState``): a host may draw its own scene before and after. GL objects are deleted by
+/// ``release()`` or deinit, on the context that was current when the renderer was made, which
+/// must be current then too.
 public final class ParticleRenderer {
   /// How many records the GPU buffer holds.
   public let capacity: Int
@@ -21,6 +27,7 @@ public final class ParticleRenderer {
   private var feedbackBytes = 0
   private var nowUniform: GLint
   private var emitterTable = EmitterTable()
+  private var released = false
 
   /// The vertex outputs transform feedback captures: eleven floats per particle.
   static let capturedOutputs = [
@@ -40,31 +47,70 @@ public final class ParticleRenderer {
     }
   }
 
-  /// A renderer for rings of `capacity` records, on the current context.
-  public init(capacity: Int, info: GLInfo) throws {
+  /// A renderer for rings of `capacity` records, on the current context (GL 3.3 core, whose
+  /// limits `info` holds). If it fails, nothing it created is left behind.
+  public convenience init(capacity: Int, info: GLInfo) throws {
+    try self.init(capacity: capacity, info: info, vertex: .embedded("particle.vert"))
+  }
+
+  /// The same with another vertex shader: tests use it to make the set-up fail half-way.
+  package init(capacity: Int, info: GLInfo, vertex: ShaderSource) throws {
     try Self.check(capacity: capacity)
     self.capacity = capacity
-    var setup = UploadMeter()
-    sprites = try SpriteProgram(
-      vertex: .embedded("particle.vert"), attributes: ParticleRecord.attributes,
-      feedbackVaryings: Self.capturedOutputs, info: info, meter: &setup)
-    nowUniform = sprites.program.uniform("u_now")
-
-    epoxy_glGenVertexArrays(1, &vertexArray)
-    epoxy_glBindVertexArray(vertexArray)
-    recordBuffer = try allocateBuffer(
-      bytes: capacity * MemoryLayout<ParticleRecord>.stride, usage: GL_DYNAMIC_DRAW,
-      what: "\(capacity) particles")
-    for attribute in ParticleRecord.attributes {
-      pointAttribute(attribute, stride: MemoryLayout<ParticleRecord>.stride)
+    let host = HostGLState.current()
+    defer { host.restore() }
+    // The buffers first, then the program: a failure anywhere deletes what came before it.
+    var vertexArray: GLuint = 0
+    var recordBuffer: GLuint = 0
+    do {
+      epoxy_glGenVertexArrays(1, &vertexArray)
+      epoxy_glBindVertexArray(vertexArray)
+      recordBuffer = try allocateBuffer(
+        bytes: capacity * MemoryLayout<ParticleRecord>.stride, usage: GL_DYNAMIC_DRAW,
+        what: "\(capacity) particles")
+      for attribute in ParticleRecord.attributes {
+        pointAttribute(attribute, stride: MemoryLayout<ParticleRecord>.stride)
+      }
+      var setup = UploadMeter()
+      sprites = try SpriteProgram(
+        vertex: vertex, attributes: ParticleRecord.attributes,
+        feedbackVaryings: Self.capturedOutputs, info: info, meter: &setup)
+      try checkGL("setting up the particle renderer")
+    } catch {
+      epoxy_glBindVertexArray(0)
+      epoxy_glDeleteVertexArrays(1, &vertexArray)
+      if recordBuffer != 0 { epoxy_glDeleteBuffers(1, &recordBuffer) }
+      throw error
     }
-    try checkGL("setting up the particle renderer")
+    (self.vertexArray, self.recordBuffer) = (vertexArray, recordBuffer)
+    nowUniform = sprites.program.uniform("u_now")
+    sendEmitterTable()
+    meter = UploadMeter()
   }
 
   deinit {
+    release()
+  }
+
+  /// Deletes every GL object of the renderer now, on the current context (deinit does it
+  /// otherwise). The renderer must not be used afterwards; calling this again does nothing.
+  public func release() {
+    guard !released else { return }
+    released = true
     epoxy_glDeleteVertexArrays(1, &vertexArray)
     epoxy_glDeleteBuffers(1, &recordBuffer)
     if feedbackBuffer != 0 { epoxy_glDeleteBuffers(1, &feedbackBuffer) }
+    sprites.release()
+    (vertexArray, recordBuffer, feedbackBuffer) = (0, 0, 0)
+  }
+
+  /// The GL names the renderer owns, for tests that check they are gone after ``release()``.
+  package var objectNames: (vertexArray: GLuint, buffers: [GLuint], program: GLuint) {
+    (vertexArray, [recordBuffer, feedbackBuffer].filter { $0 != 0 }, program.id)
+  }
+
+  private func checkUsable() {
+    precondition(!released, "the renderer was released")
   }
 
   /// Starts counting uploads afresh.
@@ -74,22 +120,29 @@ public final class ParticleRenderer {
 
   /// Sends the records appended to `ring` since the last upload: one write per contiguous range.
   public func upload(from ring: inout ParticleRing) throws {
+    checkUsable()
     precondition(ring.capacity == capacity, "the ring and the GPU buffer must match slot for slot")
-    try uploadPendingRecords(of: &ring, into: recordBuffer, meter: &meter)
+    try HostGLState.preserving {
+      try uploadPendingRecords(of: &ring, into: recordBuffer, meter: &meter)
+    }
   }
 
   /// Sends the shape table (polygons, and the images decoded from its paths, in order) if it
   /// differs from the last one sent.
   public func setShapeTable(_ table: ShapeTable, images: [RGBAImage]) throws {
-    try sprites.setShapeTable(table, images: images, meter: &meter)
+    checkUsable()
+    try HostGLState.preserving {
+      try sprites.setShapeTable(table, images: images, meter: &meter)
+    }
   }
 
   /// Sends the emitter table (wind, colour ramps, fade-outs, trail spacing) if it differs from
   /// the last one sent: a steady frame sends nothing.
   public func setEmitterTable(_ table: EmitterTable) {
+    checkUsable()
     guard table != emitterTable else { return }
     emitterTable = table
-    sendEmitterTable()
+    HostGLState.preserving { sendEmitterTable() }
   }
 
   /// Sets the uniforms of ``emitterTable`` on the current program.
@@ -117,19 +170,30 @@ public final class ParticleRenderer {
     meter.uniformWrites += 4
   }
 
-  /// Maps a window of `window` points onto a framebuffer of `width × height` pixels. Cheap to
-  /// call every frame: the GL is touched only when something changed.
-  public func setViewport(width: Int, height: Int, window: Size) {
-    sprites.setViewport(width: width, height: height, window: window, meter: &meter)
-  }
-
-  /// Draws every particle of `ring` that may be alive at clock reading `now`.
-  public func draw(_ ring: ParticleRing, at now: Tick) throws {
+  /// Draws every particle of `ring` that may be alive at clock reading `now`, a window of
+  /// `window` points spread over `rect` of the bound framebuffer, clipped to `rect` (and to the
+  /// host's scissor box where the host has scissoring on). Records appended to the ring since
+  /// the last upload are sent first. The host's GL state is left as it was.
+  public func draw(
+    _ ring: inout ParticleRing, at now: Tick, in rect: PixelRect, window: Size
+  ) throws {
+    checkUsable()
+    precondition(ring.capacity == capacity, "the ring and the GPU buffer must match slot for slot")
+    let host = HostGLState.current()
+    defer { host.restore() }
+    try uploadPendingRecords(of: &ring, into: recordBuffer, meter: &meter)
+    guard !ring.drawnSlotRanges.isEmpty else { return }
     if try sprites.prepare(for: ring, meter: &meter) {
       // A new program, built for more shapes: it needs the clock's location and the table.
       nowUniform = program.uniform("u_now")
       sendEmitterTable()
     }
+    let clip =
+      host.isEnabled(GL_SCISSOR_TEST)
+      ? PixelRect(
+        x: Int(host.scissorBox[0]), y: Int(host.scissorBox[1]), width: Int(host.scissorBox[2]),
+        height: Int(host.scissorBox[3])) : nil
+    guard sprites.target(rect, window: window, clip: clip, meter: &meter) else { return }
     let clock = nowUniform
     try drawSprites(of: ring, program: program, vertexArray: vertexArray, meter: &meter) {
       epoxy_glUniform1ui(clock, now.rawValue)
@@ -143,7 +207,10 @@ public final class ParticleRenderer {
   public func capture(slots: Range<Int>, at now: Tick, trailCopies: Int = 0) throws
     -> [CapturedParticle]
   {
+    checkUsable()
     precondition(slots.lowerBound >= 0 && slots.upperBound <= capacity, "slots out of range")
+    let host = HostGLState.current()
+    defer { host.restore() }
     let instances = trailCopies + 1
     let bytes = instances * slots.count * Self.capturedFloats * MemoryLayout<Float>.stride
     if bytes > feedbackBytes {

@@ -12,18 +12,31 @@ public struct ShaderSource: Sendable {
     self.text = text
   }
 
-  /// A shader from the package's `Shaders/` folder, embedded at build time.
+  /// A shader from the package's `Shaders/` folder, embedded at build time, with the constants
+  /// it shares with Swift (``ShaderConstants``) defined after its `#version` line.
   public static func embedded(_ fileName: String) -> ShaderSource {
     guard let text = embeddedShaderSources[fileName] else {
       preconditionFailure("no shader \(fileName) was embedded; is it in Shaders/?")
     }
-    return ShaderSource(fileName: fileName, text: text)
+    return ShaderSource(fileName: fileName, text: text).defining(ShaderConstants.definitions)
+  }
+
+  /// The same source with `#define NAME` (or `#define NAME VALUE`) lines after its `#version`
+  /// line; the compiler's line numbers stay those of the file.
+  public func defining(_ definitions: [String]) -> ShaderSource {
+    guard !definitions.isEmpty else { return self }
+    var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    let at = lines.first?.hasPrefix("#version") == true ? 1 : 0
+    lines.insert(contentsOf: definitions.map { "#define \($0)" }, at: at)
+    lines.insert("#line \(at + 1)", at: at + definitions.count)
+    return ShaderSource(fileName: fileName, text: lines.joined(separator: "\n"))
   }
 }
 
 /// A linked GL program whose compile and link status has been checked.
 public final class ShaderProgram {
-  public let id: GLuint
+  /// The GL program's name; 0 once released.
+  public private(set) var id: GLuint
 
   /// Compiles and links `vertex` and `fragment`.
   ///
@@ -40,7 +53,7 @@ public final class ShaderProgram {
     let fragmentShader = try Self.compile(fragment, stage: GL_FRAGMENT_SHADER)
     defer { epoxy_glDeleteShader(fragmentShader) }
 
-    id = epoxy_glCreateProgram()
+    let id = epoxy_glCreateProgram()
     epoxy_glAttachShader(id, vertexShader)
     epoxy_glAttachShader(id, fragmentShader)
     for attribute in attributes {
@@ -55,16 +68,27 @@ public final class ShaderProgram {
     epoxy_glLinkProgram(id)
     var linked: GLint = 0
     epoxy_glGetProgramiv(id, GLenum(GL_LINK_STATUS), &linked)
-    guard linked == GL_TRUE else {
-      let log = Self.infoLog(id, epoxy_glGetProgramiv, epoxy_glGetProgramInfoLog)
+    do {
+      guard linked == GL_TRUE else {
+        let log = Self.infoLog(id, epoxy_glGetProgramiv, epoxy_glGetProgramInfoLog)
+        throw GLError.programLink(files: [vertex.fileName, fragment.fileName], log: log)
+      }
+      try checkGL("linking \(vertex.fileName) and \(fragment.fileName)")
+    } catch {
       epoxy_glDeleteProgram(id)
-      throw GLError.programLink(files: [vertex.fileName, fragment.fileName], log: log)
+      throw error
     }
-    try checkGL("linking \(vertex.fileName) and \(fragment.fileName)")
+    self.id = id
   }
 
   deinit {
-    epoxy_glDeleteProgram(id)
+    release()
+  }
+
+  /// Deletes the GL program now (deinit does it otherwise); the program must not be used again.
+  public func release() {
+    if id != 0 { epoxy_glDeleteProgram(id) }
+    id = 0
   }
 
   /// The location of a uniform; -1 (ignored by glUniform*) if the linker removed it.

@@ -18,7 +18,13 @@ final class ShapeUniforms {
   static let largestImage = 512
 
   deinit {
+    release()
+  }
+
+  /// Deletes the atlas now.
+  func release() {
     if atlas != 0 { epoxy_glDeleteTextures(1, &atlas) }
+    atlas = 0
   }
 
   /// Sends `table`'s polygons and `images` (its images, decoded, in order) if the table changed.
@@ -38,6 +44,7 @@ final class ShapeUniforms {
     if atlas == 0 { epoxy_glGenTextures(1, &atlas) }
     epoxy_glActiveTexture(GLenum(GL_TEXTURE0))
     epoxy_glBindTexture(GLenum(GL_TEXTURE_2D), atlas)
+    HostGLState.resetUnpacking()
     epoxy_glTexImage2D(
       GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, GLsizei(width), GLsizei(height), 0, GLenum(GL_RGBA),
       GLenum(GL_UNSIGNED_BYTE), pixels)

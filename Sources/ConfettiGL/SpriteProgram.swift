@@ -10,8 +10,8 @@ import ConfettiImage
 /// rectangles at 1080p took 3.4× as long with the polygon loop merely present. Before each draw,
 /// ``prepare(for:meter:)`` checks the shapes the ring holds and, the first time polygons or images
 /// appear, builds the program again with them and hands it every uniform it had.
-final class SpriteProgram {
-  private(set) var program: ShaderProgram
+package final class SpriteProgram {
+  package private(set) var program: ShaderProgram
   private(set) var kinds: ParticleShape.Kinds = []
   private let vertex: ShaderSource
   private let attributes: [RecordAttribute]
@@ -20,7 +20,7 @@ final class SpriteProgram {
   private var projection: SpriteProjection
   private let shapes = ShapeUniforms()
 
-  init(
+  package init(
     vertex: ShaderSource, attributes: [RecordAttribute], feedbackVaryings: [String] = [],
     info: GLInfo, meter: inout UploadMeter
   ) throws {
@@ -28,8 +28,20 @@ final class SpriteProgram {
       (vertex, attributes, feedbackVaryings, info)
     program = try Self.build(vertex, attributes, feedbackVaryings, kinds: [])
     projection = SpriteProjection(info: info)
-    prepareSpriteState(program: program, info: info)
+    setLimits()
     try shapes.set(ShapeTable(), images: [], program: program, meter: &meter)
+  }
+
+  /// Deletes the program and the atlas now; the object must not be used again.
+  package func release() {
+    program.release()
+    shapes.release()
+  }
+
+  /// The GL's largest sprite, which the vertex shader clamps to.
+  private func setLimits() {
+    epoxy_glUseProgram(program.id)
+    epoxy_glUniform1f(program.uniform("u_maxPointSize"), info.maxPointSize)
   }
 
   private static func build(
@@ -44,43 +56,38 @@ final class SpriteProgram {
       attributes: attributes, feedbackVaryings: feedbackVaryings)
   }
 
-  func setShapeTable(_ table: ShapeTable, images: [RGBAImage], meter: inout UploadMeter) throws {
+  package func setShapeTable(_ table: ShapeTable, images: [RGBAImage], meter: inout UploadMeter) throws {
     try shapes.set(table, images: images, program: program, meter: &meter)
   }
 
-  func setViewport(width: Int, height: Int, window: Size, meter: inout UploadMeter) {
-    projection.set(width: width, height: height, window: window, program: program, meter: &meter)
+  /// Sets the whole sprite state for drawing a window of `window` points into `rect`, clipped
+  /// to `clip` too where given. Returns false when there is nothing to draw into.
+  package func target(
+    _ rect: PixelRect, window: Size, clip: PixelRect?, meter: inout UploadMeter
+  ) -> Bool {
+    applySpriteState()
+    return projection.apply(
+      rect: rect, window: window, clip: clip, program: program, meter: &meter)
   }
 
   /// Makes sure the program cuts every shape `ring` holds, and binds the atlas. Returns true
   /// when it built a new program: the caller's own uniforms must then be set on it again (the
   /// sprite state, projection and shapes already are).
   @discardableResult
-  func prepare(for ring: ParticleRing, meter: inout UploadMeter) throws -> Bool {
+  package func prepare(for ring: ParticleRing, meter: inout UploadMeter) throws -> Bool {
     var rebuilt = false
     if !kinds.isSuperset(of: ring.shapeKinds) {
       let wanted = kinds.union(ring.shapeKinds)
+      let replaced = program
       program = try Self.build(vertex, attributes, feedbackVaryings, kinds: wanted)
+      replaced.release()
       kinds = wanted
-      prepareSpriteState(program: program, info: info)
+      setLimits()
       projection.reapply(program: program, meter: &meter)
       try shapes.apply(to: program, meter: &meter)
       rebuilt = true
     }
     shapes.bind()
     return rebuilt
-  }
-}
-
-extension ShaderSource {
-  /// The same source with `#define NAME` lines after its `#version` line.
-  func defining(_ names: [String]) -> ShaderSource {
-    guard !names.isEmpty else { return self }
-    var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-    let at = lines.first?.hasPrefix("#version") == true ? 1 : 0
-    lines.insert(contentsOf: names.map { "#define \($0)" }, at: at)
-    // Keep the compiler's line numbers those of the file.
-    lines.insert("#line \(at + 1)", at: at + names.count)
-    return ShaderSource(fileName: fileName, text: lines.joined(separator: "\n"))
   }
 }

@@ -6,7 +6,7 @@ import ConfettiCore
 
 /// Allocates a GL array buffer of `bytes`, checking in every build that the GPU had room:
 /// running out of GPU memory is an input error, not a bug.
-func allocateBuffer(bytes: Int, usage: Int32, what: String) throws -> GLuint {
+package func allocateBuffer(bytes: Int, usage: Int32, what: String) throws -> GLuint {
   var buffer: GLuint = 0
   epoxy_glGenBuffers(1, &buffer)
   epoxy_glBindBuffer(GLenum(GL_ARRAY_BUFFER), buffer)
@@ -21,7 +21,7 @@ func allocateBuffer(bytes: Int, usage: Int32, what: String) throws -> GLuint {
 
 /// Sends the records appended to `ring` since its last upload into `buffer`: one
 /// glBufferSubData per contiguous range (two across the wrap), counted in `meter`.
-func uploadPendingRecords(
+package func uploadPendingRecords(
   of ring: inout ParticleRing, into buffer: GLuint, meter: inout UploadMeter
 )
   throws
@@ -48,7 +48,7 @@ func uploadPendingRecords(
 /// Draws one point per slot of `ring`'s live span (and one more per trail copy): one glDrawArrays per contiguous range (two
 /// across the wrap), nothing at all, not even `setUniforms`, when nothing is alive.
 /// `setUniforms` runs with the program bound and returns the uniform bytes it set.
-func drawSprites(
+package func drawSprites(
   of ring: ParticleRing, program: ShaderProgram, vertexArray: GLuint, trails: Bool = true,
   meter: inout UploadMeter, setUniforms: () -> Int
 ) throws {
@@ -76,7 +76,7 @@ func drawSprites(
 }
 
 /// Points the bound vertex array's `attribute` into the bound array buffer.
-func pointAttribute(_ attribute: RecordAttribute, stride: Int) {
+package func pointAttribute(_ attribute: RecordAttribute, stride: Int) {
   let location = attribute.location
   let count = GLint(attribute.count)
   let offset = UnsafeRawPointer(bitPattern: attribute.offset)
@@ -99,22 +99,35 @@ func pointAttribute(_ attribute: RecordAttribute, stride: Int) {
   }
 }
 
-/// Sets the state point sprites need: program point size, premultiplied blending, the GL's
-/// largest sprite.
-func prepareSpriteState(program: ShaderProgram, info: GLInfo) {
-  epoxy_glUseProgram(program.id)
-  epoxy_glUniform1f(program.uniform("u_maxPointSize"), info.maxPointSize)
-  epoxy_glEnable(GLenum(GL_PROGRAM_POINT_SIZE))
+/// Sets every piece of state a sprite draw needs, whatever the host left: premultiplied
+/// blending, program point size, scissor, sprite coordinates from the top left, all colour
+/// channels written, no depth, stencil, culling, logic op or alpha-to-coverage, and texture unit
+/// 0 free of any sampler object. Callers run inside ``HostGLState/preserving(_:)``.
+package func applySpriteState() {
   epoxy_glEnable(GLenum(GL_BLEND))
+  epoxy_glEnable(GLenum(GL_PROGRAM_POINT_SIZE))
+  epoxy_glEnable(GLenum(GL_SCISSOR_TEST))
+  for capability in [
+    GL_DEPTH_TEST, GL_STENCIL_TEST, GL_CULL_FACE, GL_RASTERIZER_DISCARD, GL_COLOR_LOGIC_OP,
+    GL_SAMPLE_ALPHA_TO_COVERAGE,
+  ] {
+    epoxy_glDisable(GLenum(capability))
+  }
   // The fragment shader writes premultiplied colour.
+  epoxy_glBlendEquation(GLenum(GL_FUNC_ADD))
   epoxy_glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
+  epoxy_glColorMask(GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE))
+  epoxy_glPointParameteri(GLenum(GL_POINT_SPRITE_COORD_ORIGIN), GL_UPPER_LEFT)
+  epoxy_glActiveTexture(GLenum(GL_TEXTURE0))
+  epoxy_glBindSampler(0, 0)
 }
 
-/// The viewport and the points-to-clip uniforms, set only when the sizes change.
+/// Where sprites land: the viewport and scissor for a rectangle of the framebuffer, and the
+/// points-to-clip uniforms, which are sent only when the sizes change.
 ///
-/// The viewport reaches a margin beyond the framebuffer on every side, because GL discards a
+/// The viewport reaches a margin beyond the rectangle on every side, because GL discards a
 /// point sprite whose centre is outside the viewport: without it, pieces would pop in and out
-/// at the edges. Pixels outside the framebuffer are simply not written.
+/// at the edges. The scissor keeps the margin's pixels out of the rest of the framebuffer.
 struct SpriteProjection {
   private let info: GLInfo
   private var current: (width: Int, height: Int, window: Size)?
@@ -123,28 +136,53 @@ struct SpriteProjection {
     self.info = info
   }
 
-  /// Sets the last sizes again, on `program` (a new one).
+  /// The margin beyond a rectangle of `width × height`, in pixels: half the largest sprite, as
+  /// far as the GL's largest viewport allows.
+  private func margin(width: Int, height: Int) -> Int {
+    max(
+      0,
+      min(
+        Int(min(info.maxPointSize, 256) / 2) + 1, (info.maxViewport.width - width) / 2,
+        (info.maxViewport.height - height) / 2))
+  }
+
+  /// Sets the last sizes' uniforms again, on `program` (a new one).
   mutating func reapply(program: ShaderProgram, meter: inout UploadMeter) {
     guard let last = current else { return }
     current = nil
-    set(
-      width: last.width, height: last.height, window: last.window, program: program, meter: &meter)
+    setUniforms(width: last.width, height: last.height, window: last.window, program: program, meter: &meter)
   }
 
-  mutating func set(
+  /// Maps a window of `window` points onto `rect`, clipped to `rect` and to `clip` (the host's
+  /// own scissor box, where it has one). Returns false, setting nothing, when nothing can be
+  /// drawn (an empty rectangle or window).
+  mutating func apply(
+    rect: PixelRect, window: Size, clip: PixelRect?, program: ShaderProgram,
+    meter: inout UploadMeter
+  ) -> Bool {
+    guard rect.width > 0, rect.height > 0, window.width > 0, window.height > 0 else {
+      return false
+    }
+    let margin = margin(width: rect.width, height: rect.height)
+    epoxy_glViewport(
+      GLint(rect.x - margin), GLint(rect.y - margin), GLsizei(rect.width + 2 * margin),
+      GLsizei(rect.height + 2 * margin))
+    let scissor = clip.map(rect.intersection) ?? rect
+    epoxy_glScissor(
+      GLint(scissor.x), GLint(scissor.y), GLsizei(scissor.width), GLsizei(scissor.height))
+    setUniforms(width: rect.width, height: rect.height, window: window, program: program, meter: &meter)
+    return true
+  }
+
+  private mutating func setUniforms(
     width: Int, height: Int, window: Size, program: ShaderProgram, meter: inout UploadMeter
   ) {
-    guard width > 0, height > 0, window.width > 0, window.height > 0 else { return }
     if let current, current.width == width, current.height == height, current.window == window {
       return
     }
     current = (width, height, window)
-    let margin = min(
-      Int(min(info.maxPointSize, 256) / 2) + 1,
-      (info.maxViewport.width - width) / 2, (info.maxViewport.height - height) / 2)
+    let margin = margin(width: width, height: height)
     let (extendedWidth, extendedHeight) = (width + 2 * margin, height + 2 * margin)
-    epoxy_glViewport(
-      GLint(-margin), GLint(-margin), GLsizei(extendedWidth), GLsizei(extendedHeight))
     let pixelsPerPoint = (Double(width) / window.width, Double(height) / window.height)
     // Points → pixels in the extended viewport → clip space, y flipped (points grow downward).
     let scale = (

@@ -1,3 +1,4 @@
+import ConfettiConfig
 import ConfettiCore
 import ConfettiPresets
 import Foundation
@@ -6,7 +7,7 @@ import Foundation
 //
 // Mutates the presets and the corpus and checks every mutant with ConfigFuzzing.check. An input
 // that breaks a rule, or crashes the process, is written to the corpus folder (default
-// Tests/ConfettiCoreTests/ConfigCorpus), where the tests replay it once it is fixed. Inputs
+// Tests/ConfettiConfigTests/ConfigCorpus), where the tests replay it once it is fixed. Inputs
 // that reach a new outcome (a new error message shape, or an accepted configuration) are kept
 // there too, so the corpus grows toward what the parser can say.
 
@@ -14,7 +15,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 let iterations = arguments.count > 0 ? Int(arguments[0]) ?? 100_000 : 100_000
 let seed = arguments.count > 1 ? UInt64(arguments[1]) ?? 1 : 1
 let corpus = URL(
-  fileURLWithPath: arguments.count > 2 ? arguments[2] : "Tests/ConfettiCoreTests/ConfigCorpus")
+  fileURLWithPath: arguments.count > 2 ? arguments[2] : "Tests/ConfettiConfigTests/ConfigCorpus")
 
 /// The input being checked, where the crash handler can reach it without allocating.
 nonisolated(unsafe) var current = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 1 << 20)

@@ -17,7 +17,7 @@ final class BaselineRenderTests: HeadlessGLTestCase {
     var productRing = ring
     try product.upload(from: &productRing)
     product.setViewport(width: 400, height: 300, window: window)
-    GLFrame.clear(to: ConfettiScene.background)
+    GLFrame.clear(to: GLFrame.background)
     try product.draw(productRing, at: now)
     let expected = try target.read()
 
@@ -29,7 +29,7 @@ final class BaselineRenderTests: HeadlessGLTestCase {
     try placed.upload(from: &ring)
     try floats.withUnsafeBufferPointer { try placed.uploadPlacements($0, slots: 0..<2000) }
     placed.setViewport(width: 400, height: 300, window: window)
-    GLFrame.clear(to: ConfettiScene.background)
+    GLFrame.clear(to: GLFrame.background)
     try placed.draw(ring)
     let actual = try target.read()
 
@@ -40,7 +40,7 @@ final class BaselineRenderTests: HeadlessGLTestCase {
       let delta = (0..<3).map { abs(Int(expected.bytes[i + $0]) - Int(actual.bytes[i + $0])) }
         .max()!
       if delta > 8 { differing += 1 }
-      if expected.bytes[i] != ConfettiScene.background.red { painted += 1 }
+      if expected.bytes[i] != GLFrame.background.red { painted += 1 }
     }
     XCTAssertGreaterThan(painted, 5000, "the scene should cover some of the picture")
     XCTAssertLessThan(differing, painted / 200, "\(differing) of \(painted) painted pixels differ")

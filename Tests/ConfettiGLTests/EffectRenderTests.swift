@@ -31,8 +31,8 @@ final class EffectRenderTests: HeadlessGLTestCase {
   }
 
   let backdrop = RGBAImage.Pixel(
-    red: ConfettiScene.background.red, green: ConfettiScene.background.green,
-    blue: ConfettiScene.background.blue)
+    red: GLFrame.background.red, green: GLFrame.background.green,
+    blue: GLFrame.background.blue)
 
   func painted(_ image: RGBAImage) -> [(x: Int, y: Int)] {
     var points: [(Int, Int)] = []

@@ -31,7 +31,7 @@ final class GoldenImageTests: HeadlessGLTestCase {
       let now = Tick(ConfettiScene.shotTime + time)
       let states = scene.ring.records.compactMap { ConfettiPhysics.state(of: $0, at: now) }
       XCTAssertEqual(states.count, 30)
-      let background = pixel(ConfettiScene.background)
+      let background = pixel(GLFrame.background)
       var seen = Set<RGBAImage.Pixel>()
       for y in 0..<image.height {
         for x in 0..<image.width where image[x, y] != background {
@@ -69,7 +69,7 @@ final class GoldenImageTests: HeadlessGLTestCase {
 
   /// `colour` at `opacity` over the background, as the premultiplied blend writes it.
   func blend(_ colour: RGBA8, opacity: Double) -> RGBAImage.Pixel {
-    let b = ConfettiScene.background
+    let b = GLFrame.background
     func mix(_ c: UInt8, _ under: UInt8) -> UInt8 {
       UInt8((Double(c) * opacity + Double(under) * (1 - opacity)).rounded())
     }

@@ -1,3 +1,5 @@
+import ConfettiCore
+import ConfettiGL
 @preconcurrency import CEpoxy
 
 /// GPU time per frame from GL_TIME_ELAPSED queries, kept in a small rotation so that reading a

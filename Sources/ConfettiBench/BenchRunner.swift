@@ -4,7 +4,7 @@ import ConfettiImage
 import Foundation
 
 /// What `--bench` runs: the product's path or one of its baselines.
-enum BenchMode: String, CaseIterable, Codable {
+public enum BenchMode: String, CaseIterable, Codable, Sendable {
   /// The product: records written once, the vertex shader evaluates the closed form.
   case gpu
   /// The seed's way: Swift evaluates the closed form per particle per frame and uploads the
@@ -15,20 +15,20 @@ enum BenchMode: String, CaseIterable, Codable {
 }
 
 /// One mode's scene, renderer and measurements, advanced a frame at a time.
-final class BenchRun {
-  let mode: BenchMode
+public final class BenchRun {
+  public let mode: BenchMode
   private var scene: BenchScene
   private let product: ParticleRenderer?
   private let placed: PlacedRenderer?
   private var placements: [Float] = []
   private let timer = GPUTimer()
   private var frame = 0
-  private(set) var frameMilliseconds: [Double] = []
-  private(set) var gpuMilliseconds: [Double] = []
-  private(set) var appMilliseconds: [Double] = []
-  private(set) var uploadBytes: [Int] = []
+  public private(set) var frameMilliseconds: [Double] = []
+  public private(set) var gpuMilliseconds: [Double] = []
+  public private(set) var appMilliseconds: [Double] = []
+  public private(set) var uploadBytes: [Int] = []
 
-  init(
+  public init(
     mode: BenchMode, scene: BenchScene, churn: Bool, images: [RGBAImage], info: GLInfo
   ) throws {
     self.mode = mode
@@ -57,7 +57,7 @@ final class BenchRun {
   }
 
   /// The moments of the steady loop the floor keeps placements for: every sixth frame.
-  static let floorPhases = 15
+  public static let floorPhases = 15
 
   /// Evaluates and uploads, once, where every particle is at each floor phase.
   private func placeFloorPhases() throws {
@@ -76,7 +76,7 @@ final class BenchRun {
   }
 
   /// Renders one frame into the bound framebuffer; measures it when `measured`.
-  func renderFrame(width: Int, height: Int, measured: Bool) throws {
+  public func renderFrame(width: Int, height: Int, measured: Bool) throws {
     let window = scene.window
     let wallStart = ContinuousClock.now
     _ = ContinuousClock.now  // warms the clock's own code, so its first read is not timed
@@ -86,18 +86,18 @@ final class BenchRun {
     let appTime = ContinuousClock.now - appStart
     let finished = timer.begin()
 
-    GLFrame.clear(to: ConfettiScene.background)
+    GLFrame.clear(to: GLFrame.background)
     if let product {
       product.resetMeter()
-      try product.upload(from: &scene.ring)
-      product.setViewport(width: width, height: height, window: window)
-      try product.draw(scene.ring, at: Tick(time))
+      try product.draw(
+        &scene.ring, at: Tick(time), in: PixelRect(width: width, height: height), window: window)
     } else if let placed {
       placed.resetMeter()
       try placed.upload(from: &scene.ring)
       if mode == .cpu { try uploadPlacements(scene.ring.drawnSlotRanges, phase: 0) }
-      placed.setViewport(width: width, height: height, window: window)
-      try placed.draw(scene.ring, phase: mode == .floor ? floorPhase(at: time) : 0)
+      try placed.draw(
+        scene.ring, phase: mode == .floor ? floorPhase(at: time) : 0,
+        in: PixelRect(width: width, height: height), window: window)
     }
     timer.end()
     GLFrame.finish()
@@ -113,13 +113,13 @@ final class BenchRun {
   }
 
   /// Drops what the warm-up measured, its GPU timings still in flight included.
-  func startMeasuring() {
+  public func startMeasuring() {
     _ = timer.drain()
     (frameMilliseconds, gpuMilliseconds, appMilliseconds, uploadBytes) = ([], [], [], [])
   }
 
   /// Collects the last GPU timings.
-  func finish() {
+  public func finish() {
     gpuMilliseconds += timer.drain()
   }
 
@@ -153,7 +153,7 @@ final class BenchRun {
   }
 
   /// This mode's figures.
-  func result(particles: Int) -> ModeResult {
+  public func result(particles: Int) -> ModeResult {
     let frame = Summary(frameMilliseconds)
     return ModeResult(
       frames: frameMilliseconds.count, frame_ms: frame, gpu_ms: Summary(gpuMilliseconds),
@@ -164,19 +164,19 @@ final class BenchRun {
 }
 
 /// One mode's figures, as `--json` writes them.
-struct ModeResult: Codable {
-  var frames: Int
-  var frame_ms: Summary
-  var gpu_ms: Summary
-  var app_cpu_ms: Summary
+public struct ModeResult: Codable, Sendable {
+  public var frames: Int
+  public var frame_ms: Summary
+  public var gpu_ms: Summary
+  public var app_cpu_ms: Summary
   /// The median bytes sent per measured frame: buffers and uniforms.
-  var upload_bytes_per_frame: Double
+  public var upload_bytes_per_frame: Double
   /// Particles drawn per second of median frame time.
-  var particles_per_second: Double
+  public var particles_per_second: Double
 }
 
 extension Duration {
-  var milliseconds: Double {
+  public var milliseconds: Double {
     Double(components.seconds) * 1000 + Double(components.attoseconds) * 1e-15
   }
 }

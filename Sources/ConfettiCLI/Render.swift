@@ -1,7 +1,5 @@
 import ArgumentParser
-import ConfettiCore
-import ConfettiGL
-import ConfettiImage
+import Confetti
 import Foundation
 
 /// `confetti render`: any moment of an effect to PNG, headless.
@@ -11,7 +9,7 @@ struct Render: ParsableCommand {
     abstract: "Render moments of an effect to PNG files, with no window and no display.",
     discussion: """
       Every emitter of the effect starts at time 0 (a click's at its configured position), and \
-      the scene runs in steps of 1/60 s to --time. The default effect is the seed's cannon.
+      the scene runs in steps of 1/60 s to --time. The default effect is the classic cannon.
       With --frames N > 1, frames are written to OUT with a 4-digit number before the extension.
       """
   )
@@ -44,6 +42,9 @@ struct Render: ParsableCommand {
 
   /// The scene's steps between pictures: births are decided per step, as in the window.
   static let step: Seconds = 1.0 / 60
+  /// The clock reading at which every emitter starts: a second in, so that the effect's
+  /// "time 0" has room before it.
+  static let startTime: Seconds = 1
 
   func validate() throws {
     guard time.isFinite, time >= 0, time <= 3600 else {
@@ -61,41 +62,42 @@ struct Render: ParsableCommand {
 
   func run() throws {
     try reportingFailures {
-      let loaded = try effect.load(fallback: "cannon")
+      var effect = try self.effect.load(fallback: "cannon")
+      if let count {
+        for e in effect.config.emitters.indices
+        where effect.config.emitters[e].emission == .burst {
+          for c in effect.config.emitters[e].cells.indices {
+            effect.config.emitters[e].cells[c].count = count
+          }
+        }
+      }
       let context = try HeadlessContext()
       // Every GL object below dies on this context: it must outlive them all.
-      try withExtendedLifetime(context) { try render(loaded, on: context) }
+      try withExtendedLifetime(context) { try render(effect, on: context) }
     }
   }
 
-  private func render(_ loaded: LoadedEffect, on context: HeadlessContext) throws {
-    var config = loaded.config
-    if let count {
-      for e in config.emitters.indices where config.emitters[e].emission == .burst {
-        for c in config.emitters[e].cells.indices { config.emitters[e].cells[c].count = count }
-      }
-    }
+  private func render(_ effect: Effect, on context: HeadlessContext) throws {
     let target = try OffscreenTarget(width: size.width, height: size.height, info: context.info)
-    let window = Size(width: Double(size.width / scale), height: Double(size.height / scale))
-    let effect = LoadedEffect(config: config, directory: loaded.directory)
-    var scene = try effect.scene(
-      capacity: EffectScene.suggestedCapacity(for: config), seed: seed,
-      reduceMotion: self.effect.wantsReducedMotion)
-    let renderer = try ParticleRenderer(capacity: scene.ring.capacity, info: context.info)
-    try effect.prepare(renderer, for: scene)
-    let start = ConfettiScene.shotTime
-    for trigger in EmitterTrigger.allCases {
-      scene.trigger(trigger, window: window, time: start)
-    }
+    defer { target.release() }
+    let system = try ConfettiSystem(
+      effect: effect,
+      size: Size(width: Double(size.width / scale), height: Double(size.height / scale)),
+      seed: seed, reduceMotion: self.effect.wantsReducedMotion)
+    defer { system.release() }
+    let start = Self.startTime
+    for trigger in EmitterTrigger.allCases { system.trigger(trigger, time: start) }
     var clock = start
+    target.bind()
     for frame in 0..<frames {
       let now = start + time + Double(frame) / fps
       while clock < now {
         clock = min(now, clock + Self.step)
-        scene.advance(to: clock, window: window)
+        system.advance(to: clock)
       }
-      let image = try target.snapshot(
-        of: &scene.ring, at: Tick(now), window: window, renderer: renderer)
+      GLFrame.clear(to: GLFrame.background)
+      try system.draw(in: target.rect, at: now)
+      let image = try target.read()
       try PNG.write(image, to: URL(fileURLWithPath: frames == 1 ? out : numbered(out, frame)))
     }
   }

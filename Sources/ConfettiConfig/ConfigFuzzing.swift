@@ -1,4 +1,5 @@
 import Foundation
+import ConfettiCore
 
 /// The configuration parser's fuzzing harness: what must hold for any input, and how inputs are
 /// mutated. The `confetti-fuzz` executable drives it; the corpus it keeps is replayed by the tests.

@@ -1,3 +1,4 @@
+import ConfettiCore
 import Foundation
 
 /// The scenes `confetti --bench` measures, deterministic for a seed.

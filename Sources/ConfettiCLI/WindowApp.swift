@@ -1,17 +1,15 @@
 import CGLFW
-import ConfettiCore
-import ConfettiGL
-import ConfettiPresets
+import Confetti
 import Foundation
 
-/// The interactive window: set up, loop (events, update, draw), tear down.
+/// The interactive window: set up, loop (events, update, draw), tear down. The effect is a
+/// ``ConfettiSystem`` on the window's context, as any host program would use it.
 final class WindowApp {
   private let window: OpaquePointer
   /// Released before the window: its GL objects are deleted on the window's context.
-  private var renderer: ParticleRenderer!
-  private var scene: EffectScene
+  private var system: ConfettiSystem!
   /// The effect given on the command line, then the presets the p key cycles through.
-  private var effects: [LoadedEffect]
+  private var effects: [Effect]
   private var effectIndex = 0
   private let capacity: Int
   private let seed: UInt64
@@ -23,14 +21,14 @@ final class WindowApp {
   private var frameCounter = FrameCounter()
 
   init(
-    size: PixelSize, capacity: Int, seed: UInt64, effect: LoadedEffect, reduceMotion: Bool,
+    size: PixelSize, capacity: Int, seed: UInt64, effect: Effect, reduceMotion: Bool,
     vsync: Bool, exitAfter: Seconds?
   ) throws {
-    // The configuration is checked before any window opens: nothing starts half-configured.
-    scene = try effect.scene(capacity: capacity, seed: seed, reduceMotion: reduceMotion)
-    let images = try effect.images(for: scene.shapes)
-    effects = try Presets.names.map { LoadedEffect(config: try Presets.named($0), directory: nil) }
-    if effect.directory != nil {
+    // The effect (its shapes and images) is checked before any window opens: nothing starts
+    // half-configured.
+    _ = try effect.images(for: EffectScene(config: effect.config, capacity: 1, seed: seed).shapes)
+    effects = try Presets.names.map { try Effect.preset($0) }
+    if effect.imageFolder != nil {
       effects.insert(effect, at: 0)
     } else {
       effectIndex = effects.firstIndex { $0.config.name == effect.config.name } ?? 0
@@ -38,6 +36,7 @@ final class WindowApp {
     self.capacity = capacity
     self.seed = seed
     self.reduceMotion = reduceMotion
+    self.exitAfter = exitAfter
     guard glfwInit() == GLFW_TRUE else {
       throw WindowError(
         "cannot open a window: \(Self.glfwError()) — run it in a desktop session "
@@ -60,23 +59,30 @@ final class WindowApp {
     glfwMakeContextCurrent(window)
     glfwSwapInterval(vsync ? 1 : 0)
     do {
-      renderer = try ParticleRenderer(capacity: capacity, info: try GLInfo.requireCurrent())
-      try effect.prepare(renderer, for: scene, images: images)
+      system = try makeSystem(effect, seed: seed)
     } catch {
       glfwDestroyWindow(window)
       glfwTerminate()
       throw error
     }
-    self.exitAfter = exitAfter
     installCallbacks()
-    scene.trigger(.start, window: windowSize, time: now)
   }
 
   deinit {
-    renderer = nil
+    system?.release()
+    system = nil
     glfwSetWindowUserPointer(window, nil)
     glfwDestroyWindow(window)
     glfwTerminate()
+  }
+
+  /// `effect` on the window's context, its start emitters started now.
+  private func makeSystem(_ effect: Effect, seed: UInt64) throws -> ConfettiSystem {
+    let system = try ConfettiSystem(
+      effect: effect, size: windowSize, capacity: capacity, seed: seed,
+      reduceMotion: reduceMotion)
+    system.trigger(.start, time: now)
+    return system
   }
 
   /// Seconds since the window opened: the one clock reading of the whole program.
@@ -95,12 +101,14 @@ final class WindowApp {
 
   func run() {
     while glfwWindowShouldClose(window) == GLFW_FALSE {
-      if let exitAfter, now >= exitAfter { break }
-      scene.advance(to: now, window: windowSize)
+      let time = now
+      if let exitAfter, time >= exitAfter { break }
+      if windowSize.width > 0, windowSize.height > 0 { system.size = windowSize }
+      system.advance(to: time)
       var width: Int32 = 0
       var height: Int32 = 0
       glfwGetFramebufferSize(window, &width, &height)
-      if scene.ring.drawnCount == 0 && !scene.isEmitting && screenIsEmpty {
+      if !system.isAlive(at: time) && screenIsEmpty {
         // Nothing moves and the screen shows it: sleep until an event. Zero cost when idle.
         updateTitle(force: true)
         if exitAfter == nil { glfwWaitEvents() } else { glfwWaitEventsTimeout(0.05) }
@@ -118,15 +126,13 @@ final class WindowApp {
   private func drawFrame(width: Int, height: Int) {
     let time = now
     do {
-      try renderer.upload(from: &scene.ring)
-      renderer.setViewport(width: width, height: height, window: windowSize)
-      GLFrame.clear(to: ConfettiScene.background)
-      try renderer.draw(scene.ring, at: Tick(time))
+      GLFrame.clear(to: GLFrame.background)
+      try system.draw(in: PixelRect(width: width, height: height), at: time)
     } catch {
       FileHandle.standardError.write(Data("confetti: \(error)\n".utf8))
       glfwSetWindowShouldClose(window, GLFW_TRUE)
     }
-    screenIsEmpty = scene.ring.drawnCount == 0
+    screenIsEmpty = !system.isAlive(at: time)
     frameCounter.count(at: time)
     updateTitle(force: false)
   }
@@ -134,12 +140,12 @@ final class WindowApp {
   private func updateTitle(force: Bool) {
     let time = now
     guard force || frameCounter.titleIsStale(at: time) else { return }
-    let alive = scene.ring.aliveCount(at: time)
-    let idle = scene.ring.drawnCount == 0 && !scene.isEmitting
+    let alive = system.aliveCount(at: time)
+    let idle = !system.isAlive(at: time)
     let rate = idle ? "idle" : String(format: "%.0f fps", frameCounter.rate)
     let calm = reduceMotion ? " (reduced motion)" : ""
     glfwSetWindowTitle(
-      window, "Confetti — \(scene.config.name)\(calm) — \(alive) particles — \(rate)")
+      window, "Confetti — \(system.effect.config.name)\(calm) — \(alive) particles — \(rate)")
     frameCounter.titleShown(at: time)
   }
 
@@ -172,37 +178,32 @@ final class WindowApp {
     var x = 0.0
     var y = 0.0
     glfwGetCursorPos(window, &x, &y)
-    let trigger = [.click, .key, .start].first(where: scene.has) ?? .click
-    scene.trigger(trigger, at: Point(x: x, y: y), window: windowSize, time: now)
+    let trigger = [.click, .key, .start].first(where: system.has) ?? .click
+    system.trigger(trigger, at: Point(x: x, y: y), time: now)
     screenIsEmpty = false
   }
 
   private func keyPressed(_ key: Int32) {
     switch key {
     case GLFW_KEY_SPACE:
-      let trigger = [.key, .click, .start].first(where: scene.has) ?? .key
-      scene.trigger(trigger, window: windowSize, time: now)
+      let trigger = [.key, .click, .start].first(where: system.has) ?? .key
+      system.trigger(trigger, time: now)
     case GLFW_KEY_P: switchEffect(by: 1)
     case GLFW_KEY_O: switchEffect(by: -1)
-    case GLFW_KEY_C: scene.removeAll()
+    case GLFW_KEY_C: system.removeAll()
     case GLFW_KEY_ESCAPE, GLFW_KEY_Q: glfwSetWindowShouldClose(window, GLFW_TRUE)
     default: return
     }
     screenIsEmpty = false
   }
 
-  /// Moves to the next (or previous) effect: the particles of the last one are cleared, since
-  /// the emitter and shape tables they index are replaced.
+  /// Moves to the next (or previous) effect: the particles of the last one are cleared.
   private func switchEffect(by step: Int) {
     let next = (effectIndex + step + effects.count) % effects.count
     do {
-      let effect = effects[next]
-      var replacement = try effect.scene(
-        capacity: capacity, seed: seed &+ UInt64(next), reduceMotion: reduceMotion)
-      try effect.prepare(renderer, for: replacement)
-      replacement.trigger(.start, window: windowSize, time: now)
-      // The new ring starts empty: every record it writes is uploaded afresh.
-      scene = replacement
+      let replacement = try makeSystem(effects[next], seed: seed &+ UInt64(next))
+      system.release()
+      system = replacement
       effectIndex = next
     } catch {
       FileHandle.standardError.write(Data("confetti: \(error)\n".utf8))

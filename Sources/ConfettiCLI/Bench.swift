@@ -1,5 +1,5 @@
-import ConfettiCore
-import ConfettiGL
+import Confetti
+import ConfettiBench
 import Foundation
 
 /// `confetti --bench N`: a headless stress run, its baselines measured in the same run.
@@ -14,7 +14,7 @@ struct Bench {
   var json: Bool
   var plot: String?
   /// The effect whose particles fill the scene; nil: the seed's cannon.
-  var effect: LoadedEffect?
+  var effect: Effect?
   var reduceMotion = false
 
   /// The effect's name as the reports give it.
@@ -212,7 +212,9 @@ struct Bench {
   private func scene(count: Int, window: Size) throws -> BenchScene {
     BenchScene(
       count: count, window: window, seed: seed, churn: churn,
-      effect: try effect?.scene(capacity: 1, seed: seed, reduceMotion: reduceMotion))
+      effect: try effect.map {
+        try EffectScene(config: $0.config, capacity: 1, seed: seed, reduceMotion: reduceMotion)
+      })
   }
 
   private func printJSON(sweep: [(count: Int, results: [BenchMode: ModeResult])], info: GLInfo)

@@ -1,3 +1,4 @@
+import ConfettiBench
 import Foundation
 
 /// Median frame time against particle count on log–log axes, one line per mode, as SVG.

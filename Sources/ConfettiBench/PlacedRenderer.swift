@@ -1,4 +1,5 @@
 @preconcurrency import CEpoxy
+import ConfettiGL
 import ConfettiCore
 import ConfettiImage
 
@@ -99,17 +100,17 @@ public final class PlacedRenderer {
     try sprites.setShapeTable(table, images: images, meter: &meter)
   }
 
-  public func setViewport(width: Int, height: Int, window: Size) {
-    sprites.setViewport(width: width, height: height, window: window, meter: &meter)
-  }
-
   /// Draws the sprites of `ring`'s live span where `phase`'s placements put them (no trails:
-  /// a placement is one moment).
-  public func draw(_ ring: ParticleRing, phase: Int = 0) throws {
-    try sprites.prepare(for: ring, meter: &meter)
-    try drawSprites(
-      of: ring, program: sprites.program, vertexArray: vertexArrays[phase], trails: false,
-      meter: &meter
-    ) { 0 }
+  /// a placement is one moment), a window of `window` points spread over `rect`.
+  public func draw(_ ring: ParticleRing, phase: Int = 0, in rect: PixelRect, window: Size) throws {
+    try HostGLState.preserving {
+      guard !ring.drawnSlotRanges.isEmpty else { return }
+      try sprites.prepare(for: ring, meter: &meter)
+      guard sprites.target(rect, window: window, clip: nil, meter: &meter) else { return }
+      try drawSprites(
+        of: ring, program: sprites.program, vertexArray: vertexArrays[phase], trails: false,
+        meter: &meter
+      ) { 0 }
+    }
   }
 }

@@ -1,7 +1,6 @@
 import ArgumentParser
-import ConfettiCore
-import ConfettiGL
-import ConfettiPresets
+import Confetti
+import ConfettiBench
 import Foundation
 
 @main
@@ -16,7 +15,7 @@ enum Main {
       arguments.removeFirst()
       command = Render.self
     } else {
-      command = Confetti.self
+      command = ConfettiCommand.self
     }
     do {
       var parsed = try command.parseAsRoot(arguments)
@@ -36,7 +35,7 @@ enum Main {
   }
 }
 
-struct Confetti: ParsableCommand {
+struct ConfettiCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "confetti",
     abstract: "Physics-based confetti, computed entirely by the GPU's vertex shader.",

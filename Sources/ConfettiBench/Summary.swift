@@ -1,3 +1,4 @@
+import ConfettiCore
 /// The distribution of a benchmark measurement: min, median, 95th and 99th percentile, max.
 public struct Summary: Equatable, Codable, Sendable {
   public var min: Double

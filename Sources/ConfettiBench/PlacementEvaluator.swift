@@ -1,3 +1,4 @@
+import ConfettiCore
 /// The seed's way, for the bench's `cpu` baseline: Swift evaluates the closed form for every
 /// particle every frame, and the GPU only places the results.
 public enum PlacementEvaluator {

@@ -1,0 +1,164 @@
+/// An effect running on the host program's GL context: the one object a host needs.
+///
+/// ```swift
+/// let confetti = try ConfettiSystem(effect: .preset("confetti"), size: Size(width: 1280, height: 720))
+/// confetti.trigger(.start, time: now)                              // or .click at the pointer
+/// confetti.draw(in: PixelRect(width: fbWidth, height: fbHeight), at: now)  // every frame
+/// if !confetti.isAlive(at: now) { … }                               // nothing left to draw
+/// confetti.release()                                                // before the context goes
+/// ```
+///
+/// **The host owns the clock.** Every time is a clock reading in seconds (Double, never
+/// negative) from a clock of the host's choosing; readings should not run backwards. Births
+/// are decided on the CPU when the clock passes them, each with its exact time; everything
+/// after birth is the vertex shader's closed form at the reading ``draw(in:at:)`` is given.
+///
+/// **Points and pixels.** The effect lives in an area of ``size`` points (emitter positions,
+/// speeds in window heights, the pointer of a click): ``draw(in:at:)`` spreads that area over
+/// a rectangle of the framebuffer, so a HiDPI host passes its window size in points and its
+/// framebuffer rectangle in pixels.
+///
+/// **GL state.** Creating, drawing and releasing need the host's GL 3.3 core context current
+/// on the calling thread. Each call leaves the context's state as it found it: viewport,
+/// scissor, blending and its functions and equations, colour mask, the capabilities depth
+/// test, stencil test, culling, program point size, rasterizer discard, logic op and
+/// alpha-to-coverage, the bound program, vertex array, array, pixel-unpack and
+/// transform-feedback buffers, the active texture unit, unit 0's 2D texture and sampler, the
+/// point-sprite origin and the pixel-unpack settings. It draws into the framebuffer the host
+/// has bound, with premultiplied-alpha blending over what is there, and writes no depth.
+///
+/// Instances share nothing: two effects on one context, or on two, run independently.
+public final class ConfettiSystem {
+  /// The effect this system runs.
+  public let effect: Effect
+  /// The area the effect lives in, in points (the window's size, for a window). Emitters are
+  /// placed in it when triggered, and ``draw(in:at:)`` spreads it over its rectangle.
+  public var size: Size
+  /// The most particles alive at once; beyond it, the oldest make way.
+  public var capacity: Int { scene.ring.capacity }
+
+  private var scene: EffectScene
+  private var renderer: ParticleRenderer?
+  /// The latest clock reading given to any method: emission only ever moves forward.
+  private var clock: Seconds = 0
+
+  /// An effect on the current GL context.
+  ///
+  /// - Parameters:
+  ///   - effect: what to run: ``Effect/preset(_:)``, ``Effect/init(contentsOfFile:)``, or a
+  ///     configuration value.
+  ///   - size: the area the effect lives in, in points (see ``size``).
+  ///   - capacity: the most particles alive at once; by default, enough for one firing of
+  ///     every emitter with room to spare (``EffectScene/suggestedCapacity(for:)``).
+  ///   - seed: every random draw comes from it, so a run can be repeated exactly. Default 1.
+  ///   - reduceMotion: each particle appears near where its motion would take it and fades in
+  ///     place, for people who are bothered by movement. Default false.
+  /// - Throws: a one-line error when the effect cannot be used (an image that cannot be read,
+  ///   too many shapes), the capacity does not fit the GPU, or the context is older than
+  ///   GL 3.3 core. Nothing is left behind on the context when it throws.
+  public init(
+    effect: Effect, size: Size, capacity: Int? = nil, seed: UInt64 = 1,
+    reduceMotion: Bool = false
+  ) throws {
+    self.effect = effect
+    self.size = size
+    let capacity = capacity ?? EffectScene.suggestedCapacity(for: effect.config)
+    try ParticleRenderer.check(capacity: capacity)
+    scene = try EffectScene(
+      config: effect.config, capacity: capacity, seed: seed, reduceMotion: reduceMotion)
+    let images = try effect.images(for: scene.shapes)
+    let renderer = try ParticleRenderer(capacity: capacity, info: try GLInfo.requireCurrent())
+    do {
+      renderer.setEmitterTable(scene.table)
+      try renderer.setShapeTable(scene.shapes, images: images)
+    } catch {
+      renderer.release()
+      throw error
+    }
+    self.renderer = renderer
+  }
+
+  /// A preset (see ``Presets/names``) on the current GL context; see
+  /// ``init(effect:size:capacity:seed:reduceMotion:)``.
+  public convenience init(
+    preset: String, size: Size, capacity: Int? = nil, seed: UInt64 = 1,
+    reduceMotion: Bool = false
+  ) throws {
+    try self.init(
+      effect: .preset(preset), size: size, capacity: capacity, seed: seed,
+      reduceMotion: reduceMotion)
+  }
+
+  deinit {
+    release()
+  }
+
+  /// Deletes the system's GL objects now, on the current context, which must be the one it
+  /// was created on (deinit does it otherwise, which is too late if the host has destroyed
+  /// its context by then). Calling it again does nothing; drawing afterwards is an error.
+  public func release() {
+    renderer?.release()
+    renderer = nil
+  }
+
+  /// Whether the effect has emitters that `trigger` starts.
+  public func has(_ trigger: EmitterTrigger) -> Bool {
+    scene.has(trigger)
+  }
+
+  /// Starts every emitter of the effect with `trigger` at clock reading `time`: a click's at
+  /// `point` (in points, within ``size``), the others — and a click's when `point` is nil — at
+  /// their configured places. Bursts are born at once; timed and continuous emitters start
+  /// emitting, and keep doing so as ``draw(in:at:)`` advances the clock. Needs no GL context.
+  public func trigger(_ trigger: EmitterTrigger = .start, at point: Point? = nil, time: Seconds) {
+    precondition(time.isFinite && time >= 0, "clock readings are finite and non-negative")
+    clock = max(clock, time)
+    scene.trigger(trigger, at: point, window: size, time: time)
+  }
+
+  /// Emits what the running emitters owe up to `time` and frees the records of particles
+  /// gone by then. ``draw(in:at:)`` does this itself; call it to move an effect on without
+  /// drawing it (a minimised window). Needs no GL context.
+  public func advance(to time: Seconds) {
+    precondition(time.isFinite && time >= 0, "clock readings are finite and non-negative")
+    clock = max(clock, time)
+    scene.advance(to: time, window: size)
+  }
+
+  /// Draws the effect as it is at clock reading `time` into `rect` of the bound framebuffer
+  /// (pixels from its bottom-left corner, as glViewport takes them), clipped to `rect` and, if
+  /// the host has scissoring on, to its scissor box. Advances emission to `time` first. Leaves
+  /// the host's GL state as it was (see the type's documentation).
+  ///
+  /// - Throws: when the GL reports an error (out of memory, a lost context); the state is
+  ///   restored all the same.
+  public func draw(in rect: PixelRect, at time: Seconds) throws {
+    guard let renderer else { preconditionFailure("the confetti system was released") }
+    advance(to: time)
+    try renderer.draw(&scene.ring, at: Tick(time), in: rect, window: size)
+  }
+
+  /// Whether anything is, or may yet be, drawn at or after clock reading `time`: a particle
+  /// still visible, or an emitter still emitting.
+  public func isAlive(at time: Seconds) -> Bool {
+    scene.isEmitting || scene.ring.lastDeath > time
+  }
+
+  /// The clock reading from which nothing is drawn any more, exact to the clock's tick
+  /// (2⁻²⁰ s): the closed form knows when each particle's life, fade and trail end. nil while
+  /// an emitter is still emitting (a continuous one never stops; a timed one has births to
+  /// come); −infinity when nothing was born, or everything was cleared.
+  public var endTime: Seconds? {
+    scene.isEmitting ? nil : scene.ring.lastDeath
+  }
+
+  /// How many particles are visible at clock reading `time` (a scan of the live records).
+  public func aliveCount(at time: Seconds) -> Int {
+    scene.ring.aliveCount(at: time)
+  }
+
+  /// Stops every emitter and forgets every particle.
+  public func removeAll() {
+    scene.removeAll()
+  }
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+/// An effect to run: its configuration, and the folder its image files are found in.
+///
+/// Make one from a preset (``preset(_:)``), a configuration file (``init(contentsOfFile:)``) or
+/// a value built in code (``init(_:imageFolder:)``).
+public struct Effect: Sendable {
+  /// What the effect emits, and how it moves.
+  public var config: EffectConfig
+  /// Where relative image paths in ``config`` are found; nil for presets, which use no images.
+  public var imageFolder: URL?
+
+  /// An effect from a configuration value; its images, if any, are read relative to
+  /// `imageFolder` (absolute paths are read as they are).
+  public init(_ config: EffectConfig, imageFolder: URL? = nil) {
+    (self.config, self.imageFolder) = (config, imageFolder)
+  }
+
+  /// One of the presets (``Presets/names``: "confetti", "cannon", "snow", …).
+  public static func preset(_ name: String) throws -> Effect {
+    Effect(try Presets.named(name))
+  }
+
+  /// Reads and decodes a configuration file (the format of the repository's `Presets/*.json`);
+  /// its images are read relative to the file's folder. Every failure names the file.
+  public init(contentsOfFile path: String) throws {
+    let url = URL(fileURLWithPath: path)
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
+      isDirectory.boolValue
+    {
+      throw EffectError("cannot read the configuration \(path): it is a folder, not a file")
+    }
+    let text: String
+    do {
+      text = try String(contentsOf: url, encoding: .utf8)
+    } catch {
+      throw EffectError("cannot read the configuration \(path): \(Self.reason(error))")
+    }
+    do {
+      config = try EffectConfig.decode(text)
+    } catch {
+      throw EffectError("\(path): \(error)")
+    }
+    imageFolder = url.deletingLastPathComponent()
+  }
+
+  /// Decodes every image `shapes` names, in order.
+  public func images(for shapes: ShapeTable) throws -> [RGBAImage] {
+    try shapes.images.map { path in
+      let url: URL
+      if path.hasPrefix("/") {
+        url = URL(fileURLWithPath: path)
+      } else if let imageFolder {
+        url = imageFolder.appending(path: path)
+      } else {
+        throw EffectError(
+          "the image \(path) has no folder to be found in: give the effect an image folder, "
+            + "or load it from a file")
+      }
+      do {
+        return try PNG.read(url)
+      } catch {
+        throw EffectError("cannot use the image \(url.path): \(error)")
+      }
+    }
+  }
+
+  private static func reason(_ error: Error) -> String {
+    let nsError = error as NSError
+    if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
+      let posix = POSIXErrorCode(rawValue: Int32(underlying.code))
+    {
+      return String(cString: strerror(posix.rawValue))
+    }
+    if nsError.domain == NSCocoaErrorDomain,
+      nsError.code == CocoaError.fileReadInapplicableStringEncoding.rawValue
+    {
+      return "it is not UTF-8 text"
+    }
+    return nsError.localizedDescription
+  }
+}
+
+/// An effect that cannot be used, said in one line.
+public struct EffectError: Error, CustomStringConvertible {
+  public var description: String
+  public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,45 @@
+import ArgumentParser
+import Confetti
+import Foundation
+
+/// The options that choose an effect, shared by the window, `--bench` and `render`.
+struct EffectOptions: ParsableArguments {
+  @Option(help: ArgumentHelp("A named effect (see --list-presets).", valueName: "name"))
+  var preset: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "A JSON effect file, such as a copy of one in the repository's Presets/ folder.",
+      valueName: "file"))
+  var config: String?
+
+  @Flag(
+    help: "Replace movement with a short, gentle fade in place (also: CONFETTI_REDUCE_MOTION=1).")
+  var reduceMotion = false
+
+  /// The environment variable that asks for reduced motion, as the flag does.
+  static let reduceMotionVariable = "CONFETTI_REDUCE_MOTION"
+
+  func validate() throws {
+    if preset != nil, config != nil {
+      throw ValidationError("give --preset or --config, not both")
+    }
+    if let preset, !Presets.names.contains(preset) {
+      throw ValidationError(
+        "no preset named \"\(preset)\"; the presets are \(Presets.names.joined(separator: ", "))")
+    }
+  }
+
+  /// Whether reduced motion was asked for, by the flag or the environment.
+  var wantsReducedMotion: Bool {
+    if reduceMotion { return true }
+    let value = ProcessInfo.processInfo.environment[Self.reduceMotionVariable] ?? ""
+    return !["", "0", "false", "no"].contains(value.lowercased())
+  }
+
+  /// The chosen effect: the configuration file, the preset, or `fallback` when none was named.
+  func load(fallback: String) throws -> Effect {
+    guard let config else { return try .preset(preset ?? fallback) }
+    return try Effect(contentsOfFile: config)
+  }
+}

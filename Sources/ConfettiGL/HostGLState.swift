@@ -1,0 +1,151 @@
+@preconcurrency import CEpoxy
+
+/// A rectangle of the bound framebuffer, in pixels, from its bottom-left corner (as
+/// `glViewport` and `glScissor` take it).
+public struct PixelRect: Equatable, Sendable {
+  public var x: Int
+  public var y: Int
+  public var width: Int
+  public var height: Int
+
+  public init(x: Int = 0, y: Int = 0, width: Int, height: Int) {
+    (self.x, self.y, self.width, self.height) = (x, y, width, height)
+  }
+
+  /// The overlap of two rectangles (empty, with zero size, when they do not meet).
+  public func intersection(_ other: PixelRect) -> PixelRect {
+    let left = max(x, other.x)
+    let bottom = max(y, other.y)
+    let right = min(x + width, other.x + other.width)
+    let top = min(y + height, other.y + other.height)
+    return PixelRect(x: left, y: bottom, width: max(0, right - left), height: max(0, top - bottom))
+  }
+}
+
+/// Every piece of GL state the renderers change, read from the context so that it can be put
+/// back: the state contract with a host that draws its own scene on the same context.
+///
+/// Confetti's GL calls run inside ``preserving(_:)``: whatever they set is restored afterwards,
+/// so a host's viewport, scissor, blending, enabled capabilities, bound program, vertex array,
+/// buffers, texture unit, texture, sampler and pixel-unpack settings are as it left them. What
+/// is *not* saved is state Confetti never touches (depth and stencil functions and masks, clear
+/// colour, the bound framebuffer, other texture units, uniform buffers, clip distances).
+package struct HostGLState: Equatable {
+  /// Capabilities a draw sets, on or off, each with the host's value.
+  package static let capabilities: [GLenum] = [
+    GL_BLEND, GL_SCISSOR_TEST, GL_PROGRAM_POINT_SIZE, GL_DEPTH_TEST, GL_STENCIL_TEST,
+    GL_CULL_FACE, GL_RASTERIZER_DISCARD, GL_COLOR_LOGIC_OP, GL_SAMPLE_ALPHA_TO_COVERAGE,
+  ].map { GLenum($0) }
+
+  /// Integer state read with glGetIntegerv and put back with its own setter.
+  package static let integers: [GLenum] = [
+    GL_CURRENT_PROGRAM, GL_VERTEX_ARRAY_BINDING, GL_ARRAY_BUFFER_BINDING,
+    GL_PIXEL_UNPACK_BUFFER_BINDING, GL_TRANSFORM_FEEDBACK_BUFFER_BINDING, GL_ACTIVE_TEXTURE,
+    GL_BLEND_SRC_RGB, GL_BLEND_DST_RGB, GL_BLEND_SRC_ALPHA, GL_BLEND_DST_ALPHA,
+    GL_BLEND_EQUATION_RGB, GL_BLEND_EQUATION_ALPHA, GL_POINT_SPRITE_COORD_ORIGIN,
+    GL_UNPACK_ALIGNMENT, GL_UNPACK_ROW_LENGTH, GL_UNPACK_SKIP_ROWS, GL_UNPACK_SKIP_PIXELS,
+    GL_UNPACK_IMAGE_HEIGHT, GL_UNPACK_SKIP_IMAGES, GL_UNPACK_SWAP_BYTES, GL_UNPACK_LSB_FIRST,
+  ].map { GLenum($0) }
+
+  package var enabled: [Bool]
+  package var values: [GLint]
+  package var viewport: [GLint]
+  package var scissorBox: [GLint]
+  package var colorMask: [GLboolean]
+  /// Texture unit 0's 2D texture and sampler: the unit the atlas is bound to.
+  package var texture2D: GLint
+  package var sampler: GLint
+
+  /// The state of the current context now.
+  package static func current() -> HostGLState {
+    let enabled = capabilities.map { epoxy_glIsEnabled($0) != 0 }
+    let values = integers.map { name in
+      var value: GLint = 0
+      epoxy_glGetIntegerv(name, &value)
+      return value
+    }
+    var viewport = [GLint](repeating: 0, count: 4)
+    epoxy_glGetIntegerv(GLenum(GL_VIEWPORT), &viewport)
+    var scissorBox = [GLint](repeating: 0, count: 4)
+    epoxy_glGetIntegerv(GLenum(GL_SCISSOR_BOX), &scissorBox)
+    var colorMask = [GLboolean](repeating: 0, count: 4)
+    epoxy_glGetBooleanv(GLenum(GL_COLOR_WRITEMASK), &colorMask)
+    // Unit 0's bindings are read with unit 0 active, then the host's unit is made active again.
+    var activeTexture: GLint = 0
+    epoxy_glGetIntegerv(GLenum(GL_ACTIVE_TEXTURE), &activeTexture)
+    epoxy_glActiveTexture(GLenum(GL_TEXTURE0))
+    var texture2D: GLint = 0
+    epoxy_glGetIntegerv(GLenum(GL_TEXTURE_BINDING_2D), &texture2D)
+    var sampler: GLint = 0
+    epoxy_glGetIntegerv(GLenum(GL_SAMPLER_BINDING), &sampler)
+    epoxy_glActiveTexture(GLenum(activeTexture))
+    return HostGLState(
+      enabled: enabled, values: values, viewport: viewport, scissorBox: scissorBox,
+      colorMask: colorMask, texture2D: texture2D, sampler: sampler)
+  }
+
+  /// The host's value of integer state `name` (one of ``integers``).
+  package func value(_ name: Int32) -> GLint {
+    values[Self.integers.firstIndex(of: GLenum(name))!]
+  }
+
+  /// Whether capability `name` (one of ``capabilities``) was enabled.
+  package func isEnabled(_ name: Int32) -> Bool {
+    enabled[Self.capabilities.firstIndex(of: GLenum(name))!]
+  }
+
+  /// Puts every saved piece of state back on the current context.
+  package func restore() {
+    for (capability, on) in zip(Self.capabilities, enabled) {
+      if on { epoxy_glEnable(capability) } else { epoxy_glDisable(capability) }
+    }
+    epoxy_glUseProgram(GLuint(value(GL_CURRENT_PROGRAM)))
+    epoxy_glBindVertexArray(GLuint(value(GL_VERTEX_ARRAY_BINDING)))
+    epoxy_glBindBuffer(GLenum(GL_ARRAY_BUFFER), GLuint(value(GL_ARRAY_BUFFER_BINDING)))
+    epoxy_glBindBuffer(
+      GLenum(GL_PIXEL_UNPACK_BUFFER), GLuint(value(GL_PIXEL_UNPACK_BUFFER_BINDING)))
+    epoxy_glBindBuffer(
+      GLenum(GL_TRANSFORM_FEEDBACK_BUFFER), GLuint(value(GL_TRANSFORM_FEEDBACK_BUFFER_BINDING)))
+    epoxy_glActiveTexture(GLenum(GL_TEXTURE0))
+    epoxy_glBindTexture(GLenum(GL_TEXTURE_2D), GLuint(texture2D))
+    epoxy_glBindSampler(0, GLuint(sampler))
+    epoxy_glActiveTexture(GLenum(value(GL_ACTIVE_TEXTURE)))
+    epoxy_glBlendFuncSeparate(
+      GLenum(value(GL_BLEND_SRC_RGB)), GLenum(value(GL_BLEND_DST_RGB)),
+      GLenum(value(GL_BLEND_SRC_ALPHA)), GLenum(value(GL_BLEND_DST_ALPHA)))
+    epoxy_glBlendEquationSeparate(
+      GLenum(value(GL_BLEND_EQUATION_RGB)), GLenum(value(GL_BLEND_EQUATION_ALPHA)))
+    epoxy_glPointParameteri(
+      GLenum(GL_POINT_SPRITE_COORD_ORIGIN), value(GL_POINT_SPRITE_COORD_ORIGIN))
+    for name in [
+      GL_UNPACK_ALIGNMENT, GL_UNPACK_ROW_LENGTH, GL_UNPACK_SKIP_ROWS, GL_UNPACK_SKIP_PIXELS,
+      GL_UNPACK_IMAGE_HEIGHT, GL_UNPACK_SKIP_IMAGES, GL_UNPACK_SWAP_BYTES, GL_UNPACK_LSB_FIRST,
+    ] {
+      epoxy_glPixelStorei(GLenum(name), value(name))
+    }
+    epoxy_glViewport(viewport[0], viewport[1], viewport[2], viewport[3])
+    epoxy_glScissor(scissorBox[0], scissorBox[1], scissorBox[2], scissorBox[3])
+    epoxy_glColorMask(colorMask[0], colorMask[1], colorMask[2], colorMask[3])
+  }
+
+  /// Runs `body`, then restores the state it found. Every entry point of the renderers that
+  /// touches the GL goes through here.
+  package static func preserving<T>(_ body: () throws -> T) rethrows -> T {
+    let host = current()
+    defer { host.restore() }
+    return try body()
+  }
+
+  /// Sets what texture uploads need, whatever the host left: tightly packed rows read from
+  /// client memory, not from a pixel-unpack buffer.
+  package static func resetUnpacking() {
+    epoxy_glBindBuffer(GLenum(GL_PIXEL_UNPACK_BUFFER), 0)
+    epoxy_glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
+    for name in [
+      GL_UNPACK_ROW_LENGTH, GL_UNPACK_SKIP_ROWS, GL_UNPACK_SKIP_PIXELS, GL_UNPACK_IMAGE_HEIGHT,
+      GL_UNPACK_SKIP_IMAGES, GL_UNPACK_SWAP_BYTES, GL_UNPACK_LSB_FIRST,
+    ] {
+      epoxy_glPixelStorei(GLenum(name), 0)
+    }
+  }
+}
