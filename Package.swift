@@ -95,7 +95,8 @@ let package = Package(
     .testTarget(name: "ConfettiCoreTests", dependencies: ["ConfettiCore", "ConfettiPresets"]),
     .testTarget(
       name: "ConfettiConfigTests",
-      dependencies: ["ConfettiCore", "ConfettiConfig", "ConfettiPresets"]),
+      dependencies: ["ConfettiCore", "ConfettiConfig", "ConfettiPresets"],
+      exclude: ["ConfigCorpus"]),
     .testTarget(
       name: "ConfettiGLTests",
       dependencies: [

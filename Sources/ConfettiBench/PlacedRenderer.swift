@@ -36,6 +36,8 @@ public final class PlacedRenderer {
     precondition(phases >= 1, "at least one set of placements")
     self.capacity = capacity
     self.phases = phases
+    let host = HostGLState.current()
+    defer { host.restore() }
     var setup = UploadMeter()
     sprites = try SpriteProgram(
       vertex: .embedded("placed.vert"),

@@ -27,7 +27,8 @@ public struct PixelRect: Equatable, Sendable {
 ///
 /// Confetti's GL calls run inside ``preserving(_:)``: whatever they set is restored afterwards,
 /// so a host's viewport, scissor, blending, enabled capabilities, bound program, vertex array,
-/// buffers, texture unit, texture, sampler and pixel-unpack settings are as it left them. What
+/// buffers (transform-feedback binding 0 included), texture unit, texture, sampler and
+/// pixel-unpack settings are as it left them. What
 /// is *not* saved is state Confetti never touches (depth and stencil functions and masks, clear
 /// colour, the bound framebuffer, other texture units, uniform buffers, clip distances).
 package struct HostGLState: Equatable {
@@ -55,6 +56,9 @@ package struct HostGLState: Equatable {
   /// Texture unit 0's 2D texture and sampler: the unit the atlas is bound to.
   package var texture2D: GLint
   package var sampler: GLint
+  /// Transform-feedback binding 0 (buffer, offset, size; size 0 for a whole-buffer binding):
+  /// where ``ParticleRenderer/capture(slots:at:trailCopies:)`` binds its own buffer.
+  package var feedbackBinding: [Int]
 
   /// The state of the current context now.
   package static func current() -> HostGLState {
@@ -79,9 +83,15 @@ package struct HostGLState: Equatable {
     var sampler: GLint = 0
     epoxy_glGetIntegerv(GLenum(GL_SAMPLER_BINDING), &sampler)
     epoxy_glActiveTexture(GLenum(activeTexture))
+    var feedbackBuffer: GLint = 0
+    epoxy_glGetIntegeri_v(GLenum(GL_TRANSFORM_FEEDBACK_BUFFER_BINDING), 0, &feedbackBuffer)
+    var range: [GLint64] = [0, 0]
+    epoxy_glGetInteger64i_v(GLenum(GL_TRANSFORM_FEEDBACK_BUFFER_START), 0, &range[0])
+    epoxy_glGetInteger64i_v(GLenum(GL_TRANSFORM_FEEDBACK_BUFFER_SIZE), 0, &range[1])
     return HostGLState(
       enabled: enabled, values: values, viewport: viewport, scissorBox: scissorBox,
-      colorMask: colorMask, texture2D: texture2D, sampler: sampler)
+      colorMask: colorMask, texture2D: texture2D, sampler: sampler,
+      feedbackBinding: [Int(feedbackBuffer), Int(range[0]), Int(range[1])])
   }
 
   /// The host's value of integer state `name` (one of ``integers``).
@@ -99,11 +109,23 @@ package struct HostGLState: Equatable {
     for (capability, on) in zip(Self.capabilities, enabled) {
       if on { epoxy_glEnable(capability) } else { epoxy_glDisable(capability) }
     }
-    epoxy_glUseProgram(GLuint(value(GL_CURRENT_PROGRAM)))
+    // A program the host deleted while it was current lived only as long as it stayed current:
+    // once another was used, it is gone, and no program is current for the host either.
+    let program = GLuint(value(GL_CURRENT_PROGRAM))
+    epoxy_glUseProgram(epoxy_glIsProgram(program) != 0 ? program : 0)
     epoxy_glBindVertexArray(GLuint(value(GL_VERTEX_ARRAY_BINDING)))
     epoxy_glBindBuffer(GLenum(GL_ARRAY_BUFFER), GLuint(value(GL_ARRAY_BUFFER_BINDING)))
     epoxy_glBindBuffer(
       GLenum(GL_PIXEL_UNPACK_BUFFER), GLuint(value(GL_PIXEL_UNPACK_BUFFER_BINDING)))
+    // Binding 0 first: binding an indexed point binds the generic one too.
+    let (buffer, offset, size) = (feedbackBinding[0], feedbackBinding[1], feedbackBinding[2])
+    if size > 0 {
+      epoxy_glBindBufferRange(
+        GLenum(GL_TRANSFORM_FEEDBACK_BUFFER), 0, GLuint(buffer), GLintptr(offset),
+        GLsizeiptr(size))
+    } else {
+      epoxy_glBindBufferBase(GLenum(GL_TRANSFORM_FEEDBACK_BUFFER), 0, GLuint(buffer))
+    }
     epoxy_glBindBuffer(
       GLenum(GL_TRANSFORM_FEEDBACK_BUFFER), GLuint(value(GL_TRANSFORM_FEEDBACK_BUFFER_BINDING)))
     epoxy_glActiveTexture(GLenum(GL_TEXTURE0))

@@ -1,3 +1,4 @@
+import ConfettiBench
 import ConfettiCore
 import XCTest
 

@@ -1,3 +1,4 @@
+import ConfettiConfig
 import ConfettiCore
 import ConfettiPresets
 import Foundation

@@ -1,3 +1,4 @@
+import ConfettiBench
 import ConfettiCore
 import ConfettiGL
 import ConfettiImage
@@ -15,10 +16,8 @@ final class BaselineRenderTests: HeadlessGLTestCase {
 
     let product = try ParticleRenderer(capacity: 2000, info: context.info)
     var productRing = ring
-    try product.upload(from: &productRing)
-    product.setViewport(width: 400, height: 300, window: window)
     GLFrame.clear(to: GLFrame.background)
-    try product.draw(productRing, at: now)
+    try product.draw(&productRing, at: now, in: target.rect, window: window)
     let expected = try target.read()
 
     let placed = try PlacedRenderer(capacity: 2000, info: context.info)
@@ -28,9 +27,8 @@ final class BaselineRenderTests: HeadlessGLTestCase {
     }
     try placed.upload(from: &ring)
     try floats.withUnsafeBufferPointer { try placed.uploadPlacements($0, slots: 0..<2000) }
-    placed.setViewport(width: 400, height: 300, window: window)
     GLFrame.clear(to: GLFrame.background)
-    try placed.draw(ring)
+    try placed.draw(ring, in: target.rect, window: window)
     let actual = try target.read()
 
     // Float vs. Double evaluation may move an edge pixel's coverage by a step or two.

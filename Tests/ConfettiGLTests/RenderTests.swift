@@ -29,9 +29,7 @@ final class RenderTests: HeadlessGLTestCase {
     let frame = try OffscreenTarget(width: pixels.0, height: pixels.1, info: context.info)
     frame.bind()
     GLFrame.clear(to: background)
-    try renderer.upload(from: &ring)
-    renderer.setViewport(width: pixels.0, height: pixels.1, window: window)
-    try renderer.draw(ring, at: now)
+    try renderer.draw(&ring, at: now, in: frame.rect, window: window)
     return (try frame.read(), renderer)
   }
 
@@ -114,20 +112,20 @@ final class RenderTests: HeadlessGLTestCase {
     var scene = ConfettiScene(capacity: 1000, seed: 5)
     let window = Size(width: 320, height: 240)
     let renderer = try ParticleRenderer(capacity: 1000, info: context.info)
-    renderer.setViewport(width: 320, height: 240, window: window)
+    let rect = PixelRect(width: 320, height: 240)
 
     scene.fireCannon(in: window, at: 1.0)
     renderer.resetMeter()
-    try renderer.upload(from: &scene.ring)
+    try renderer.draw(&scene.ring, at: Tick(1.0), in: rect, window: window)
     XCTAssertEqual(renderer.meter.bufferBytes, 30 * 64, "a burst uploads its 30 records")
     XCTAssertEqual(renderer.meter.bufferWrites, 1)
+    XCTAssertEqual(
+      renderer.meter.uniformBytes, 20 + 4, "the first frame: the projection and the clock")
 
     for frame in 1...5 {
       renderer.resetMeter()
       scene.ring.reclaim(at: 1.0 + Double(frame) / 60)
-      try renderer.upload(from: &scene.ring)
-      renderer.setViewport(width: 320, height: 240, window: window)
-      try renderer.draw(scene.ring, at: Tick(1.0 + Double(frame) / 60))
+      try renderer.draw(&scene.ring, at: Tick(1.0 + Double(frame) / 60), in: rect, window: window)
       XCTAssertEqual(renderer.meter.bufferBytes, 0, "frame \(frame) uploaded records")
       XCTAssertEqual(renderer.meter.uniformBytes, 4, "frame \(frame): only the 4-byte clock")
       XCTAssertEqual(renderer.meter.uniformWrites, 1)

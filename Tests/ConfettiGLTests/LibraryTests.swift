@@ -1,0 +1,358 @@
+@preconcurrency import CEpoxy
+import Confetti
+import Foundation
+import XCTest
+
+/// The library as a host program uses it: its GL state survives every call, drawing stays
+/// inside the rectangle it is given, GL objects go when released (and when set-up fails), two
+/// effects share nothing, and the end of an effect is known exactly.
+final class LibraryTests: HeadlessGLTestCase {
+  let size = Size(width: 320, height: 180)
+
+  /// State a host might plausibly leave set, none of it what confetti needs.
+  private func setUnusualHostState(texture: GLuint, sampler: GLuint, buffers: [GLuint]) {
+    let program = try! ShaderProgram(
+      vertex: ShaderSource(
+        fileName: "host.vert", text: "#version 330 core\nvoid main() { gl_Position = vec4(0); }"),
+      fragment: ShaderSource(
+        fileName: "host.frag",
+        text: "#version 330 core\nout vec4 c; void main() { c = vec4(1); }"))
+    hostProgram = program
+    var vertexArray: GLuint = 0
+    epoxy_glGenVertexArrays(1, &vertexArray)
+    hostVertexArray = vertexArray
+    epoxy_glUseProgram(program.id)
+    epoxy_glBindVertexArray(vertexArray)
+    epoxy_glBindBuffer(GLenum(GL_ARRAY_BUFFER), buffers[0])
+    epoxy_glBindBuffer(GLenum(GL_PIXEL_UNPACK_BUFFER), buffers[1])
+    epoxy_glBindBuffer(GLenum(GL_TRANSFORM_FEEDBACK_BUFFER), buffers[2])
+    epoxy_glViewport(3, 5, 17, 19)
+    epoxy_glScissor(1, 2, 30, 40)
+    for on in [GL_DEPTH_TEST, GL_STENCIL_TEST, GL_CULL_FACE, GL_COLOR_LOGIC_OP] {
+      epoxy_glEnable(GLenum(on))
+    }
+    for off in [GL_BLEND, GL_PROGRAM_POINT_SIZE, GL_SCISSOR_TEST] { epoxy_glDisable(GLenum(off)) }
+    epoxy_glBlendFuncSeparate(
+      GLenum(GL_SRC_COLOR), GLenum(GL_DST_COLOR), GLenum(GL_ZERO), GLenum(GL_CONSTANT_ALPHA))
+    epoxy_glBlendEquationSeparate(GLenum(GL_FUNC_SUBTRACT), GLenum(GL_MAX))
+    epoxy_glColorMask(GLboolean(GL_TRUE), GLboolean(GL_FALSE), GLboolean(GL_TRUE), GLboolean(GL_FALSE))
+    epoxy_glPointParameteri(GLenum(GL_POINT_SPRITE_COORD_ORIGIN), GL_LOWER_LEFT)
+    epoxy_glActiveTexture(GLenum(GL_TEXTURE0))
+    epoxy_glBindTexture(GLenum(GL_TEXTURE_2D), texture)
+    epoxy_glBindSampler(0, sampler)
+    epoxy_glActiveTexture(GLenum(GL_TEXTURE3))
+    epoxy_glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 8)
+    epoxy_glPixelStorei(GLenum(GL_UNPACK_ROW_LENGTH), 7)
+  }
+
+  private var hostProgram: ShaderProgram?
+  private var hostVertexArray: GLuint = 0
+
+  override func tearDown() {
+    hostProgram?.release()
+    epoxy_glDeleteVertexArrays(1, &hostVertexArray)
+    super.tearDown()
+  }
+
+  func testEveryCallLeavesTheHostsGLStateAsItFoundIt() throws {
+    var texture: GLuint = 0
+    epoxy_glGenTextures(1, &texture)
+    var sampler: GLuint = 0
+    epoxy_glGenSamplers(1, &sampler)
+    var buffers = [GLuint](repeating: 0, count: 3)
+    epoxy_glGenBuffers(3, &buffers)
+    for (buffer, target) in zip(buffers, [GL_ARRAY_BUFFER, GL_PIXEL_UNPACK_BUFFER, GL_TRANSFORM_FEEDBACK_BUFFER]) {
+      epoxy_glBindBuffer(GLenum(target), buffer)
+      epoxy_glBufferData(GLenum(target), 64, nil, GLenum(GL_STATIC_DRAW))
+    }
+    defer {
+      epoxy_glDeleteTextures(1, &texture)
+      epoxy_glDeleteSamplers(1, &sampler)
+      epoxy_glDeleteBuffers(3, &buffers)
+    }
+    setUnusualHostState(texture: texture, sampler: sampler, buffers: buffers)
+    let before = HostGLState.current()
+    XCTAssertEqual(before.value(GL_CURRENT_PROGRAM), GLint(hostProgram!.id))
+    XCTAssertTrue(before.isEnabled(GL_DEPTH_TEST))
+    XCTAssertEqual(before.texture2D, GLint(texture))
+
+    // Set-up, images and polygons (the atlas upload), triggers, draws with and without
+    // scissoring, capture, and release: each must leave the state alone.
+    let system = try ConfettiSystem(preset: "sparkle", size: size, seed: 3)
+    XCTAssertEqual(HostGLState.current(), before, "creating the system changed the host's state")
+    system.trigger(.start, time: 1)
+    system.trigger(.click, at: Point(x: 100, y: 90), time: 1)
+    try system.draw(in: PixelRect(x: 8, y: 4, width: 48, height: 40), at: 1.4)
+    XCTAssertEqual(HostGLState.current(), before, "drawing changed the host's state")
+    XCTAssertTrue(system.isAlive(at: 1.4))
+
+    epoxy_glEnable(GLenum(GL_SCISSOR_TEST))
+    let scissored = HostGLState.current()
+    try system.draw(in: PixelRect(width: 64, height: 64), at: 1.5)
+    XCTAssertEqual(HostGLState.current(), scissored, "drawing with the host's scissor on")
+    epoxy_glDisable(GLenum(GL_SCISSOR_TEST))
+
+    let renderer = try ParticleRenderer(capacity: 16, info: context.info)
+    var ring = ParticleRing(capacity: 16)
+    ring.append([ConfettiParticle()], bornAt: 1)
+    try renderer.upload(from: &ring)
+    _ = try renderer.capture(slots: 0..<1, at: Tick(1.1))
+    renderer.setEmitterTable(motionTable)
+    try renderer.setShapeTable(ShapeTable(), images: [])
+    renderer.release()
+    XCTAssertEqual(HostGLState.current(), before, "capture, tables or release changed the state")
+
+    system.release()
+    XCTAssertEqual(HostGLState.current(), before, "releasing changed the host's state")
+    XCTAssertEqual(epoxy_glGetError(), GLenum(GL_NO_ERROR))
+  }
+
+  func testDrawingIntoARectangleStaysInsideIt() throws {
+    let frame = try OffscreenTarget(width: 200, height: 120, info: context.info)
+    defer { frame.release() }
+    frame.bind()
+    GLFrame.clear(to: RGBA8(red: 0, green: 0, blue: 0))
+    // Big pieces everywhere, many with their centre outside the rectangle: their sprites'
+    // margins reach past its edges, and the scissor must cut them there.
+    var config = try Presets.named("confetti")
+    for e in config.emitters.indices {
+      config.emitters[e].shape = .rectangle(width: 1.6, height: 1.6)
+      for c in config.emitters[e].cells.indices {
+        config.emitters[e].cells[c].sizes = [Size(width: 30, height: 30)]
+        config.emitters[e].cells[c].count = 400
+      }
+    }
+    let system = try ConfettiSystem(
+      effect: Effect(config), size: Size(width: 100, height: 60), seed: 5)
+    defer { system.release() }
+    for trigger in EmitterTrigger.allCases { system.trigger(trigger, time: 1) }
+    let rect = PixelRect(x: 40, y: 30, width: 100, height: 60)
+    try system.draw(in: rect, at: 1.2)
+    let image = try frame.read()
+    var inside = 0
+    for y in 0..<image.height {
+      for x in 0..<image.width {
+        let painted = image[x, y] != RGBAImage.Pixel(red: 0, green: 0, blue: 0)
+        // Rows from the top: GL's y = 30…89 are rows 30…89 counted from the bottom.
+        let glY = image.height - 1 - y
+        let within = (rect.x..<rect.x + rect.width).contains(x)
+          && (rect.y..<rect.y + rect.height).contains(glY)
+        if within { inside += painted ? 1 : 0 } else {
+          XCTAssertFalse(painted, "pixel \(x),\(y) is outside the rectangle but painted")
+          if painted { return }
+        }
+      }
+    }
+    XCTAssertGreaterThan(inside, 1000, "the rectangle should be well covered")
+  }
+
+  func testTwoSystemsOnOneContextRunIndependently() throws {
+    let frame = try OffscreenTarget(width: 160, height: 90, info: context.info)
+    defer { frame.release() }
+    let half = Size(width: 80, height: 90)
+    func picture(_ systems: [(ConfettiSystem, PixelRect)], at time: Double) throws -> RGBAImage {
+      frame.bind()
+      GLFrame.clear(to: GLFrame.background)
+      for (system, rect) in systems { try system.draw(in: rect, at: time) }
+      return try frame.read()
+    }
+    let left = PixelRect(x: 0, y: 0, width: 80, height: 90)
+    let right = PixelRect(x: 80, y: 0, width: 80, height: 90)
+    let snow = try ConfettiSystem(preset: "snow", size: half, seed: 1)
+    let burst = try ConfettiSystem(preset: "tap-burst", size: half, seed: 2)
+    defer { (snow.release(), burst.release()) }
+    snow.trigger(.start, time: 1)
+    burst.trigger(.click, at: Point(x: 40, y: 45), time: 1)
+    var together: RGBAImage?
+    for step in 0...30 { together = try picture([(snow, left), (burst, right)], at: 1 + Double(step) / 60) }
+
+    // Each alone, from the same seeds and clock readings, draws the same half.
+    let snowAlone = try ConfettiSystem(preset: "snow", size: half, seed: 1)
+    defer { snowAlone.release() }
+    snowAlone.trigger(.start, time: 1)
+    var alone: RGBAImage?
+    for step in 0...30 { alone = try picture([(snowAlone, left)], at: 1 + Double(step) / 60) }
+    let b = GLFrame.background
+    let backdrop = RGBAImage.Pixel(red: b.red, green: b.green, blue: b.blue)
+    var leftDiffers = 0
+    var rightPainted = 0
+    for y in 0..<90 {
+      for x in 0..<80 where together![x, y] != alone![x, y] { leftDiffers += 1 }
+      for x in 80..<160 where together![x, y] != backdrop { rightPainted += 1 }
+    }
+    XCTAssertEqual(leftDiffers, 0, "the burst beside it changed the snow")
+    XCTAssertGreaterThan(rightPainted, 100, "the burst should be drawn on the right")
+  }
+
+  func testTheEndOfAnEffectIsKnownExactly() throws {
+    let system = try ConfettiSystem(preset: "tap-burst", size: size, seed: 9)
+    defer { system.release() }
+    XCTAssertEqual(system.endTime, -.infinity, "nothing born yet")
+    XCTAssertFalse(system.isAlive(at: 0))
+    system.trigger(.click, at: Point(x: 160, y: 90), time: 2)
+    let end = try XCTUnwrap(system.endTime, "a burst's end is known at once")
+    XCTAssertGreaterThan(end, 2)
+    XCTAssertTrue(system.isAlive(at: end - 0.01))
+    XCTAssertFalse(system.isAlive(at: end))
+
+    // The GPU agrees: a frame before the end still shows pieces, the frame at the end none.
+    let frame = try OffscreenTarget(width: 320, height: 180, info: context.info)
+    defer { frame.release() }
+    func paintedPixels(at time: Double) throws -> Int {
+      frame.bind()
+      GLFrame.clear(to: RGBA8(red: 0, green: 0, blue: 0))
+      try system.draw(in: frame.rect, at: time)
+      let bytes = try frame.read().bytes
+      return stride(from: 0, to: bytes.count, by: 4).count { i in
+        bytes[i] != 0 || bytes[i + 1] != 0 || bytes[i + 2] != 0
+      }
+    }
+    XCTAssertGreaterThan(try paintedPixels(at: end - 0.3), 0, "pieces shortly before the end")
+    XCTAssertEqual(try paintedPixels(at: end), 0, "nothing is drawn from the end on")
+
+    // A continuous emitter has no end while it runs; cleared, everything has ended.
+    let snow = try ConfettiSystem(preset: "snow", size: size)
+    defer { snow.release() }
+    snow.trigger(.start, time: 1)
+    snow.advance(to: 1.5)
+    XCTAssertNil(snow.endTime)
+    XCTAssertTrue(snow.isAlive(at: 100))
+    snow.removeAll()
+    XCTAssertEqual(snow.endTime, -.infinity)
+    XCTAssertFalse(snow.isAlive(at: 1.5))
+  }
+
+  // MARK: Lifetimes
+
+  /// The next names the GL will give out, of buffers, vertex arrays, framebuffers and
+  /// renderbuffers: made and deleted at once, so a leak among the next few shows as a live name.
+  private func nextNames() -> [GLuint] {
+    var names = [GLuint](repeating: 0, count: 4)
+    epoxy_glGenBuffers(1, &names[0])
+    epoxy_glGenVertexArrays(1, &names[1])
+    epoxy_glGenFramebuffers(1, &names[2])
+    epoxy_glGenRenderbuffers(1, &names[3])
+    epoxy_glDeleteBuffers(1, &names[0])
+    epoxy_glDeleteVertexArrays(1, &names[1])
+    epoxy_glDeleteFramebuffers(1, &names[2])
+    epoxy_glDeleteRenderbuffers(1, &names[3])
+    return names
+  }
+
+  /// Which of the next few names after `first` are live objects.
+  private func liveNames(from first: [GLuint]) -> [String] {
+    var live: [String] = []
+    for offset in 0..<8 {
+      let n = first.map { $0 + GLuint(offset) }
+      if epoxy_glIsBuffer(n[0]) != 0 { live.append("buffer \(n[0])") }
+      if epoxy_glIsVertexArray(n[1]) != 0 { live.append("vertex array \(n[1])") }
+      if epoxy_glIsFramebuffer(n[2]) != 0 { live.append("framebuffer \(n[2])") }
+      if epoxy_glIsRenderbuffer(n[3]) != 0 { live.append("renderbuffer \(n[3])") }
+    }
+    return live
+  }
+
+  func testReleaseAndDeinitDeleteEveryGLObject() throws {
+    var ring = ParticleRing(capacity: 8)
+    ring.append([ConfettiParticle()], bornAt: 1)
+    func isLive(_ names: (vertexArray: GLuint, buffers: [GLuint], program: GLuint)) -> [Bool] {
+      [epoxy_glIsVertexArray(names.vertexArray) != 0, epoxy_glIsProgram(names.program) != 0]
+        + names.buffers.map { epoxy_glIsBuffer($0) != 0 }
+    }
+    let released = try ParticleRenderer(capacity: 8, info: context.info)
+    _ = try released.capture(slots: 0..<1, at: Tick(1))  // makes its feedback buffer too
+    let names = released.objectNames
+    XCTAssertEqual(names.buffers.count, 2)
+    XCTAssertEqual(isLive(names), [true, true, true, true])
+    released.release()
+    XCTAssertEqual(isLive(names), [false, false, false, false], "release() left objects behind")
+    released.release()  // twice is harmless
+
+    var deinitNames: (vertexArray: GLuint, buffers: [GLuint], program: GLuint)?
+    do {
+      let dropped = try ParticleRenderer(capacity: 8, info: context.info)
+      deinitNames = dropped.objectNames
+    }
+    XCTAssertEqual(isLive(deinitNames!), [false, false, false], "deinit left objects behind")
+
+    let frame = try OffscreenTarget(width: 8, height: 8, info: context.info)
+    let frameNames = frame.objectNames
+    XCTAssertTrue(epoxy_glIsFramebuffer(frameNames.framebuffer) != 0)
+    frame.release()
+    XCTAssertFalse(epoxy_glIsFramebuffer(frameNames.framebuffer) != 0)
+    XCTAssertFalse(epoxy_glIsRenderbuffer(frameNames.renderbuffer) != 0)
+  }
+
+  func testAnInitializerThatFailsHalfWayLeavesNothingBehind() throws {
+    let next = nextNames()
+    // The renderer makes its vertex array and buffer, then a shader that does not compile.
+    let broken = ShaderSource(fileName: "broken.vert", text: "#version 330 core\nvoid main() { nope; }")
+    XCTAssertThrowsError(try ParticleRenderer(capacity: 64, info: context.info, vertex: broken)) {
+      XCTAssertTrue("\($0)".contains("broken.vert"), "the error names the shader: \($0)")
+    }
+    // The target makes its framebuffer and renderbuffer, then finds it cannot draw into depth.
+    XCTAssertThrowsError(
+      try OffscreenTarget(width: 16, height: 16, info: context.info, format: GL_DEPTH_COMPONENT24))
+    XCTAssertEqual(liveNames(from: next), [], "objects of a failed set-up are still alive")
+    var bound: GLint = 0
+    epoxy_glGetIntegerv(GLenum(GL_FRAMEBUFFER_BINDING), &bound)
+    XCTAssertEqual(GLuint(bound), target.objectNames.framebuffer, "the host's framebuffer stays bound")
+
+    // A system whose effect cannot be set up (an image that is not there) leaves nothing either.
+    var config = try Presets.named("confetti")
+    config.emitters[0].cells[0].shapes = [.image("no-such-picture.png")]
+    XCTAssertThrowsError(
+      try ConfettiSystem(
+        effect: Effect(config, imageFolder: URL(fileURLWithPath: "/nonexistent")), size: size))
+    XCTAssertEqual(liveNames(from: next), [])
+    XCTAssertEqual(epoxy_glGetError(), GLenum(GL_NO_ERROR))
+  }
+
+  // MARK: One source of truth
+
+  func testTheShadersUseTheConstantsSwiftDefines() throws {
+    // The shader files define none of the shared constants themselves...
+    for file in ["particle.vert", "particle.frag", "placed.vert"] {
+      let text = try XCTUnwrap(embeddedShaderText(file))
+      for (name, _) in ShaderConstants.values {
+        XCTAssertNil(
+          text.range(of: "(const\\s+\\w+\\s+\(name)\\s*=|#define\\s+\(name)\\b)", options: .regularExpression),
+          "\(file) defines \(name) itself")
+      }
+    }
+    // ...and the program the GL linked has the tables Swift sizes.
+    let renderer = try ParticleRenderer(capacity: 4, info: context.info)
+    defer { renderer.release() }
+    var ring = ParticleRing(capacity: 4)
+    var polygonal = ConfettiParticle()
+    polygonal.shape = .star
+    ring.append([polygonal], bornAt: 1)
+    try renderer.draw(&ring, at: Tick(1.1), in: target.rect, window: Size(width: 64, height: 64))
+    let sizes = activeUniformSizes(renderer.objectNames.program)
+    XCTAssertEqual(sizes["u_wind[0]"], EmitterTable.capacity)
+    XCTAssertEqual(sizes["u_trailTicks[0]"], EmitterTable.capacity)
+    XCTAssertEqual(sizes["u_polygonRange[0]"], ShapeTable.polygonCapacity)
+    XCTAssertEqual(sizes["u_polygonPoints[0]"], ShapeTable.pointCapacity)
+  }
+
+  private func embeddedShaderText(_ file: String) -> String? {
+    // The file as written: ShaderSource.embedded adds the #define lines after #version.
+    let lines = ShaderSource.embedded(file).text.split(separator: "\n", omittingEmptySubsequences: false)
+    return lines.filter { !$0.hasPrefix("#define ") }.joined(separator: "\n")
+  }
+
+  private func activeUniformSizes(_ program: GLuint) -> [String: Int] {
+    var count: GLint = 0
+    epoxy_glGetProgramiv(program, GLenum(GL_ACTIVE_UNIFORMS), &count)
+    var sizes: [String: Int] = [:]
+    for index in 0..<GLuint(count) {
+      var name = [GLchar](repeating: 0, count: 128)
+      var length: GLsizei = 0
+      var size: GLint = 0
+      var type: GLenum = 0
+      epoxy_glGetActiveUniform(program, index, 128, &length, &size, &type, &name)
+      sizes[String(cString: name)] = Int(size)
+    }
+    return sizes
+  }
+}
