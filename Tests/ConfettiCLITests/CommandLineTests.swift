@@ -214,14 +214,17 @@ struct RunResult {
 }
 
 /// The `confetti` binary SwiftPM built beside this test bundle.
-var confettiBinary: URL {
+var confettiBinary: URL { builtBinary("confetti") }
+
+/// A program SwiftPM built beside this test bundle: `confetti`, or an example.
+func builtBinary(_ name: String) -> URL {
   var directory = Bundle.main.bundleURL
-  while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("confetti").path),
+  while !FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path),
     directory.path != "/"
   {
     directory.deleteLastPathComponent()
   }
-  return directory.appendingPathComponent("confetti")
+  return directory.appendingPathComponent(name)
 }
 
 /// Runs `confetti` with `arguments`; `environment` overrides (nil removes) variables.
@@ -230,8 +233,19 @@ func confetti(
 )
   throws -> RunResult
 {
+  try runProgram(confettiBinary, arguments, environment: environment, timeout: timeout)
+}
+
+/// Runs `program` with `arguments` to its end; `environment` overrides (nil removes) variables.
+/// `whileRunning` runs once the program has started.
+func runProgram(
+  _ program: URL, _ arguments: [String], environment: [String: String?] = [:],
+  timeout: TimeInterval = 60, whileRunning: () throws -> Void = {}
+)
+  throws -> RunResult
+{
   let process = Process()
-  process.executableURL = confettiBinary
+  process.executableURL = program
   process.arguments = arguments
   var env = ProcessInfo.processInfo.environment
   for (key, value) in environment { env[key] = value }
@@ -242,6 +256,7 @@ func confetti(
   process.standardError = err
   process.standardInput = FileHandle.nullDevice
   try process.run()
+  try whileRunning()
   // Read while it runs, so a full pipe cannot block it.
   let stdout = out.fileHandleForReading.readDataToEndOfFile()
   let stderr = err.fileHandleForReading.readDataToEndOfFile()
@@ -249,7 +264,7 @@ func confetti(
   while process.isRunning, Date() < deadline { usleep(10_000) }
   if process.isRunning {
     process.terminate()
-    XCTFail("confetti \(arguments) did not finish within \(timeout) s")
+    XCTFail("\(program.lastPathComponent) \(arguments) did not finish within \(timeout) s")
   }
   process.waitUntilExit()
   return RunResult(
