@@ -2,7 +2,7 @@ import Confetti
 import ConfettiBench
 import Foundation
 
-/// `confetti --bench N`: a headless stress run, its baselines measured in the same run.
+/// `confetti bench`: a headless stress run, its baselines measured in the same run.
 struct Bench {
   var counts: [Int]
   var modes: [BenchMode]
@@ -13,12 +13,12 @@ struct Bench {
   var seed: UInt64
   var json: Bool
   var plot: String?
-  /// The effect whose particles fill the scene; nil: the seed's cannon.
+  /// The effect whose particles fill the scene; nil: the classic cannon.
   var effect: Effect?
   var reduceMotion = false
 
   /// The effect's name as the reports give it.
-  var effectName: String { effect?.config.name ?? "seed cannon" }
+  var effectName: String { effect?.config.name ?? "classic cannon" }
 
   #if DEBUG
     static let build = "debug"

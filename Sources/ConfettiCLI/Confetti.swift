@@ -5,33 +5,63 @@ import Foundation
 
 @main
 enum Main {
-  /// Parses and runs `confetti …`, or `confetti render …`, which goes straight to its own parser:
-  /// its options share names with the window's (--seed, --size), and a parent command would
-  /// otherwise claim them. Every error is one line on stderr and a non-zero exit code.
+  /// Parses and runs `confetti …`. Every error is one line on stderr and a non-zero exit code.
   static func main() {
-    var arguments = Array(CommandLine.arguments.dropFirst())
-    let command: ParsableCommand.Type
-    if arguments.first == "render" {
-      arguments.removeFirst()
-      command = Render.self
-    } else {
-      command = ConfettiCommand.self
-    }
+    let arguments = Shorthands.expand(Array(CommandLine.arguments.dropFirst()))
     do {
-      var parsed = try command.parseAsRoot(arguments)
-      try parsed.run()
+      var command = try ConfettiCommand.parseAsRoot(arguments)
+      try command.run()
     } catch let exit as ExitCode {
       // Already reported by the command itself.
       Foundation.exit(exit.rawValue)
     } catch {
-      let code = command.exitCode(for: error)
-      guard code != .success else { command.exit(withError: error) }  // --help
-      let name = command == Render.self ? "confetti render" : "confetti"
-      let message = command.message(for: error).split(separator: "\n").first ?? ""
-      FileHandle.standardError.write(
-        Data("confetti: \(message) (see '\(name) --help')\n".utf8))
+      let code = ConfettiCommand.exitCode(for: error)
+      guard code != .success else { ConfettiCommand.exit(withError: error) }  // --help, --version
+      let message = ConfettiCommand.message(for: error).split(separator: "\n").first ?? ""
+      let subcommand = ConfettiCommand.subcommandNames.first { arguments.first == $0 }
+      let help = "confetti " + (subcommand.map { $0 + " " } ?? "") + "--help"
+      FileHandle.standardError.write(Data("confetti: \(message) (see '\(help)')\n".utf8))
       Foundation.exit(code.rawValue)
     }
+  }
+}
+
+/// The spellings the command line had before it had subcommands, still accepted:
+/// `confetti --bench N …` is `confetti bench N …`, `confetti --sweep …` is
+/// `confetti bench --sweep …`, `confetti --list-presets` is `confetti presets list`. And a
+/// negative number after an option is that option's value (`--time -1` is `--time=-1`), so
+/// that it gets the option's own message instead of "missing value".
+enum Shorthands {
+  static func expand(_ arguments: [String]) -> [String] {
+    var arguments = negativeValuesAttached(arguments)
+    guard !ConfettiCommand.subcommandNames.contains(arguments.first ?? "") else { return arguments }
+    if arguments == ["--list-presets"] { return ["presets", "list"] }
+    if let at = arguments.firstIndex(where: { $0 == "--bench" || $0.hasPrefix("--bench=") }) {
+      let option = arguments.remove(at: at)
+      let value: String? =
+        option.hasPrefix("--bench=")
+        ? String(option.dropFirst("--bench=".count))
+        : (at < arguments.count ? arguments.remove(at: at) : nil)
+      return ["bench"] + (value.map { ["--particles=" + $0] } ?? ["--particles"]) + arguments
+    }
+    if arguments.contains(where: { $0 == "--sweep" || $0.hasPrefix("--sweep=") }) {
+      return ["bench"] + arguments
+    }
+    return arguments
+  }
+
+  private static func negativeValuesAttached(_ arguments: [String]) -> [String] {
+    var result: [String] = []
+    for argument in arguments {
+      if let last = result.last, last.hasPrefix("--"), !last.contains("="),
+        argument.hasPrefix("-"), Double(argument) != nil
+      {
+        result[result.count - 1] = last + "=" + argument
+      } else {
+        result.append(argument)
+      }
+    }
+    return result
   }
 }
 
@@ -40,69 +70,53 @@ struct ConfettiCommand: ParsableCommand {
     commandName: "confetti",
     abstract: "Physics-based confetti, computed entirely by the GPU's vertex shader.",
     discussion: """
-      With no command, opens a window:
-        left click   a burst of confetti at the pointer (the effect's click emitters)
-        space        the cannon: a burst from the bottom edge (the effect's key emitters)
+      With no command, opens a window (its options: confetti window --help):
+        left click   the effect's click emitters at the pointer (confetti: a burst)
+        space        the effect's key emitters (confetti: the classic cannon from the bottom edge)
         p, o         the next, the previous preset
         c            clear every particle
         esc, q       quit
 
-      Other commands:
-        confetti render …   render moments of a scene to PNG, headless (see confetti render --help)
-        confetti --bench N  a headless stress run with N particles (add --compare, --json)
+      confetti --bench N is short for confetti bench --particles N.
+      """,
+    version: ConfettiVersion.current,
+    subcommands: [
+      Window.self, Render.self, BenchCommand.self, PresetsCommand.self,
+    ],
+    defaultSubcommand: Window.self
+  )
+
+  /// The subcommands' names, as typed.
+  static var subcommandNames: [String] {
+    configuration.subcommands.map { $0._commandName } + ["help"]
+  }
+}
+
+/// `confetti` and `confetti window`: the interactive window.
+struct Window: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Open a window and throw confetti in it (the default command).",
+    discussion: """
+      In the window:
+        left click   the effect's click emitters at the pointer (confetti: a burst)
+        space        the effect's key emitters (confetti: the classic cannon from the bottom edge)
+        p, o         the next, the previous preset
+        c            clear every particle
+        esc, q       quit
       """
   )
 
   @OptionGroup(title: "Effect")
   var effect: EffectOptions
 
-  @Flag(help: "List the presets and what each does.")
-  var listPresets = false
-
   @Option(help: "Seed for every random draw, so a run can be repeated exactly.")
   var seed: UInt64 = 1
 
-  @Option(
-    help: ArgumentHelp(
-      "The window's initial size in points, WIDTHxHEIGHT (default 1280x720); "
-        + "with --bench, the framebuffer's in pixels (default 1920x1080).", valueName: "WxH"))
-  var size: PixelSize?
+  @Option(help: ArgumentHelp("The window's initial size in points.", valueName: "WxH"))
+  var size: PixelSize = PixelSize(width: 1280, height: 720)
 
   @Option(help: "The most particles alive at once; the oldest make way beyond it.")
   var capacity: Int = 100_000
-
-  @Option(
-    help: ArgumentHelp(
-      "Instead of a window: a headless stress run with N particles alive throughout.",
-      valueName: "N"))
-  var bench: Int?
-
-  @Option(
-    help: ArgumentHelp(
-      "Instead of a window: --compare at each of these particle counts, a table and a plot.",
-      valueName: "N,N,..."))
-  var sweep: String?
-
-  @Flag(help: "Bench: run the gpu, cpu and floor modes in turn and print their ratios.")
-  var compare = false
-
-  @Option(help: "Bench: the one mode to run (gpu, cpu or floor).")
-  var mode: BenchMode = .gpu
-
-  @Flag(help: "Bench: particles keep being re-born (the cost of spawning and uploading).")
-  var churn = false
-
-  @Option(help: "Bench: seconds measured per mode (default 10; 3 per count in a sweep).")
-  var seconds: Double?
-
-  @Option(help: "Bench: frames measured per mode, instead of --seconds.")
-  var frames: Int?
-
-  @Flag(help: "Bench: print one JSON object on stdout instead of tables.")
-  var json = false
-
-  @Option(help: "Sweep: where to write the SVG plot of median frame time against N.")
-  var plot: String = "confetti-sweep.svg"
 
   @Flag(help: "Draw as fast as possible instead of in step with the display.")
   var noVsync = false
@@ -115,12 +129,84 @@ struct ConfettiCommand: ParsableCommand {
     guard (1...most).contains(capacity) else {
       throw ValidationError("--capacity must be between 1 and \(most), not \(capacity)")
     }
-    for count in try benchCounts() ?? [] where !(1...most).contains(count) {
+    if size.width > 16384 || size.height > 16384 {
+      throw ValidationError("--size \(size) is larger than any GL can draw (16384x16384 at most)")
+    }
+    if let exitAfter, !(exitAfter.isFinite && exitAfter >= 0) {
+      throw ValidationError("--exit-after must be a finite number of seconds")
+    }
+  }
+
+  func run() throws {
+    try reportingFailures {
+      let app = try WindowApp(
+        size: size, capacity: capacity, seed: seed, effect: try effect.load(fallback: "confetti"),
+        reduceMotion: effect.wantsReducedMotion, vsync: !noVsync, exitAfter: exitAfter)
+      app.run()
+    }
+  }
+}
+
+/// `confetti bench`: a headless stress run, with its baselines measured in the same run.
+struct BenchCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "bench",
+    abstract: "Measure frames of N particles, headless, beside baselines measured in the same run.",
+    discussion: """
+      Modes: gpu (the product: the vertex shader evaluates the motion), cpu (Swift evaluates it \
+      every frame and uploads the results), floor (the same sprites drawn with no motion at all). \
+      Without --preset or --config, the particles are the classic cannon's.
+      """
+  )
+
+  @OptionGroup(title: "Effect")
+  var effect: EffectOptions
+
+  @Option(help: ArgumentHelp("Particles alive throughout (also: confetti --bench N).", valueName: "N"))
+  var particles: Int?
+
+  @Option(
+    help: ArgumentHelp(
+      "--compare at each of these particle counts, a table and a plot.", valueName: "N,N,..."))
+  var sweep: String?
+
+  @Flag(help: "Run the gpu, cpu and floor modes in turn and print their ratios.")
+  var compare = false
+
+  @Option(help: "The one mode to run (gpu, cpu or floor).")
+  var mode: BenchMode = .gpu
+
+  @Flag(help: "Particles keep being re-born (the cost of spawning and uploading).")
+  var churn = false
+
+  @Option(help: "Seconds measured per mode (default 10; 3 per count in a sweep).")
+  var seconds: Double?
+
+  @Option(help: "Frames measured per mode, instead of --seconds.")
+  var frames: Int?
+
+  @Flag(help: "Print one JSON object on stdout instead of tables.")
+  var json = false
+
+  @Option(
+    help: ArgumentHelp("Where a sweep writes its SVG plot of median frame time against N."),
+    completion: .file(extensions: ["svg"]))
+  var plot: String = "confetti-sweep.svg"
+
+  @Option(help: "Seed for every random draw, so a run can be repeated exactly.")
+  var seed: UInt64 = 1
+
+  @Option(help: ArgumentHelp("The framebuffer's size in pixels.", valueName: "WxH"))
+  var size: PixelSize = PixelSize(width: 1920, height: 1080)
+
+  func validate() throws {
+    let most = ParticleRenderer.maximumCapacity
+    for count in try counts() where !(1...most).contains(count) {
       throw ValidationError(
         "the particle count must be between 1 and \(most) (the records of at most \(most) "
           + "fit one GL buffer), not \(count)")
     }
-    if let size, size.width > 16384 || size.height > 16384 {
+    if size.width > 16384 || size.height > 16384 {
       throw ValidationError("--size \(size) is larger than any GL can draw (16384x16384 at most)")
     }
     if let seconds, !(seconds.isFinite && seconds > 0 && seconds <= 86_400) {
@@ -129,56 +215,32 @@ struct ConfettiCommand: ParsableCommand {
     if let frames, !(1...10_000_000).contains(frames) {
       throw ValidationError("--frames must be between 1 and 10000000")
     }
-    if try benchCounts() == nil, compare || churn || json || seconds != nil || frames != nil {
-      throw ValidationError(
-        "--compare, --churn, --json, --seconds and --frames go with --bench or --sweep")
-    }
     if churn, mode == .floor, !compare {
       throw ValidationError("--churn has no floor: the floor places each particle once")
     }
-    if bench != nil, sweep != nil {
+    if particles != nil, sweep != nil {
       throw ValidationError("give --bench N or --sweep N,N,..., not both")
-    }
-    if let exitAfter, !(exitAfter.isFinite && exitAfter >= 0) {
-      throw ValidationError("--exit-after must be a finite number of seconds")
     }
   }
 
   func run() throws {
-    if listPresets {
-      for name in Presets.names {
-        print(
-          name.padding(toLength: 18, withPad: " ", startingAt: 0)
-            + (try Presets.named(name).summary))
-      }
-      return
-    }
     try reportingFailures {
       let loaded = try effect.load(fallback: "confetti")
-      if let counts = try benchCounts() {
-        let sweeping = sweep != nil
-        try Bench(
-          counts: counts, modes: compare || sweeping ? Bench.comparedModes(churn: churn) : [mode],
-          size: size ?? PixelSize(width: 1920, height: 1080),
-          seconds: frames == nil ? (seconds ?? (sweeping ? 3 : 10)) : nil, frames: frames,
-          churn: churn, seed: seed, json: json, plot: sweeping ? plot : nil,
-          effect: effect.preset != nil || effect.config != nil ? loaded : nil,
-          reduceMotion: effect.wantsReducedMotion
-        ).run()
-      } else {
-        let app = try WindowApp(
-          size: size ?? PixelSize(width: 1280, height: 720), capacity: capacity, seed: seed,
-          effect: loaded, reduceMotion: effect.wantsReducedMotion, vsync: !noVsync,
-          exitAfter: exitAfter)
-        app.run()
-      }
+      let sweeping = sweep != nil
+      try Bench(
+        counts: try counts(),
+        modes: compare || sweeping ? Bench.comparedModes(churn: churn) : [mode], size: size,
+        seconds: frames == nil ? (seconds ?? (sweeping ? 3 : 10)) : nil, frames: frames,
+        churn: churn, seed: seed, json: json, plot: sweeping ? plot : nil,
+        effect: effect.preset != nil || effect.config != nil ? loaded : nil,
+        reduceMotion: effect.wantsReducedMotion
+      ).run()
     }
   }
 
-  /// The particle counts to bench: --bench's one, --sweep's list, or nil for the window.
-  func benchCounts() throws -> [Int]? {
-    if let bench { return [bench] }
-    guard let sweep else { return nil }
+  /// The particle counts to bench: --particles' one (100,000 by default), or --sweep's list.
+  func counts() throws -> [Int] {
+    guard let sweep else { return [particles ?? 100_000] }
     let counts = sweep.split(separator: ",", omittingEmptySubsequences: false).map {
       Int($0.trimmingCharacters(in: .whitespaces))
     }
@@ -186,6 +248,49 @@ struct ConfettiCommand: ParsableCommand {
       throw ValidationError("--sweep takes particle counts separated by commas, like 1000,10000")
     }
     return counts.map { $0! }
+  }
+}
+
+/// `confetti presets list|show NAME`.
+struct PresetsCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "presets",
+    abstract: "The named effects: list them, or print one to copy and edit.",
+    subcommands: [List.self, Show.self],
+    defaultSubcommand: List.self
+  )
+
+  struct List: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Each preset and what it does.")
+
+    func run() throws {
+      try reportingFailures {
+        for name in Presets.names {
+          print(
+            name.padding(toLength: 18, withPad: " ", startingAt: 0)
+              + (try Presets.named(name).summary))
+        }
+      }
+    }
+  }
+
+  struct Show: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "A preset's configuration file, to copy, edit and use with --config.")
+
+    @Argument(help: "The preset's name.", completion: .list(Presets.names))
+    var name: String
+
+    func validate() throws {
+      guard Presets.names.contains(name) else {
+        throw ValidationError(
+          "no preset named \"\(name)\"; the presets are \(Presets.names.joined(separator: ", "))")
+      }
+    }
+
+    func run() throws {
+      print(Presets.source(of: name)!, terminator: "")
+    }
   }
 }
 

@@ -4,13 +4,16 @@ import Foundation
 
 /// The options that choose an effect, shared by the window, `--bench` and `render`.
 struct EffectOptions: ParsableArguments {
-  @Option(help: ArgumentHelp("A named effect (see --list-presets).", valueName: "name"))
+  @Option(
+    help: ArgumentHelp("A named effect (see confetti presets list).", valueName: "name"),
+    completion: .list(Presets.names))
   var preset: String?
 
   @Option(
     help: ArgumentHelp(
       "A JSON effect file, such as a copy of one in the repository's Presets/ folder.",
-      valueName: "file"))
+      valueName: "file"),
+    completion: .file(extensions: ["json"]))
   var config: String?
 
   @Flag(

@@ -5,7 +5,7 @@ import Foundation
 /// `confetti render`: any moment of an effect to PNG, headless.
 struct Render: ParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "confetti render",
+    commandName: "render",
     abstract: "Render moments of an effect to PNG files, with no window and no display.",
     discussion: """
       Every emitter of the effect starts at time 0 (a click's at its configured position), and \
@@ -37,7 +37,8 @@ struct Render: ParsableCommand {
   @Option(help: "Frames per second of a sequence.")
   var fps: Double = 30
 
-  @Option(name: .shortAndLong, help: "The PNG file to write.")
+  @Option(
+    name: .shortAndLong, help: "The PNG file to write.", completion: .file(extensions: ["png"]))
   var out: String = "confetti.png"
 
   /// The scene's steps between pictures: births are decided per step, as in the window.

@@ -4,11 +4,44 @@ import XCTest
 
 /// The real `confetti` binary, run end to end: output, files and exit codes.
 final class CommandLineTests: XCTestCase {
-  func testHelpDocumentsTheControlsAndTheRenderCommand() throws {
+  func testHelpDocumentsTheControlsAndTheCommands() throws {
     let result = try confetti(["--help"])
     XCTAssertEqual(result.status, 0)
-    for text in ["left click", "space", "esc, q", "--seed", "--no-vsync", "render"] {
+    for text in ["left click", "space", "esc, q", "window", "render", "bench", "presets"] {
       XCTAssert(result.stdout.contains(text), "--help does not mention \(text)")
+    }
+    let window = try confetti(["window", "--help"])
+    for text in ["--seed", "--no-vsync", "--preset", "--capacity"] {
+      XCTAssert(window.stdout.contains(text), "window --help does not mention \(text)")
+    }
+    for text in ["seed's", "the seed:", "The seed"] {
+      XCTAssertFalse(result.stdout.contains(text), "plain words, not \(text)")
+    }
+  }
+
+  func testSubcommandsVersionAndCompletionScripts() throws {
+    let version = try confetti(["--version"])
+    XCTAssertEqual(version.status, 0)
+    XCTAssert(version.stdout.first?.isNumber == true, version.stdout)
+
+    let show = try confetti(["presets", "show", "snow"])
+    XCTAssertEqual(show.status, 0)
+    let snow = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appending(path: "../../Presets/snow.json").standardized
+    XCTAssertEqual(show.stdout, try String(contentsOf: snow, encoding: .utf8))
+    let list = try confetti(["presets", "list"])
+    XCTAssertEqual(list.stdout, try confetti(["--list-presets"]).stdout)
+    for text in ["seed's", "The seed"] {
+      XCTAssertFalse(list.stdout.contains(text), "plain words, not \(text): \(list.stdout)")
+    }
+
+    // The shells' completion scripts offer the subcommands, the preset names and files.
+    for shell in ["bash", "zsh", "fish"] {
+      let script = try confetti(["--generate-completion-script", shell])
+      XCTAssertEqual(script.status, 0, shell)
+      for word in ["render", "bench", "presets", "falling-confetti", "json"] {
+        XCTAssert(script.stdout.contains(word), "\(shell) completion lacks \(word)")
+      }
     }
   }
 
@@ -25,7 +58,9 @@ final class CommandLineTests: XCTestCase {
       (["--size", "0x600"], "--size"), (["--size", "wide"], "--size"),
       (["--seed", "-1"], "--seed"),
       (["--capacity", "0"], "--capacity"), (["--bogus"], "--bogus"),
-      (["--bench", "0"], "between 1 and"), (["--bench", "-5"], "--bench"),
+      (["--bench", "0"], "between 1 and"), (["--bench", "-5"], "between 1 and"),
+      (["bench", "--particles", "-5"], "not -5"), (["presets", "show", "nope"], "no preset named"),
+      (["render", "--config", "/tmp"], "/tmp: it is a folder"),
       (["--bench", "many"], "many"),
       (["--bench", "99999999999"], "between 1 and"),
       (["--bench", "100", "--size", "0x10"], "--size"),
@@ -35,8 +70,8 @@ final class CommandLineTests: XCTestCase {
       (["--bench", "100", "--frames", "0"], "--frames"),
       (["--bench", "100", "--mode", "fast"], "--mode"),
       (["--sweep", "10,abc"], "--sweep"), (["--sweep", ""], "--sweep"),
-      (["--compare"], "go with --bench"), (["--bench", "10", "--sweep", "10"], "not both"),
-      (["render", "--time", "nan"], "--time"), (["render", "--time", "-1"], "--time"),
+      (["--compare"], "Unknown option '--compare'"), (["--bench", "10", "--sweep", "10"], "not both"),
+      (["render", "--time", "nan"], "--time"), (["render", "--time", "-1"], "--time must be"),
       (["render", "--fps", "0"], "--fps"), (["render", "--size", "800"], "--size"),
       (["render", "--frames", "0"], "--frames"), (["render", "--count", "0"], "--count"),
       (["render", "--size", "20000x100"], "20000"),
