@@ -8,6 +8,9 @@ let package = Package(
     .library(name: "Confetti", targets: ["Confetti"]),
     // The physics, records and emitters alone: no GL, no C.
     .library(name: "ConfettiCore", targets: ["ConfettiCore"]),
+    // GLFW and libepoxy as Swift modules, for a host that has no bindings of its own.
+    .library(name: "CGLFW", targets: ["CGLFW"]),
+    .library(name: "CEpoxy", targets: ["CEpoxy"]),
     .executable(name: "confetti", targets: ["ConfettiCLI"]),
   ],
   dependencies: [
