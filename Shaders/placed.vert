@@ -4,7 +4,8 @@
 // mode, once in its `floor` mode); the sprite is set up exactly as particle.vert does, and
 // particle.frag cuts the same shape, so the modes differ only in where the physics runs.
 //
-// Attribute locations are bound by name from ParticleRecord.attributes and PlacedAttributes.
+// Attribute locations are bound by name from ParticleRecord.attributes and
+// PlacedRenderer.placementAttributes (Sources/ConfettiBench).
 
 in vec4 a_placement;  // centre x, y (pt), rotation (deg), width scale
 in float a_opacity;   // 0 hides the particle

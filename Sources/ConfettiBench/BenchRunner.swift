@@ -7,7 +7,7 @@ import Foundation
 public enum BenchMode: String, CaseIterable, Codable, Sendable {
   /// The product: records written once, the vertex shader evaluates the closed form.
   case gpu
-  /// The seed's way: Swift evaluates the closed form per particle per frame and uploads the
+  /// The usual CPU way: Swift evaluates the closed form per particle per frame and uploads the
   /// results; the shader only places the sprites.
   case cpu
   /// The same sprites placed once, drawn with no physics at all: the cost of drawing alone.

@@ -3,9 +3,9 @@ import Foundation
 
 /// The scenes `confetti --bench` measures, deterministic for a seed.
 ///
-/// **Steady:** `count` particles of the seed's cannon (its sizes, colours and motion) are alive
-/// through the whole measured window. Their births are spread over one seed lifetime (1.5 s) before
-/// the clock starts, they live twice that, and the clock loops over one seed lifetime: every frame
+/// **Steady:** `count` particles of the classic cannon (its sizes, colours and motion) are alive
+/// through the whole measured window. Their births are spread over one classic lifetime (1.5 s) before
+/// the clock starts, they live twice that, and the clock loops over one classic lifetime: every frame
 /// shows all of them, at ages from 0 to 3 s, and no frame needs a new record.
 ///
 /// **Churn:** the same, but the clock runs on and particles keep being born at the rate that keeps
@@ -31,7 +31,7 @@ public struct BenchScene: Sendable {
   private var bornSoFar = 0.0
 
   /// A scene of `count` particles; `effect`'s particles where given (their lifetime made the
-  /// bench's), else the seed's cannon.
+  /// bench's), else the classic cannon.
   public init(
     count: Int, window: Size, seed: UInt64, churn: Bool, effect: EffectScene? = nil
   ) {
@@ -45,9 +45,9 @@ public struct BenchScene: Sendable {
     fill()
   }
 
-  /// The styles of the effect's particles (plain for the seed's cannon).
+  /// The styles of the effect's particles (plain for the classic cannon).
   public var table: EmitterTable { effect?.table ?? .plain }
-  /// The shapes the effect's particles use (none beyond rectangles for the seed's cannon).
+  /// The shapes the effect's particles use (none beyond rectangles for the classic cannon).
   public var shapes: ShapeTable { effect?.shapes ?? ShapeTable() }
 
   /// `count` new particles.

@@ -7,7 +7,7 @@ import ConfettiImage
 /// computed elsewhere (`Shaders/placed.vert` has no physics).
 ///
 /// - `cpu` mode: Swift evaluates the closed form every frame;
-///   ``uploadPlacements(_:slots:phase:)`` sends the results (the seed's way, moved only as far
+///   ``uploadPlacements(_:slots:phase:)`` sends the results (the usual CPU way, moved only as far
 ///   as the draw).
 /// - `floor` mode: placements for several moments ("phases") of the scene's loop are sent once,
 ///   and each frame draws the phase nearest its clock: the cost of merely drawing the sprites

@@ -1,5 +1,5 @@
 import ConfettiCore
-/// The seed's way, for the bench's `cpu` baseline: Swift evaluates the closed form for every
+/// The usual CPU way, for the bench's `cpu` baseline: Swift evaluates the closed form for every
 /// particle every frame, and the GPU only places the results.
 public enum PlacementEvaluator {
   /// Floats written per particle: centre x, y (pt), rotation (°), width scale, opacity.

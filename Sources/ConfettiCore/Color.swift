@@ -14,7 +14,7 @@ public struct RGBA8: Equatable, Hashable, Sendable {
 }
 
 extension RGBA8 {
-  // The seed's palette, in the tones SwiftUI gives these names.
+  // The classic palette, in the tones SwiftUI gives these names.
   public static let red = RGBA8(red: 255, green: 59, blue: 48)
   public static let orange = RGBA8(red: 255, green: 149, blue: 0)
   public static let yellow = RGBA8(red: 255, green: 204, blue: 0)
@@ -24,6 +24,6 @@ extension RGBA8 {
   public static let pink = RGBA8(red: 255, green: 45, blue: 85)
   public static let white = RGBA8(red: 255, green: 255, blue: 255)
 
-  /// The seed's confetti colours: red, orange, yellow, green, blue, purple.
+  /// The classic confetti colours: red, orange, yellow, green, blue, purple.
   public static let confettiPalette: [RGBA8] = [.red, .orange, .yellow, .green, .blue, .purple]
 }

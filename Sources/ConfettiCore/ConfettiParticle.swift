@@ -10,7 +10,7 @@ public struct ConfettiParticle: Equatable, Sendable {
   public var velocityX: PointsPerSecond = 0
   /// Initial vertical speed in pt/s; negative is up.
   public var velocityY: PointsPerSecond = 0
-  /// Downward acceleration in pt/s² (negative pulls up). Default 280, the seed's gravity.
+  /// Downward acceleration in pt/s² (negative pulls up). Default 280, the classic gravity.
   public var gravity: PointsPerSecondSquared = ConfettiPhysics.gravity
   /// Sideways acceleration in pt/s² (CAEmitterCell's xAcceleration). Default 0.
   public var accelerationX: PointsPerSecondSquared = 0
@@ -21,17 +21,17 @@ public struct ConfettiParticle: Equatable, Sendable {
   /// Growth of the size per second, as a share of the size at birth (CAEmitterCell's
   /// scaleSpeed over its scale): size × max(0, 1 + scaleSpeed·t). Default 0.
   public var scaleSpeed: PerSecond = 0
-  /// Whether the size follows the remaining life, 1 → 0 (the tap-burst seed's r = base·life).
+  /// Whether the size follows the remaining life, 1 → 0 (the tap-burst effect's r = base·life).
   public var shrinksWithLife = false
   /// Which entry of the ``EmitterTable`` (wind, colour ramp) this particle follows. Default 0.
   public var emitter: UInt8 = 0
-  /// How long the particle lives, in seconds. Default 1.5, the seed's.
+  /// How long the particle lives, in seconds. Default 1.5, the classic cannon's.
   public var lifetime: Seconds = 1.5
   /// The closing stretch of the lifetime over which opacity ramps to 0, in seconds. Default 0.4.
   public var fade: Seconds = 0.4
-  /// The unflipped size in points. Default 10×10, the seed's square piece.
+  /// The unflipped size in points. Default 10×10, the classic square piece.
   public var size = Size(width: 10, height: 10)
-  /// Fill colour. Default: the seed's red.
+  /// Fill colour. Default: the classic red.
   public var color = RGBA8.red
   /// Rotation at birth, in degrees, clockwise on screen.
   public var rotation: Degrees = 0
@@ -39,7 +39,7 @@ public struct ConfettiParticle: Equatable, Sendable {
   public var spin: Double = 0
   /// Flutter (horizontal sway) amplitude in points. Seed: 25–45.
   public var flutterAmplitude: Points = 0
-  /// Flutter rate, applied directly inside sin() as the seed does: the seed's "4–7 Hz" are rad/s.
+  /// Flutter rate, applied directly inside sin() as the classic confetti does: its "4–7 Hz" are rad/s.
   public var flutterFrequency: PerSecond = 0
   /// Flutter phase at birth, in radians.
   public var flutterPhase: Radians = 0

@@ -17,12 +17,12 @@ import Foundation
 ///     colour   = clamp(colour0 + colourSpeed·t, 0, 1)
 ///     opacity  = (lifetime − t) / fade in the last `fade` seconds, else 1
 ///
-/// With the seed's values (no wind, kx = ky = k) this is the seed's formula exactly:
+/// With the classic values (no wind, kx = ky = k) this is the classic formula exactly:
 /// vy·E + g·F = (vy/k)·D + (g/k)·(t − D/k) with D = 1 − e^(−k·t).
 public enum ConfettiPhysics {
-  /// The seed's gravity, in pt/s².
+  /// The classic gravity, in pt/s².
   public static let gravity: PointsPerSecondSquared = 280
-  /// The seed's drag coefficient, in 1/s.
+  /// The classic drag coefficient, in 1/s.
   public static let drag: PerSecond = 1.6
   /// The narrowest a tumbling piece gets, as a share of its width, so it never vanishes edge-on.
   public static let flipFloor = 0.15
@@ -30,7 +30,7 @@ public enum ConfettiPhysics {
   /// that may be 0, and lose digits to cancellation when k·t is small.
   public static let seriesLimit = 0.25
 
-  /// The speed at which drag balances gravity, in pt/s: g/k (175 pt/s for the seed's values).
+  /// The speed at which drag balances gravity, in pt/s: g/k (175 pt/s for the classic values).
   public static func terminalVelocity(gravity: PointsPerSecondSquared, drag: PerSecond)
     -> PointsPerSecond
   {

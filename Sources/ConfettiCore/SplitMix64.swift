@@ -1,10 +1,10 @@
 /// A small, fast, seedable random number generator (Steele, Lea & Flood's SplitMix64).
 ///
 /// All randomness in the simulation comes from a generator passed in by the caller, so the same
-/// seed always yields the same particles:
+/// seed always yields the same particles (``EffectScene`` keeps one, seeded at its creation):
 ///
 ///     var random = SplitMix64(seed: 42)
-///     let burst = CannonBurst().spawn(in: size, at: 0, using: &random)
+///     let spin = Double.random(in: -400...400, using: &random)
 public struct SplitMix64: RandomNumberGenerator, Sendable {
   private var state: UInt64
 

@@ -5,19 +5,19 @@ public typealias Points = Double
 /// Durations and instants in seconds.
 public typealias Seconds = Double
 
-/// Speeds in points per second. "Up" is a negative y speed, as in the seeds.
+/// Speeds in points per second. "Up" is a negative y speed (y grows downward, as on screen).
 public typealias PointsPerSecond = Double
 
 /// Accelerations in points per second squared.
 public typealias PointsPerSecondSquared = Double
 
-/// Rates in 1/s: drag coefficients, and the seed's "Hz" that act as radians per second.
+/// Rates in 1/s: drag coefficients, and the classic confetti's "Hz" that act as radians per second.
 public typealias PerSecond = Double
 
-/// Angles in degrees, as the seed's rotation and spin are written.
+/// Angles in degrees, as rotation and spin are written in configurations.
 public typealias Degrees = Double
 
-/// Angles in radians, as the seed's flutter and flip phases are written.
+/// Angles in radians, as flutter and flip phases are drawn.
 public typealias Radians = Double
 
 /// A size in points.

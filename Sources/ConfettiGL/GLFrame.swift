@@ -7,7 +7,8 @@ public enum GLFrame {
   /// palette colour stands out against.
   public static let background = RGBA8(red: 18, green: 20, blue: 28)
 
-  /// Clears to an opaque background colour.
+  /// Clears the bound framebuffer (within the scissor box, if scissoring is on) to an opaque
+  /// background colour. Leaves that colour as the clear colour.
   public static func clear(to color: RGBA8) {
     epoxy_glClearColor(
       GLfloat(color.red) / 255, GLfloat(color.green) / 255, GLfloat(color.blue) / 255, 1)

@@ -84,11 +84,20 @@ public final class OffscreenTarget {
     epoxy_glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
   }
 
-  /// Reads the picture back, rows from the top (GL's rows start at the bottom).
+  /// Reads the picture back, rows from the top (GL's rows start at the bottom). Leaves this
+  /// target bound.
   public func read() throws -> RGBAImage {
     bind()
     epoxy_glFinish()
     var bottomUp = [UInt8](repeating: 0, count: width * height * 4)
+    var (packAlignment, packBuffer): (GLint, GLint) = (0, 0)
+    epoxy_glGetIntegerv(GLenum(GL_PACK_ALIGNMENT), &packAlignment)
+    epoxy_glGetIntegerv(GLenum(GL_PIXEL_PACK_BUFFER_BINDING), &packBuffer)
+    defer {
+      epoxy_glPixelStorei(GLenum(GL_PACK_ALIGNMENT), packAlignment)
+      epoxy_glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), GLuint(packBuffer))
+    }
+    epoxy_glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), 0)
     epoxy_glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
     epoxy_glReadPixels(
       0, 0, GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), &bottomUp)
