@@ -3,10 +3,11 @@ import Foundation
 
 /// The scenes `confetti --bench` measures, deterministic for a seed.
 ///
-/// **Steady:** `count` particles of the classic cannon (its sizes, colours and motion) are alive
-/// through the whole measured window. Their births are spread over one classic lifetime (1.5 s) before
-/// the clock starts, they live twice that, and the clock loops over one classic lifetime: every frame
-/// shows all of them, at ages from 0 to 3 s, and no frame needs a new record.
+/// **Steady:** `count` particles of an effect (by default the classic cannon: its sizes, colours
+/// and motion) are alive through the whole measured window. Their births are spread over 1.5 s
+/// (the classic cannon's lifetime) before the clock starts, they live twice that, and the clock
+/// loops over those 1.5 s: every frame shows all of them, at ages from 0 to 3 s, and no frame
+/// needs a new record.
 ///
 /// **Churn:** the same, but the clock runs on and particles keep being born at the rate that keeps
 /// `count` alive (count / lifetime per second), overwriting the oldest: the cost of spawning.
@@ -25,38 +26,33 @@ public struct BenchScene: Sendable {
   public let churn: Bool
   /// The scene's particles: `count` records, filled at creation.
   public var ring: ParticleRing
-  private var cannon = CannonBurst()
-  private var effect: EffectScene?
-  private var random: SplitMix64
+  /// Where the particles come from: every cell of every emitter in turn, each drawing its
+  /// randomness from the effect's seed.
+  private var effect: EffectScene
   private var bornSoFar = 0.0
 
-  /// A scene of `count` particles; `effect`'s particles where given (their lifetime made the
-  /// bench's), else the classic cannon.
+  /// A scene of `count` particles of `config` (the bench runs the `cannon` preset unless told
+  /// otherwise), their lifetime made the bench's, drawn from `seed`.
   public init(
-    count: Int, window: Size, seed: UInt64, churn: Bool, effect: EffectScene? = nil
-  ) {
+    count: Int, window: Size, seed: UInt64, churn: Bool, effect config: EffectConfig,
+    reduceMotion: Bool = false
+  ) throws(ConfigError) {
     self.count = count
     self.window = window
     self.churn = churn
-    random = SplitMix64(seed: seed)
-    cannon.lifetime = Self.lifetime
     ring = ParticleRing(capacity: count)
-    self.effect = effect
+    effect = try EffectScene(config: config, capacity: 1, seed: seed, reduceMotion: reduceMotion)
     fill()
   }
 
-  /// The styles of the effect's particles (plain for the classic cannon).
-  public var table: EmitterTable { effect?.table ?? .plain }
-  /// The shapes the effect's particles use (none beyond rectangles for the classic cannon).
-  public var shapes: ShapeTable { effect?.shapes ?? ShapeTable() }
+  /// The styles of the effect's particles.
+  public var table: EmitterTable { effect.table }
+  /// The shapes the effect's particles use.
+  public var shapes: ShapeTable { effect.shapes }
 
   /// `count` new particles.
   private mutating func spawn(_ count: Int) -> [ConfettiParticle] {
-    guard effect != nil else {
-      cannon.count = count
-      return cannon.spawn(in: window, using: &random)
-    }
-    return effect!.sample(count: count, window: window).map {
+    effect.sample(count: count, window: window).map {
       var particle = $0
       particle.lifetime = Self.lifetime
       particle.fade = min(particle.fade, Self.lifetime)

@@ -13,12 +13,12 @@ struct Bench {
   var seed: UInt64
   var json: Bool
   var plot: String?
-  /// The effect whose particles fill the scene; nil: the classic cannon.
-  var effect: Effect?
+  /// The effect whose particles fill the scene.
+  var effect: Effect
   var reduceMotion = false
 
   /// The effect's name as the reports give it.
-  var effectName: String { effect?.config.name ?? "classic cannon" }
+  var effectName: String { effect.config.name }
 
   #if DEBUG
     static let build = "debug"
@@ -78,7 +78,7 @@ struct Bench {
   private func measure(count: Int, info: GLInfo) throws -> [BenchMode: ModeResult] {
     let window = Size(width: Double(size.width), height: Double(size.height))
     let scenes = try modes.map { _ in try scene(count: count, window: window) }
-    let images = try effect?.images(for: scenes[0].shapes) ?? []
+    let images = try effect.images(for: scenes[0].shapes)
     let runs = try zip(modes, scenes).map {
       try BenchRun(mode: $0, scene: $1, churn: churn, images: images, info: info)
     }
@@ -130,7 +130,7 @@ struct Bench {
     print("renderer: \(info.renderer)")
     print("GL version: \(info.version) (EGL \(platform))")
     print("build: \(Self.build)")
-    let trail = effect?.config.emitters.flatMap(\.cells).map(\.trail).max() ?? 0
+    let trail = effect.config.emitters.flatMap(\.cells).map(\.trail).max() ?? 0
     if trail > 0, modes.count > 1 {
       print(
         "note: the effect draws trails (up to \(trail) copies a particle) in gpu mode only: "
@@ -210,11 +210,9 @@ struct Bench {
   /// A fresh scene of `count` particles (the effect's, if any): each mode starts from the same
   /// one.
   private func scene(count: Int, window: Size) throws -> BenchScene {
-    BenchScene(
+    try BenchScene(
       count: count, window: window, seed: seed, churn: churn,
-      effect: try effect.map {
-        try EffectScene(config: $0.config, capacity: 1, seed: seed, reduceMotion: reduceMotion)
-      })
+      effect: effect.config, reduceMotion: reduceMotion)
   }
 
   private func printJSON(sweep: [(count: Int, results: [BenchMode: ModeResult])], info: GLInfo)

@@ -81,7 +81,7 @@ struct ConfettiCommand: ParsableCommand {
       """,
     version: ConfettiVersion.current,
     subcommands: [
-      Window.self, Render.self, BenchCommand.self, PresetsCommand.self,
+      Window.self, Render.self, BenchCommand.self, PresetsCommand.self, SchemaCommand.self,
     ],
     defaultSubcommand: Window.self
   )
@@ -225,15 +225,13 @@ struct BenchCommand: ParsableCommand {
 
   func run() throws {
     try reportingFailures {
-      let loaded = try effect.load(fallback: "confetti")
       let sweeping = sweep != nil
       try Bench(
         counts: try counts(),
         modes: compare || sweeping ? Bench.comparedModes(churn: churn) : [mode], size: size,
         seconds: frames == nil ? (seconds ?? (sweeping ? 3 : 10)) : nil, frames: frames,
         churn: churn, seed: seed, json: json, plot: sweeping ? plot : nil,
-        effect: effect.preset != nil || effect.config != nil ? loaded : nil,
-        reduceMotion: effect.wantsReducedMotion
+        effect: try effect.load(fallback: "cannon"), reduceMotion: effect.wantsReducedMotion
       ).run()
     }
   }
@@ -291,6 +289,17 @@ struct PresetsCommand: ParsableCommand {
     func run() throws {
       print(Presets.source(of: name)!, terminator: "")
     }
+  }
+}
+
+/// `confetti schema`: the configuration format as a JSON Schema, for editors.
+struct SchemaCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "schema",
+    abstract: "Print the configuration format as a JSON Schema, for editors' completion and checks.")
+
+  func run() throws {
+    print(ConfigSchema.jsonSchema())
   }
 }
 

@@ -4,6 +4,9 @@ extension EffectConfig {
   /// Decodes a configuration file's text, checking everything: syntax (with line and column),
   /// unknown keys, types, required values, ranges, empty lists. Nothing is half-configured: it
   /// returns a complete configuration or throws the first problem.
+  ///
+  /// What is allowed where comes from ``ConfigSchema``; what is absent keeps the configuration
+  /// structs' defaults.
   public static func decode(_ text: String) throws(ConfigError) -> EffectConfig {
     let json: JSONValue
     do {
@@ -11,145 +14,182 @@ extension EffectConfig {
     } catch {
       throw ConfigError(path: "", message: "not valid JSON: \(error)")
     }
-    let root = try ConfigNode(json, path: "$").members(
-      allowed: ["name", "description", "emitters"], required: ["name", "emitters"])
-    let name = try root["name"]!.string(pattern: "a name of 1 to 40 letters, digits or '-'") {
-      (1...40).contains($0.count)
-        && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
-    }
-    let summary = try root["description"]?.string(pattern: "text of at most 200 characters") {
-      $0.count <= 200
-    }
-    let emitters = try root["emitters"]!.array(count: 1...16).map { (node) throws(ConfigError) in
-      try node.emitter()
-    }
-    let cells = emitters.reduce(0) { $0 + $1.cells.count }
+    let root = try ConfigNode(json, path: "$", kind: .object(ConfigSchema.effect)).members()
+    _ = try root["$schema"]?.text()
+    var config = EffectConfig(
+      name: try root["name"]!.text(),
+      emitters: try root["emitters"]!.list().map { (node) throws(ConfigError) in
+        try node.emitter()
+      })
+    config.summary = try root["description"]?.text() ?? config.summary
+    let cells = config.emitters.reduce(0) { $0 + $1.cells.count }
     guard cells <= cellCapacity else {
       throw ConfigError(
         path: "$.emitters",
         message: "\(cells) cells in all; at most \(cellCapacity) (one emitter table entry each)")
     }
-    return EffectConfig(name: name, summary: summary ?? "", emitters: emitters)
+    return config
   }
 }
 
-/// One value of the document and its path, with the checks every field goes through.
+/// One value of the document, its path and what the schema says it holds, with the checks every
+/// field goes through.
 struct ConfigNode {
   let value: JSONValue
   let path: String
+  /// What ``ConfigSchema`` says the value must be.
+  let kind: ConfigSchema.Kind
+  /// The unit of its numbers, for messages; empty for none.
+  let unit: String
 
-  init(_ value: JSONValue, path: String) {
-    (self.value, self.path) = (value, path)
+  init(_ value: JSONValue, path: String, kind: ConfigSchema.Kind, unit: String = "") {
+    (self.value, self.path, self.kind, self.unit) = (value, path, kind, unit)
   }
 
   func fail(_ message: String) -> ConfigError {
     ConfigError(path: path, message: message)
   }
 
-  func members(allowed: [String], required: [String] = []) throws(ConfigError) -> ConfigMembers {
-    guard case .object(let members) = value else {
-      throw fail(
-        "must be an object with keys \(allowed.joined(separator: ", ")), not \(value.kind)")
-    }
+  /// The message for a value that is not what its kind allows.
+  private func wrong() -> ConfigError {
+    fail("must be \(kind.words(unit: unit)), not \(describe())")
+  }
+
+  /// A decoder that asks a field for something its schema entry does not hold: a bug here.
+  private func mismatch(_ wanted: String) -> Never {
+    preconditionFailure("\(path): the schema says \(kind.words(unit: unit)), not \(wanted)")
+  }
+
+  /// Its members, checked against its object in the schema: no unknown key, every required one
+  /// present, as many as the object allows.
+  func members() throws(ConfigError) -> ConfigMembers {
+    let (object, field): (ConfigSchema.Object, ClosedRange<Double>?) =
+      switch kind {
+      case .object(let object): (object, nil)
+      case .varied(let range): (ConfigSchema.varied, range)
+      case .pair(let range): (ConfigSchema.pair, range)
+      case .channels(let range): (ConfigSchema.channels, range)
+      default: mismatch("an object")
+      }
+    guard case .object(let members) = value else { throw wrong() }
+    let allowed = object.names
     for member in members where !allowed.contains(member.key) {
       throw ConfigError(
         path: path + pathComponent(member.key),
-        message: "unknown key; allowed here: \(allowed.joined(separator: ", "))")
+        message: ConfigSchema.unknownKeyMessage(member.key, allowed: allowed))
     }
-    for key in required where !members.contains(where: { $0.key == key }) {
+    if let count = object.memberCount, !count.contains(members.count) {
+      throw fail(
+        "must have \(count.count == 1 ? "exactly " : "")\(countWords(count)) of the keys \(allowed.joined(separator: ", ")), "
+          + "not \(members.count)")
+    }
+    for key in object.required where !members.contains(where: { $0.key == key }) {
       throw fail("missing \"\(key)\", which is required here")
     }
-    return ConfigMembers(members: members, path: path)
+    return ConfigMembers(members: members, path: path, object: object, field: field, unit: unit)
   }
 
-  func number(_ range: ClosedRange<Double>, _ unit: String) throws(ConfigError) -> Double {
-    guard case .number(let number) = value, range.contains(number) else {
-      throw fail(
-        "must be a number from \(format(range.lowerBound)) to \(format(range.upperBound))"
-          + "\(unit.isEmpty ? "" : " (\(unit))"), not \(describe())")
-    }
+  func number() throws(ConfigError) -> Double {
+    guard case .number(let range) = kind else { mismatch("a number") }
+    guard case .number(let number) = value, range.contains(number) else { throw wrong() }
     return number
   }
 
-  func integer(_ range: ClosedRange<Int>) throws(ConfigError) -> Int {
+  func integer() throws(ConfigError) -> Int {
+    guard case .integer(let range) = kind else { mismatch("a whole number") }
     guard case .number(let number) = value, number.rounded() == number,
       Double(range.lowerBound) <= number, number <= Double(range.upperBound)
-    else {
-      throw fail(
-        "must be a whole number from \(range.lowerBound) to \(range.upperBound), not \(describe())")
-    }
+    else { throw wrong() }
     return Int(number)
   }
 
   func bool() throws(ConfigError) -> Bool {
-    guard case .bool(let flag) = value else {
-      throw fail("must be true or false, not \(describe())")
-    }
+    guard case .boolean = kind else { mismatch("true or false") }
+    guard case .bool(let flag) = value else { throw wrong() }
     return flag
   }
 
-  func string(pattern: String, _ valid: (String) -> Bool) throws(ConfigError) -> String {
-    guard case .string(let text) = value, valid(text) else {
-      throw fail("must be \(pattern), not \(describe())")
-    }
+  func text() throws(ConfigError) -> String {
+    guard case .text(let rule) = kind else { mismatch("text") }
+    guard case .string(let text) = value, rule.accepts(text) else { throw wrong() }
     return text
   }
 
-  func choice<T: RawRepresentable & CaseIterable>(_: T.Type) throws(ConfigError) -> T
-  where T.RawValue == String {
-    let names = T.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-    guard case .string(let text) = value, let choice = T(rawValue: text) else {
-      throw fail("must be one of \(names), not \(describe())")
-    }
+  /// One of the schema's choices, as written.
+  func choice() throws(ConfigError) -> String {
+    guard case .choice(let names) = kind else { mismatch("a choice") }
+    guard case .string(let text) = value, names.contains(text) else { throw wrong() }
+    return text
+  }
+
+  /// One of the schema's choices, whose names are the cases of `T`.
+  func choice<T: RawRepresentable>(_: T.Type) throws(ConfigError) -> T where T.RawValue == String {
+    let name = try choice()
+    guard let choice = T(rawValue: name) else { mismatch("a \(T.self)") }
     return choice
   }
 
-  func array(count: ClosedRange<Int>) throws(ConfigError) -> [ConfigNode] {
-    guard case .array(let elements) = value else {
-      throw fail(
-        "must be an array of \(count.lowerBound) to \(count.upperBound) items, not \(describe())")
-    }
+  /// Its elements, each of the schema's element kind.
+  func list() throws(ConfigError) -> [ConfigNode] {
+    guard case .list(let element, let count) = kind else { mismatch("an array") }
+    guard case .array(let elements) = value else { throw wrong() }
     guard count.contains(elements.count) else {
       throw fail(
         elements.isEmpty
-          ? "must not be empty (\(count.lowerBound) to \(count.upperBound) items)"
-          : "must have \(count.lowerBound) to \(count.upperBound) items, not \(elements.count)")
+          ? "must not be empty (\(countWords(count)) items)"
+          : "must have \(countWords(count)) items, not \(elements.count)")
     }
-    return elements.enumerated().map { ConfigNode($1, path: "\(path)[\($0)]") }
+    return elements.enumerated().map {
+      ConfigNode($1, path: "\(path)[\($0)]", kind: element, unit: unit)
+    }
   }
 
-  /// A number, or an object {"value": v, "range": r} for v ± r; both ends must lie in `range`.
-  func varied(_ range: ClosedRange<Double>, _ unit: String) throws(ConfigError) -> Varied {
-    if case .number = value { return Varied(try number(range, unit)) }
-    guard case .object = value else {
-      throw fail(
-        "must be a number or {\"value\": v, \"range\": r} (v ± r, \(unit)), not \(describe())")
+  /// The alternative of an either-kind that the value's JSON type fits.
+  func alternative() throws(ConfigError) -> ConfigNode {
+    guard case .either(let kinds) = kind else { mismatch("one of several kinds") }
+    guard let chosen = kinds.first(where: { $0.fits(value) }) else { throw wrong() }
+    return ConfigNode(value, path: path, kind: chosen, unit: unit)
+  }
+
+  /// A number, or an object {"value": v, "range": r} for v ± r; both ends must lie in the range.
+  func varied() throws(ConfigError) -> Varied {
+    guard case .varied(let range) = kind else { mismatch("a varied value") }
+    if case .number(let number) = value {
+      guard range.contains(number) else {
+        throw fail(
+          "must be \(ConfigSchema.Kind.number(range).words(unit: unit)), not \(describe())")
+      }
+      return Varied(number)
     }
-    let members = try members(allowed: ["value", "range"], required: ["value"])
-    let base = try members["value"]!.number(range, unit)
-    let spread = try members["range"]?.number(0...(range.upperBound - range.lowerBound), unit) ?? 0
-    let varied = Varied(base, range: spread)
+    guard case .object = value else { throw wrong() }
+    let m = try members()
+    let base = try m["value"]!.number()
+    let varied =
+      try m["range"].map { (node) throws(ConfigError) in
+        Varied(base, range: try node.number())
+      } ?? Varied(base)
     guard range.contains(varied.bounds.lowerBound), range.contains(varied.bounds.upperBound) else {
       throw fail(
         "value ± range must stay within \(format(range.lowerBound)) to "
-          + "\(format(range.upperBound)) (\(unit)), not \(format(base)) ± \(format(spread))")
+          + "\(format(range.upperBound))\(unit.isEmpty ? "" : " (\(unit))"), not "
+          + "\(format(varied.value)) ± \(format(varied.range))")
     }
     return varied
   }
 
   /// An object {"x": …, "y": …}.
-  func pair(_ range: ClosedRange<Double>, _ unit: String) throws(ConfigError) -> SIMD2<Double> {
-    let members = try members(allowed: ["x", "y"], required: ["x", "y"])
-    return SIMD2(try members["x"]!.number(range, unit), try members["y"]!.number(range, unit))
+  func pair() throws(ConfigError) -> SIMD2<Double> {
+    let m = try members()
+    return SIMD2(try m["x"]!.number(), try m["y"]!.number())
   }
 
-  /// An object with any of "red", "green", "blue", "alpha" (0 when absent).
-  func channels(_ range: ClosedRange<Double>, _ unit: String) throws(ConfigError) -> SIMD4<Double> {
-    let names = ["red", "green", "blue", "alpha"]
-    let members = try members(allowed: names)
+  /// An object with any of the colour channels; an absent one takes its default.
+  func channels() throws(ConfigError) -> SIMD4<Double> {
+    let m = try members()
     var result = SIMD4<Double>.zero
-    for (index, name) in names.enumerated() {
-      result[index] = try members[name]?.number(range, unit) ?? 0
+    for (index, key) in ConfigSchema.channels.keys.enumerated() {
+      guard case .number(let absent) = key.defaultValue else { mismatch("a channel's default") }
+      result[index] = try m[key.name]?.number() ?? absent
     }
     return result
   }
@@ -164,13 +204,55 @@ struct ConfigNode {
   }
 }
 
-/// An object's members, looked up by key, each with its path.
+/// An object's members, looked up by key, each with its path and its kind from the schema.
 struct ConfigMembers {
   let members: [(key: String, value: JSONValue)]
   let path: String
+  let object: ConfigSchema.Object
+  /// The range of the key whose value this small object is (a varied value, a pair, channels).
+  let field: ClosedRange<Double>?
+  /// The unit of the key whose value this is: the unit of keys that have none of their own.
+  let unit: String
 
-  subscript(key: String) -> ConfigNode? {
-    members.first { $0.key == key }.map { ConfigNode($0.value, path: path + pathComponent(key)) }
+  /// The member `name`, or nil when it is absent. `name` must be a key of the schema's object.
+  subscript(name: String) -> ConfigNode? {
+    guard let key = object[name] else {
+      preconditionFailure("\(path): the schema's \(object.title) has no key \(name)")
+    }
+    guard let member = members.first(where: { $0.key == name }) else { return nil }
+    let kind: ConfigSchema.Kind =
+      switch (key.kind, field) {
+      case (.fieldRange, let range?): .number(range)
+      case (.fieldSpread, let range?): .number(0...(range.upperBound - range.lowerBound))
+      default: key.kind
+      }
+    return ConfigNode(
+      member.value, path: path + pathComponent(name), kind: kind,
+      unit: key.unit.isEmpty ? unit : key.unit)
+  }
+
+  /// Checks the keys that only some cases of the object take against case `value`: the ones
+  /// it needs are there, and none it does not take.
+  func check(variant value: String) throws(ConfigError) {
+    guard let variants = object.variants, let chosen = variants[value] else {
+      preconditionFailure("\(path): the schema's \(object.title) has no case \(value)")
+    }
+    for key in chosen.required where !members.contains(where: { $0.key == key }) {
+      throw ConfigError(
+        path: path, message: "missing \"\(key)\", which \(variants.subject(value)) needs")
+    }
+    for member in members
+    where variants.conditionalKeys.contains(member.key) && !chosen.keys.contains(member.key) {
+      let takes =
+        chosen.keys.isEmpty
+        ? "nothing but its \(variants.selector)" : chosen.keys.joined(separator: ", ")
+      let owners = variants.cases.filter { $0.keys.contains(member.key) }
+        .map { variants.subject($0.value) }
+      throw ConfigError(
+        path: path + pathComponent(member.key),
+        message: "\(variants.subject(value)) has no \(member.key); it takes \(takes) "
+          + "(\(member.key) is for \(owners.joined(separator: " or ")))")
+    }
   }
 }
 
@@ -212,181 +294,131 @@ func format(_ number: Double) -> String {
 
 extension ConfigNode {
   func emitter() throws(ConfigError) -> EmitterConfig {
-    let m = try members(
-      allowed: ["trigger", "position", "shape", "emission", "wind", "cells"], required: ["cells"])
-    var emitter = EmitterConfig()
-    emitter.trigger = try m["trigger"]?.choice(EmitterTrigger.self) ?? .start
-    emitter.position = try m["position"]?.pair(-1...2, "shares of the window") ?? emitter.position
-    emitter.shape = try m["shape"]?.emitterShape() ?? .point
-    emitter.emission = try m["emission"]?.emission() ?? .burst
-    if let wind = m["wind"] {
-      let w = try wind.members(allowed: ["speed", "gust", "gustPeriod"])
-      emitter.wind = try w["speed"]?.number(-2000...2000, "pt/s") ?? 0
-      emitter.gustAmplitude = try w["gust"]?.number(0...2000, "pt") ?? 0
-      emitter.gustPeriod = try w["gustPeriod"]?.number(0.1...600, "s") ?? 4
+    let m = try members()
+    var e = EmitterConfig()
+    e.trigger = try m["trigger"]?.choice(EmitterTrigger.self) ?? e.trigger
+    e.position = try m["position"]?.pair() ?? e.position
+    e.offset = try m["offset"]?.pair() ?? e.offset
+    e.shape = try m["shape"]?.emitterShape() ?? e.shape
+    e.emission = try m["emission"]?.emission() ?? e.emission
+    if let wind = try m["wind"]?.members() {
+      e.wind = try wind["speed"]?.number() ?? e.wind
+      e.gustAmplitude = try wind["gust"]?.number() ?? e.gustAmplitude
+      e.gustPeriod = try wind["gustPeriod"]?.number() ?? e.gustPeriod
     }
-    let rated = emitter.emission != .burst
-    emitter.cells = try m["cells"]!.array(count: 1...EffectConfig.cellCapacity).map {
-      (node) throws(ConfigError) in try node.cell(rated: rated)
+    let mode = ConfigSchema.mode(of: e.emission)
+    e.cells = try m["cells"]!.list().map { (node) throws(ConfigError) in
+      try node.cell(mode: mode)
     }
-    return emitter
+    return e
   }
 
   func emitterShape() throws(ConfigError) -> EmitterShape {
-    let kinds = ["point", "line", "rectangle", "circle"]
-    let m = try members(
-      allowed: ["kind", "length", "width", "height", "radius"], required: ["kind"])
-    let kind = try m["kind"]!.string(pattern: "one of \(kinds.joined(separator: ", "))") {
-      kinds.contains($0)
-    }
-    let needs: [String: [String]] = [
-      "point": [], "line": ["length"], "rectangle": ["width", "height"], "circle": ["radius"],
-    ]
-    for member in m.members where member.key != "kind" && !needs[kind]!.contains(member.key) {
-      throw ConfigError(
-        path: path + "." + member.key,
-        message: "a \(kind) has no \(member.key); it takes "
-          + (needs[kind]!.isEmpty ? "nothing but its kind" : needs[kind]!.joined(separator: ", ")))
-    }
-    for key in needs[kind]! where m[key] == nil {
-      throw fail("missing \"\(key)\", which a \(kind) needs")
-    }
-    let share = "shares of the window"
+    let m = try members()
+    let kind = try m["kind"]!.choice()
+    try m.check(variant: kind)
     switch kind {
-    case "line": return .line(length: try m["length"]!.number(0...4, share))
+    case "line": return .line(length: try m["length"]!.number())
     case "rectangle":
-      return .rectangle(
-        width: try m["width"]!.number(0...4, share), height: try m["height"]!.number(0...4, share))
-    case "circle": return .circle(radius: try m["radius"]!.number(0...4, share))
+      return .rectangle(width: try m["width"]!.number(), height: try m["height"]!.number())
+    case "circle": return .circle(radius: try m["radius"]!.number())
     default: return .point
     }
   }
 
   func emission() throws(ConfigError) -> Emission {
-    let modes = ["burst", "timed", "continuous"]
-    let m = try members(allowed: ["mode", "duration", "fadeOut"], required: ["mode"])
-    let mode = try m["mode"]!.string(pattern: "one of \(modes.joined(separator: ", "))") {
-      modes.contains($0)
+    let m = try members()
+    let mode = try m["mode"]!.choice()
+    try m.check(variant: mode)
+    switch mode {
+    case "timed":
+      guard case .timed(let duration, let fadeOut) = Emission.timed() else { fatalError() }
+      return .timed(
+        duration: try m["duration"]?.number() ?? duration,
+        fadeOut: try m["fadeOut"]?.number() ?? fadeOut)
+    case "continuous": return .continuous
+    default: return .burst
     }
-    guard mode == "timed" else {
-      for key in ["duration", "fadeOut"] where m[key] != nil {
-        throw ConfigError(path: path + "." + key, message: "only a timed emission has \(key)")
-      }
-      return mode == "burst" ? .burst : .continuous
-    }
-    return .timed(
-      duration: try m["duration"]?.number(0.1...300, "s") ?? 3,
-      fadeOut: try m["fadeOut"]?.number(0...60, "s") ?? 1)
   }
 
-  static let cellKeys = [
-    "count", "birthRate", "lifetime", "fade", "speed", "speedUnit", "direction", "kick", "gravity",
-    "accelerationX", "drag", "rotation", "spin", "scale", "scaleSpeed", "shrinksWithLife", "sizes",
-    "colors", "colorRange", "colorSpeed", "shapes", "flutterAmplitude", "flutterFrequency", "flips",
-    "flipFrequency", "darkensBack", "spread", "trail", "trailSpacing",
-  ]
-
-  func cell(rated: Bool) throws(ConfigError) -> CellConfig {
-    let m = try members(allowed: Self.cellKeys, required: [rated ? "birthRate" : "count"])
-    if let wrong = m[rated ? "count" : "birthRate"] {
-      throw wrong.fail(
-        rated
-          ? "a timed or continuous emitter's cells have a birthRate, not a count"
-          : "a burst's cells have a count, not a birthRate")
-    }
+  /// One cell of an emitter whose emission is `mode`, which decides whether it has a count or a
+  /// birth rate.
+  func cell(mode: String) throws(ConfigError) -> CellConfig {
+    let m = try members()
+    try m.check(variant: mode)
     var c = CellConfig()
-    c.count = try m["count"]?.integer(1...1_000_000) ?? 0
-    c.birthRate = try m["birthRate"]?.number(0.01...1_000_000, "particles/s") ?? 0
-    c.lifetime = try m["lifetime"]?.varied(0.01...ParticleRecord.maximumLifetime, "s") ?? c.lifetime
-    c.fade = try m["fade"]?.number(0...ParticleRecord.maximumLifetime, "s") ?? c.fade
-    c.speedUnit = try m["speedUnit"]?.choice(SpeedUnit.self) ?? .points
-    c.speed =
-      try m["speed"]?.varied(0...100_000, c.speedUnit == .points ? "pt/s" : "window heights/s")
-      ?? c.speed
-    c.direction = try m["direction"]?.varied(-720...720, "degrees clockwise from +x") ?? c.direction
-    c.kick = try m["kick"]?.pair(-100_000...100_000, "pt/s") ?? c.kick
-    c.gravity = try m["gravity"]?.number(-60_000...60_000, "pt/s²") ?? c.gravity
-    c.accelerationX = try m["accelerationX"]?.number(-60_000...60_000, "pt/s²") ?? 0
-    if let drag = m["drag"] {
-      if case .number = drag.value {
-        let k = try drag.number(0...60, "1/s")
+    c.count = try m["count"]?.integer() ?? c.count
+    c.birthRate = try m["birthRate"]?.number() ?? c.birthRate
+    c.lifetime = try m["lifetime"]?.varied() ?? c.lifetime
+    c.fade = try m["fade"]?.number() ?? c.fade
+    c.speedUnit = try m["speedUnit"]?.choice(SpeedUnit.self) ?? c.speedUnit
+    c.speed = try m["speed"]?.varied() ?? c.speed
+    c.direction = try m["direction"]?.varied() ?? c.direction
+    c.kick = try m["kick"]?.pair() ?? c.kick
+    let velocity = try m["velocity"]?.members()
+    c.velocityX = try velocity?["x"]?.varied() ?? c.velocityX
+    c.velocityY = try velocity?["y"]?.varied() ?? c.velocityY
+    c.velocityUnit = try m["velocityUnit"]?.choice(VelocityUnit.self) ?? c.velocityUnit
+    c.gravity = try m["gravity"]?.number() ?? c.gravity
+    c.accelerationX = try m["accelerationX"]?.number() ?? c.accelerationX
+    if let drag = try m["drag"]?.alternative() {
+      if case .number = drag.kind {
+        let k = try drag.number()
         c.drag = SIMD2(k, k)
       } else {
-        c.drag = try drag.pair(0...60, "1/s")
+        c.drag = try drag.pair()
       }
     }
-    c.rotation = try m["rotation"]?.varied(-3600...3600, "degrees") ?? c.rotation
-    c.spin = try m["spin"]?.varied(-7200...7200, "degrees/s") ?? c.spin
-    c.scale = try m["scale"]?.varied(0...100, "times the size") ?? c.scale
-    c.scaleSpeed = try m["scaleSpeed"]?.number(-100...100, "1/s") ?? 0
-    c.shrinksWithLife = try m["shrinksWithLife"]?.bool() ?? false
-    if let sizes = m["sizes"] {
-      c.sizes = try sizes.array(count: 1...64).map { (node) throws(ConfigError) in
-        let wh = try node.array(count: 2...2)
-        return Size(
-          width: try wh[0].number(0.1...4096, "pt"), height: try wh[1].number(0.1...4096, "pt"))
-      }
-    }
-    if let colors = m["colors"] {
-      c.colors = try colors.array(count: 1...64).map { (node) throws(ConfigError) in
-        try node.color()
-      }
-    }
-    c.colorRange = try m["colorRange"]?.channels(0...1, "shares of full scale") ?? .zero
-    c.colorSpeed = try m["colorSpeed"]?.channels(-100...100, "shares of full scale per s") ?? .zero
-    if let shapes = m["shapes"] {
-      c.shapes = try shapes.array(count: 1...32).map { (node) throws(ConfigError) in
-        try node.shape()
-      }
-    }
-    c.flutterAmplitude = try m["flutterAmplitude"]?.varied(0...10_000, "pt") ?? c.flutterAmplitude
-    c.flutterFrequency = try m["flutterFrequency"]?.varied(0...1000, "rad/s") ?? c.flutterFrequency
-    c.flips = try m["flips"]?.bool() ?? false
-    c.flipFrequency = try m["flipFrequency"]?.varied(0...1000, "rad/s") ?? c.flipFrequency
-    c.darkensBack = try m["darkensBack"]?.bool() ?? true
-    c.spread = try m["spread"]?.varied(-10_000...10_000, "pt/s²") ?? c.spread
-    c.trail = try m["trail"]?.integer(0...Int(ConfettiParticle.maximumTrail)) ?? 0
-    c.trailSpacing = try m["trailSpacing"]?.number(0.001...1, "s") ?? c.trailSpacing
+    c.rotation = try m["rotation"]?.varied() ?? c.rotation
+    c.spin = try m["spin"]?.varied() ?? c.spin
+    c.scale = try m["scale"]?.varied() ?? c.scale
+    c.scaleSpeed = try m["scaleSpeed"]?.number() ?? c.scaleSpeed
+    c.shrinksWithLife = try m["shrinksWithLife"]?.bool() ?? c.shrinksWithLife
+    c.sizes =
+      try m["sizes"]?.list().map { (node) throws(ConfigError) in
+        let wh = try node.list()
+        return Size(width: try wh[0].number(), height: try wh[1].number())
+      } ?? c.sizes
+    c.colors =
+      try m["colors"]?.list().map { (node) throws(ConfigError) in try node.color() } ?? c.colors
+    c.colorRange = try m["colorRange"]?.channels() ?? c.colorRange
+    c.colorSpeed = try m["colorSpeed"]?.channels() ?? c.colorSpeed
+    c.shapes =
+      try m["shapes"]?.list().map { (node) throws(ConfigError) in try node.shape() } ?? c.shapes
+    c.flutterAmplitude = try m["flutterAmplitude"]?.varied() ?? c.flutterAmplitude
+    c.flutterFrequency = try m["flutterFrequency"]?.varied() ?? c.flutterFrequency
+    c.flips = try m["flips"]?.bool() ?? c.flips
+    c.flipFrequency = try m["flipFrequency"]?.varied() ?? c.flipFrequency
+    c.darkensBack = try m["darkensBack"]?.bool() ?? c.darkensBack
+    c.spread = try m["spread"]?.varied() ?? c.spread
+    c.trail = try m["trail"]?.integer() ?? c.trail
+    c.trailSpacing = try m["trailSpacing"]?.number() ?? c.trailSpacing
     return c
   }
 
   /// "#rrggbb" or "#rrggbbaa".
   func color() throws(ConfigError) -> RGBA8 {
-    let text = try string(pattern: "a colour \"#rrggbb\" or \"#rrggbbaa\"") { text in
-      (text.count == 7 || text.count == 9) && text.first == "#"
-        && text.dropFirst().allSatisfy(\.isHexDigit)
-    }
-    let digits = Array(text.dropFirst())
+    let digits = Array(try text().dropFirst())
     let byte = { (i: Int) in UInt8(String(digits[(2 * i)..<(2 * i + 2)]), radix: 16)! }
     return RGBA8(
       red: byte(0), green: byte(1), blue: byte(2), alpha: digits.count == 8 ? byte(3) : 255)
   }
 
-  /// "rectangle", "circle", "triangle", "star", {"polygon": [[x, y], …]} or {"image": "file.png"}.
+  /// A built-in shape's name, {"polygon": [[x, y], …]} or {"image": "file.png"}.
   func shape() throws(ConfigError) -> ShapeChoice {
-    let names = ParticleShape.named.map(\.0)
-    let allowed =
-      names.map { "\"\($0)\"" }.joined(separator: ", ")
-      + ", {\"polygon\": [[x, y], …]} or {\"image\": \"file.png\"}"
-    if case .string(let name) = value {
-      guard let shape = ParticleShape.named.first(where: { $0.0 == name })?.1 else {
-        throw fail("must be one of \(allowed), not \"\(name)\"")
-      }
-      return .builtIn(shape)
+    let node = try alternative()
+    if case .choice = node.kind {
+      let name = try node.choice()
+      return .builtIn(ParticleShape.named.first { $0.0 == name }!.1)
     }
-    guard case .object(let members) = value, members.count == 1 else {
-      throw fail("must be one of \(allowed)")
-    }
-    let m = try self.members(allowed: ["polygon", "image"])
+    let m = try node.members()
     if let image = m["image"] {
-      return .image(
-        try image.string(pattern: "the path of a PNG file") { !$0.isEmpty && $0.count < 1024 })
+      return .image(try image.text())
     }
     let polygon = m["polygon"]!
-    let corners = try polygon.array(count: 3...ShapeTable.cornerCapacity).map {
-      (corner) throws(ConfigError) -> SIMD2<Double> in
-      let xy = try corner.array(count: 2...2)
-      return SIMD2(try xy[0].number(-10_000...10_000, ""), try xy[1].number(-10_000...10_000, ""))
+    let corners = try polygon.list().map { (corner) throws(ConfigError) -> SIMD2<Double> in
+      let xy = try corner.list()
+      return SIMD2(try xy[0].number(), try xy[1].number())
     }
     var probe = ShapeTable()
     do {

@@ -1,5 +1,5 @@
-import Foundation
 import ConfettiCore
+import Foundation
 
 /// The configuration parser's fuzzing harness: what must hold for any input, and how inputs are
 /// mutated. The `confetti-fuzz` executable drives it; the corpus it keeps is replayed by the tests.
@@ -53,9 +53,7 @@ public enum ConfigFuzzing {
       "\"count\": ", "\"birthRate\": ", "{\"value\": 1, \"range\": 2}", "\"polygon\"", "\"image\"",
       "[[0,0],[1,0],[0,1]]", "\"timed\"", "\"continuous\"", "1e-9", "99999999999999999999",
     ]
-    + ["trigger", "position", "shape", "emission", "wind", "cells", "shapes", "trail"].map {
-      "\"\($0)\": "
-    }
+    + ConfigSchema.objects.flatMap(\.names).map { "\"\($0)\": " }
 
   /// One random edit of `input`: flip, insert, delete, duplicate or splice a fragment.
   public static func mutate(_ input: [UInt8], using random: inout some RandomNumberGenerator)

@@ -96,10 +96,14 @@ public struct StrictJSON {
     while true {
       skipWhitespace()
       guard peek(UInt8(ascii: "\"")) else {
+        // Only a '}' after the comma makes it a trailing comma; anything else (a comment, a
+        // bare word) is named by describeNext alone, so it gets one hint, the right one.
         throw error(
           members.isEmpty
             ? "expected a key in double quotes, found \(describeNext())"
-            : "expected a key after ',', found \(describeNext()) (trailing commas are not JSON)")
+            : peek(UInt8(ascii: "}"))
+              ? "expected a key after ',', found '}' (trailing commas are not JSON)"
+              : "expected a key after ',', found \(describeNext())")
       }
       let keyStart = index
       let key = try string()

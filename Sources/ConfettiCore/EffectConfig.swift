@@ -43,8 +43,8 @@ public enum Emission: Equatable, Sendable {
   case burst
   /// Cells' birth rates for `duration` seconds, tapering from 1 to 0 by half the duration
   /// (ease-in: 1 − (2u/duration)²), then the emitter and its particles fade out over `fadeOut`
-  /// seconds: CAEmitterLayer's confetti seed.
-  case timed(duration: Seconds, fadeOut: Seconds)
+  /// seconds: CAEmitterLayer's confetti seed, whose 3 s and 1 s are the defaults.
+  case timed(duration: Seconds = 3, fadeOut: Seconds = 1)
   /// Cells' birth rates for as long as the effect runs.
   case continuous
 }
@@ -54,19 +54,27 @@ public struct EmitterConfig: Equatable, Sendable {
   public var trigger = EmitterTrigger.start
   /// Where it sits, as shares of the window's width and height (0, 0 is the top left).
   public var position = SIMD2<Double>(0.5, 0.5)
+  /// Points added to the position, y down (the classic cannon sits 20 pt below the bottom
+  /// edge, whatever the window's size). Default 0, 0.
+  public var offset = SIMD2<Double>(0, 0)
   public var shape = EmitterShape.point
   public var emission = Emission.burst
-  /// Wind and gusts shared by its particles (see ``EmitterStyle``).
+  /// Constant wind shared by its particles, pt/s, positive blowing right (see ``EmitterStyle``).
+  /// Default 0.
   public var wind: PointsPerSecond = 0
+  /// How far gusts sway its particles together, in points. Default 0: no gusts.
   public var gustAmplitude: Points = 0
-  public var gustPeriod: Seconds = .infinity
+  /// The time of one gust cycle, in seconds. Default 4 (nothing sways while
+  /// ``gustAmplitude`` is 0).
+  public var gustPeriod: Seconds = 4
   public var cells: [CellConfig] = []
 
   public init() {}
 
   /// Its position in a window of `window` points.
   public func origin(in window: Size) -> Point {
-    Point(x: position.x * window.width, y: position.y * window.height)
+    Point(
+      x: position.x * window.width + offset.x, y: position.y * window.height + offset.y)
   }
 }
 
@@ -98,8 +106,17 @@ public enum ShapeChoice: Equatable, Sendable {
 /// The unit of a cell's speed.
 public enum SpeedUnit: String, CaseIterable, Sendable {
   case points
-  /// Window heights per second: the seed's cannon reaches the top of any window.
+  /// Window heights per second: the classic cannon reaches the top of any window.
   case windowHeights
+}
+
+/// The unit of a cell's per-axis velocity.
+public enum VelocityUnit: String, CaseIterable, Sendable {
+  /// Points per second on both axes.
+  case points
+  /// Window widths per second across, window heights per second up and down: the same throw in
+  /// any window.
+  case windowSize
 }
 
 /// One kind of particle an emitter makes (CAEmitterCell), every field with its unit.
@@ -117,6 +134,13 @@ public struct CellConfig: Equatable, Sendable {
   public var direction = Varied(0, range: 180)
   /// A velocity added to every particle, pt/s (the tap burst's upward kick is y = −60).
   public var kick = SIMD2<Double>(0, 0)
+  /// A velocity drawn per axis, each part uniformly from value ± range, added to the launch
+  /// (speed and direction) and the kick: how the classic cannon throws, its sideways and upward
+  /// speeds drawn independently. In ``velocityUnit``; default 0 on both axes.
+  public var velocityX = Varied(0)
+  public var velocityY = Varied(0)
+  /// The unit of ``velocityX`` and ``velocityY``. Default points per second.
+  public var velocityUnit = VelocityUnit.points
   public var gravity: PointsPerSecondSquared = ConfettiPhysics.gravity
   public var accelerationX: PointsPerSecondSquared = 0
   public var drag = SIMD2<Double>(ConfettiPhysics.drag, ConfettiPhysics.drag)

@@ -219,8 +219,11 @@ public struct EffectScene: Sendable {
     let unit = cell.speedUnit == .windowHeights ? window.height : 1
     let speed = max(0, cell.speed.sample(using: &random)) * unit
     let direction = cell.direction.sample(using: &random) * .pi / 180
-    p.velocityX = speed * cos(direction) + cell.kick.x
-    p.velocityY = speed * sin(direction) + cell.kick.y
+    // Per-axis parts draw nothing from the generator unless they vary, so effects without them
+    // keep their random streams.
+    let (perX, perY) = cell.velocityUnit == .windowSize ? (window.width, window.height) : (1, 1)
+    p.velocityX = speed * cos(direction) + cell.kick.x + cell.velocityX.sample(using: &random) * perX
+    p.velocityY = speed * sin(direction) + cell.kick.y + cell.velocityY.sample(using: &random) * perY
     p.gravity = cell.gravity
     p.accelerationX = cell.accelerationX
     (p.dragX, p.dragY) = (cell.drag.x, cell.drag.y)

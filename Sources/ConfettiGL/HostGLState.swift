@@ -3,11 +3,16 @@
 /// A rectangle of the bound framebuffer, in pixels, from its bottom-left corner (as
 /// `glViewport` and `glScissor` take it).
 public struct PixelRect: Equatable, Sendable {
+  /// Pixels from the framebuffer's left edge. Default 0.
   public var x: Int
+  /// Pixels from the framebuffer's bottom edge. Default 0.
   public var y: Int
+  /// Width in pixels.
   public var width: Int
+  /// Height in pixels.
   public var height: Int
 
+  /// A rectangle `width × height` pixels whose bottom-left corner is (`x`, `y`).
   public init(x: Int = 0, y: Int = 0, width: Int, height: Int) {
     (self.x, self.y, self.width, self.height) = (x, y, width, height)
   }

@@ -1,12 +1,15 @@
 import ConfettiBench
 import ConfettiCore
+import ConfettiPresets
 import XCTest
 
 final class BenchSceneTests: XCTestCase {
+  let cannon = try! Presets.named("cannon")
+
   let window = Size(width: 1920, height: 1080)
 
-  func testTheSteadySceneKeepsEveryParticleAliveThroughTheLoopWithNoNewRecords() {
-    var scene = BenchScene(count: 5000, window: window, seed: 1, churn: false)
+  func testTheSteadySceneKeepsEveryParticleAliveThroughTheLoopWithNoNewRecords() throws {
+    var scene = try BenchScene(count: 5000, window: window, seed: 1, churn: false, effect: cannon)
     scene.ring.markUploaded()
     for frame in stride(from: 0, to: 400, by: 7) {  // more than one loop of 90 frames
       let time = scene.advance(toFrame: frame)
@@ -17,8 +20,8 @@ final class BenchSceneTests: XCTestCase {
     }
   }
 
-  func testChurnReBearsParticlesAtTheRateThatKeepsTheCountAlive() {
-    var scene = BenchScene(count: 6000, window: window, seed: 1, churn: true)
+  func testChurnReBearsParticlesAtTheRateThatKeepsTheCountAlive() throws {
+    var scene = try BenchScene(count: 6000, window: window, seed: 1, churn: true, effect: cannon)
     scene.ring.markUploaded()
     var appended = 0
     for frame in 1...300 {  // 5 s of simulated time
@@ -33,7 +36,7 @@ final class BenchSceneTests: XCTestCase {
   }
 
   func testTheCPUBaselineWritesWhatTheReferenceComputes() throws {
-    let ring = BenchScene(count: 300, window: window, seed: 2, churn: false).ring
+    let ring = try BenchScene(count: 300, window: window, seed: 2, churn: false, effect: cannon).ring
     let now = Tick(BenchScene.start + 0.4)
     var floats = [Float](repeating: -1, count: 300 * PlacementEvaluator.floatsPerParticle)
     floats.withUnsafeMutableBufferPointer {

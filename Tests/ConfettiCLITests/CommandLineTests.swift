@@ -35,11 +35,20 @@ final class CommandLineTests: XCTestCase {
       XCTAssertFalse(list.stdout.contains(text), "plain words, not \(text): \(list.stdout)")
     }
 
+    // The JSON Schema, for editors: every key of the format, the presets' among them.
+    let schema = try confetti(["schema"])
+    XCTAssertEqual(schema.status, 0)
+    let document = try JSONSerialization.jsonObject(with: Data(schema.stdout.utf8)) as? [String: Any]
+    XCTAssertEqual(document?["$schema"] as? String, "https://json-schema.org/draft/2020-12/schema")
+    for key in ["birthRate", "velocityUnit", "flutterAmplitude", "gustPeriod", "offset"] {
+      XCTAssert(schema.stdout.contains("\"\(key)\""), "the schema lacks \(key)")
+    }
+
     // The shells' completion scripts offer the subcommands, the preset names and files.
     for shell in ["bash", "zsh", "fish"] {
       let script = try confetti(["--generate-completion-script", shell])
       XCTAssertEqual(script.status, 0, shell)
-      for word in ["render", "bench", "presets", "falling-confetti", "json"] {
+      for word in ["render", "bench", "presets", "schema", "falling-confetti", "json"] {
         XCTAssert(script.stdout.contains(word), "\(shell) completion lacks \(word)")
       }
     }

@@ -93,7 +93,7 @@ final class EffectConfigTests: XCTestCase {
     ),
     (
       #"{"name": "a", "emitters": [{"cells": [{"count": 1, "lifetime": -1}]}]}"#,
-      ["cells[0].lifetime", "from 0.01 to 600 (s), not -1"]
+      ["cells[0].lifetime", "from 0.01 to 600 (seconds), not -1"]
     ),
     (
       #"{"name": "a", "emitters": [{"cells": [{"count": 1, "lifetime": {"value": 1, "range": 2}}]}]}"#,
@@ -141,7 +141,7 @@ final class EffectConfigTests: XCTestCase {
     ),
     (
       #"{"name": "a", "emitters": [{"cells": [{"count": 1, "sizes": [[10]]}]}]}"#,
-      ["sizes[0]", "2 to 2 items"]
+      ["sizes[0]", "must have 2 items, not 1"]
     ),
     (
       #"{"name": "a", "emitters": [{"trigger": "tap", "cells": [{"count": 1}]}]}"#,
@@ -165,11 +165,11 @@ final class EffectConfigTests: XCTestCase {
     ),
     (
       #"{"name": "a", "emitters": [{"emission": {"mode": "burst", "duration": 2}, "cells": [{"count": 1}]}]}"#,
-      ["emission.duration", "only a timed emission"]
+      ["emission.duration", "a burst emission has no duration", "is for a timed emission"]
     ),
     (
       #"{"name": "a", "emitters": [{"emission": {"mode": "continuous"}, "cells": [{"birthRate": 5, "count": 1}]}]}"#,
-      ["cells[0].count", "birthRate, not a count"]
+      ["cells[0].count", "a continuous emitter's cell has no count; it takes birthRate"]
     ),
     (
       #"{"name": "a", "emitters": [{"wind": {"speed": 1e6}, "cells": [{"count": 1}]}]}"#,

@@ -1,4 +1,5 @@
 import ConfettiCore
+import ConfettiPresets
 import XCTest
 
 final class ParticleRingTests: XCTestCase {
@@ -85,11 +86,12 @@ final class ParticleRingTests: XCTestCase {
     XCTAssertEqual(ring.pendingUploadRanges.map(\.count).reduce(0, +), 4)
   }
 
-  func testThousandsOfBurstsKeepMemoryAndTheSpanBounded() {
-    var scene = ConfettiScene(capacity: 1000, seed: 3)
+  func testThousandsOfBurstsKeepMemoryAndTheSpanBounded() throws {
+    var scene = try EffectScene(config: Presets.named("confetti"), capacity: 1000, seed: 3)
+    let window = Size(width: 640, height: 480)
     for i in 0..<5000 {
       let time = Double(i) * 0.05
-      scene.burst(at: Point(x: 100, y: 100), at: time)
+      scene.trigger(.click, at: Point(x: 100, y: 100), window: window, time: time)
       scene.ring.reclaim(at: time)
       scene.ring.markUploaded()
       XCTAssertLessThanOrEqual(scene.ring.drawnCount, 1000)

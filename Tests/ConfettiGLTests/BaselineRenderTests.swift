@@ -2,14 +2,17 @@ import ConfettiBench
 import ConfettiCore
 import ConfettiGL
 import ConfettiImage
+import ConfettiPresets
 import XCTest
 
 /// The bench's baseline renderer must draw what the product draws, or its timings compare
 /// different work.
 final class BaselineRenderTests: HeadlessGLTestCase {
+  let cannon = try! Presets.named("cannon")
+
   func testPlacedSpritesMatchTheShadersPicture() throws {
     let window = Size(width: 400, height: 300)
-    var ring = BenchScene(count: 2000, window: window, seed: 11, churn: false).ring
+    var ring = try BenchScene(count: 2000, window: window, seed: 11, churn: false, effect: cannon).ring
     let now = Tick(BenchScene.start + 0.3)
     let target = try OffscreenTarget(width: 400, height: 300, info: context.info)
     target.bind()

@@ -1,6 +1,7 @@
 import ConfettiCore
 import ConfettiGL
 import ConfettiImage
+import ConfettiPresets
 import Foundation
 import XCTest
 
@@ -33,28 +34,30 @@ class HeadlessGLTestCase: XCTestCase {
     context = nil
   }
 
-  /// `count` particles from cannon and pointer bursts in windows of several sizes, all born at
-  /// clock time `birth`: a wide spread of every parameter.
+  /// `count` particles of the `confetti` preset (its click bursts, thrown at random points, and
+  /// the classic cannon) in windows of several sizes: a wide spread of every parameter.
   func variedParticles(count: Int, seed: UInt64) -> [ConfettiParticle] {
     var random = SplitMix64(seed: seed)
     let windows = [
       Size(width: 640, height: 480), Size(width: 1920, height: 1080), Size(width: 300, height: 900),
     ]
+    var scene = try! EffectScene(config: Presets.named("confetti"), capacity: 1, seed: seed)
     var particles: [ConfettiParticle] = []
     while particles.count < count {
       let window = windows.randomElement(using: &random)!
-      if Bool.random(using: &random) {
-        particles += CannonBurst().spawn(in: window, using: &random)
-      } else {
-        let point = Point(
-          x: .random(in: 0...window.width, using: &random),
-          y: .random(in: 0...window.height, using: &random))
-        var burst = PointerBurst().spawn(at: point, using: &random)
-        for i in burst.indices where i % 3 == 0 { burst[i].flips = false }
-        particles += burst
+      // `sample` takes the click cell and the cannon's cell in turn.
+      let point = Point(
+        x: .random(in: 0...window.width, using: &random),
+        y: .random(in: 0...window.height, using: &random))
+      var batch = scene.sample(count: 60, window: window)
+      for i in batch.indices { batch[i].emitter = 0 }  // the motion models below pick styles
+      for i in batch.indices where i % 2 == 0 {
+        batch[i].origin = point
+        if i % 3 == 0 { batch[i].flips = false }
       }
+      particles += batch
     }
-    // Every motion model, in turn: the seed's confetti, the tap burst's ballistic pieces that
+    // Every motion model, in turn: the classic confetti, the tap burst's ballistic pieces that
     // shrink with life, the fire emitter's horizontal-only drag, CAEmitterCell growth with a
     // sideways acceleration, emitters with wind, gusts and colour ramps (``motionTable``), and
     // an emitter that fades out with pieces that darken their back and draw trails.

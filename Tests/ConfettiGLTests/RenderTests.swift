@@ -1,6 +1,7 @@
 import ConfettiCore
 import ConfettiGL
 import ConfettiImage
+import ConfettiPresets
 import XCTest
 
 /// Rendered frames read back: pieces are where the reference puts them, in their colour.
@@ -109,12 +110,12 @@ final class RenderTests: HeadlessGLTestCase {
   }
 
   func testASteadyFrameSendsOnlyTheTimeUniformAndABurstOnlyItsRecords() throws {
-    var scene = ConfettiScene(capacity: 1000, seed: 5)
+    var scene = try EffectScene(config: Presets.named("cannon"), capacity: 1000, seed: 5)
     let window = Size(width: 320, height: 240)
     let renderer = try ParticleRenderer(capacity: 1000, info: context.info)
     let rect = PixelRect(width: 320, height: 240)
 
-    scene.fireCannon(in: window, at: 1.0)
+    scene.trigger(.key, window: window, time: 1.0)
     renderer.resetMeter()
     try renderer.draw(&scene.ring, at: Tick(1.0), in: rect, window: window)
     XCTAssertEqual(renderer.meter.bufferBytes, 30 * 64, "a burst uploads its 30 records")
