@@ -1,4 +1,5 @@
-/// A JSON value with where it was written, for error messages that point at the place.
+/// A parsed JSON value. Values keep no positions: a syntax error carries its line and column
+/// (``JSONSyntaxError``), and the decoder names the place of any other mistake by its JSON path.
 public indirect enum JSONValue: Equatable, Sendable {
   case null
   case bool(Bool)
