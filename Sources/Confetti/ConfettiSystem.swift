@@ -3,13 +3,15 @@
 /// ```swift
 /// let confetti = try ConfettiSystem(effect: .preset("confetti"), size: Size(width: 1280, height: 720))
 /// confetti.trigger(.start, time: now)                              // or .click at the pointer
-/// confetti.draw(in: PixelRect(width: fbWidth, height: fbHeight), at: now)  // every frame
+/// try confetti.draw(in: PixelRect(width: fbWidth, height: fbHeight), at: now)  // every frame
 /// if !confetti.isAlive(at: now) { … }                               // nothing left to draw
 /// confetti.release()                                                // before the context goes
 /// ```
 ///
-/// **The host owns the clock.** Every time is a clock reading in seconds (Double, never
-/// negative) from a clock of the host's choosing; readings should not run backwards. Births
+/// **The host owns the clock.** Every time is a clock reading in seconds (Double, finite, from
+/// 0 to ``Tick/latestReading``) from a clock of the host's choosing; a reading outside that
+/// stops the program (a precondition, as for an index out of range). Readings should not run
+/// backwards: emission only moves forward, and an earlier reading is drawn without new births. Births
 /// are decided on the CPU when the clock passes them, each with its exact time; everything
 /// after birth is the vertex shader's closed form at the reading ``draw(in:at:)`` is given.
 ///
@@ -32,8 +34,15 @@ public final class ConfettiSystem {
   /// The effect this system runs.
   public let effect: Effect
   /// The area the effect lives in, in points (the window's size, for a window). Emitters are
-  /// placed in it when triggered, and ``draw(in:at:)`` spreads it over its rectangle.
-  public var size: Size
+  /// placed in it when triggered, and ``draw(in:at:)`` spreads it over its rectangle. Both
+  /// sides finite and not negative (a precondition); a side of 0 draws nothing.
+  public var size: Size {
+    didSet { precondition(Self.isValid(size), "a size's sides are finite and not negative") }
+  }
+
+  private static func isValid(_ size: Size) -> Bool {
+    size.width.isFinite && size.height.isFinite && size.width >= 0 && size.height >= 0
+  }
   /// The most particles alive at once; beyond it, the oldest make way.
   public var capacity: Int { scene.ring.capacity }
 
@@ -47,22 +56,30 @@ public final class ConfettiSystem {
   /// - Parameters:
   ///   - effect: what to run: ``Effect/preset(_:)``, ``Effect/init(contentsOfFile:)``, or a
   ///     configuration value.
-  ///   - size: the area the effect lives in, in points (see ``size``).
+  ///   - size: the area the effect lives in, in points (see ``size``); finite, not negative.
   ///   - capacity: the most particles alive at once; by default, enough for one firing of
   ///     every emitter with room to spare (``EffectScene/suggestedCapacity(for:)``).
   ///   - seed: every random draw comes from it, so a run can be repeated exactly. Default 1.
   ///   - reduceMotion: each particle appears near where its motion would take it and fades in
   ///     place, for people who are bothered by movement. Default false.
   /// - Throws: a one-line error when the effect cannot be used (an image that cannot be read,
-  ///   too many shapes), the capacity does not fit the GPU, or the context is older than
-  ///   GL 3.3 core. Nothing is left behind on the context when it throws.
+  ///   too many shapes), the size or capacity is out of range or does not fit the GPU, no context
+  ///   is current, or it is older than GL 3.3 core. Nothing is left behind on the context when
+  ///   it throws.
   public init(
     effect: Effect, size: Size, capacity: Int? = nil, seed: UInt64 = 1,
     reduceMotion: Bool = false
   ) throws {
+    guard Self.isValid(size) else {
+      throw EffectError(
+        "the effect's size must be finite and not negative, not \(size.width)×\(size.height)")
+    }
     self.effect = effect
     self.size = size
     let capacity = capacity ?? EffectScene.suggestedCapacity(for: effect.config)
+    guard capacity >= 1 else {
+      throw EffectError("the capacity must be at least 1 particle, not \(capacity)")
+    }
     try ParticleRenderer.check(capacity: capacity)
     scene = try EffectScene(
       config: effect.config, capacity: capacity, seed: seed, reduceMotion: reduceMotion)
@@ -110,17 +127,22 @@ public final class ConfettiSystem {
   /// `point` (in points, within ``size``), the others — and a click's when `point` is nil — at
   /// their configured places. Bursts are born at once; timed and continuous emitters start
   /// emitting, and keep doing so as ``draw(in:at:)`` advances the clock. Needs no GL context.
+  /// `time` must be a valid clock reading (see the type's documentation), or the program stops.
   public func trigger(_ trigger: EmitterTrigger = .start, at point: Point? = nil, time: Seconds) {
-    precondition(time.isFinite && time >= 0, "clock readings are finite and non-negative")
+    precondition(
+      time.isFinite && time >= 0 && time < Tick.latestReading,
+      "clock readings are finite, from 0 to Tick.latestReading")
     clock = max(clock, time)
     scene.trigger(trigger, at: point, window: size, time: time)
   }
 
   /// Emits what the running emitters owe up to `time` and frees the records of particles
   /// gone by then. ``draw(in:at:)`` does this itself; call it to move an effect on without
-  /// drawing it (a minimised window). Needs no GL context.
+  /// drawing it (a minimised window). Needs no GL context. `time` must be a valid clock reading.
   public func advance(to time: Seconds) {
-    precondition(time.isFinite && time >= 0, "clock readings are finite and non-negative")
+    precondition(
+      time.isFinite && time >= 0 && time < Tick.latestReading,
+      "clock readings are finite, from 0 to Tick.latestReading")
     clock = max(clock, time)
     scene.advance(to: time, window: size)
   }
@@ -130,8 +152,11 @@ public final class ConfettiSystem {
   /// the host has scissoring on, to its scissor box. Advances emission to `time` first. Leaves
   /// the host's GL state as it was (see the type's documentation).
   ///
-  /// - Throws: when the GL reports an error (out of memory, a lost context); the state is
-  ///   restored all the same.
+  /// `time` must be a valid clock reading (see the type's documentation), or the program stops.
+  ///
+  /// - Throws: in debug builds, when the GL reports an error after one of confetti's steps
+  ///   (which may be one the host left pending: reading the GL's error flag clears it); release
+  ///   builds do not ask the GL. The host's state is restored all the same.
   public func draw(in rect: PixelRect, at time: Seconds) throws {
     guard let renderer else { preconditionFailure("the confetti system was released") }
     advance(to: time)

@@ -73,10 +73,13 @@ public struct Effect: Sendable {
     {
       return String(cString: strerror(posix.rawValue))
     }
-    if nsError.domain == NSCocoaErrorDomain,
-      nsError.code == CocoaError.fileReadInapplicableStringEncoding.rawValue
-    {
-      return "it is not UTF-8 text"
+    if nsError.domain == NSCocoaErrorDomain {
+      switch CocoaError.Code(rawValue: nsError.code) {
+      case .fileReadInapplicableStringEncoding: return "it is not UTF-8 text"
+      case .fileReadNoSuchFile: return String(cString: strerror(ENOENT))
+      case .fileReadNoPermission: return String(cString: strerror(EACCES))
+      default: break
+      }
     }
     return nsError.localizedDescription
   }

@@ -11,18 +11,34 @@ enum Main {
     do {
       var command = try ConfettiCommand.parseAsRoot(arguments)
       try command.run()
+      finishWritingStandardOutput()
     } catch let exit as ExitCode {
       // Already reported by the command itself.
       Foundation.exit(exit.rawValue)
     } catch {
       let code = ConfettiCommand.exitCode(for: error)
-      guard code != .success else { ConfettiCommand.exit(withError: error) }  // --help, --version
+      if code == .success {  // --help, --version, completion scripts
+        print(ConfettiCommand.fullMessage(for: error))
+        finishWritingStandardOutput()
+        Foundation.exit(0)
+      }
       let message = ConfettiCommand.message(for: error).split(separator: "\n").first ?? ""
       let subcommand = ConfettiCommand.subcommandNames.first { arguments.first == $0 }
       let help = "confetti " + (subcommand.map { $0 + " " } ?? "") + "--help"
       FileHandle.standardError.write(Data("confetti: \(message) (see '\(help)')\n".utf8))
       Foundation.exit(code.rawValue)
     }
+  }
+}
+
+/// Flushes standard output and exits 1 with one line if it could not all be written (a full
+/// disk, a closed pipe): a cut-off schema or preset file must not look like a success.
+func finishWritingStandardOutput() {
+  // Every stream: a write that failed earlier leaves its data buffered, and fails again here.
+  if fflush(nil) != 0 {
+    let reason = String(cString: strerror(errno))
+    FileHandle.standardError.write(Data("confetti: cannot write standard output: \(reason)\n".utf8))
+    exit(1)
   }
 }
 
@@ -54,7 +70,7 @@ enum Shorthands {
     var result: [String] = []
     for argument in arguments {
       if let last = result.last, last.hasPrefix("--"), !last.contains("="),
-        argument.hasPrefix("-"), Double(argument) != nil
+        argument.hasPrefix("-"), argument.dropFirst().first?.isNumber == true
       {
         result[result.count - 1] = last + "=" + argument
       } else {

@@ -13,6 +13,9 @@ public struct Tick: Equatable, Sendable {
   /// Ticks per second: a power of two, so converting ticks to seconds is exact.
   public static let perSecond: Double = 1_048_576
 
+  /// Readings must stay below this, in seconds: 2⁴³ s, so that the count of ticks fits 63 bits.
+  public static let latestReading: Seconds = 8_796_093_022_208
+
   /// The raw counter, modulo 2³².
   public var rawValue: UInt32
 
@@ -23,7 +26,9 @@ public struct Tick: Equatable, Sendable {
   /// The tick of a clock reading, rounded down. The clock may run for years: only the low
   /// 32 bits are kept.
   public init(_ time: Seconds) {
-    precondition(time.isFinite && time >= 0, "clock readings are finite and non-negative")
+    precondition(
+      time.isFinite && time >= 0 && time < Self.latestReading,
+      "clock readings are finite, non-negative and under 2^43 s (about 278,000 years)")
     rawValue = UInt32(truncatingIfNeeded: Int64((time * Tick.perSecond).rounded(.down)))
   }
 

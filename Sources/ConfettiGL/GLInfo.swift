@@ -16,6 +16,11 @@ public struct GLInfo: Sendable {
   /// Only GL 1.0 entry points are called before the version is known, so an old GL gets this
   /// error rather than an abort inside libepoxy on a missing function.
   public static func requireCurrent() throws -> GLInfo {
+    guard epoxy_glGetString(GLenum(GL_VERSION)) != nil else {
+      throw GLError.noContext(
+        "no OpenGL context is current on this thread: make the program's GL 3.3 context "
+          + "current first")
+    }
     let version = epoxy_gl_version()
     let renderer = string(GL_RENDERER)
     let versionString = string(GL_VERSION)

@@ -35,13 +35,28 @@ public struct PixelRect: Equatable, Sendable {
 /// buffers (transform-feedback binding 0 included), texture unit, texture, sampler and
 /// pixel-unpack settings are as it left them. What
 /// is *not* saved is state Confetti never touches (depth and stencil functions and masks, clear
-/// colour, the bound framebuffer, other texture units, uniform buffers, clip distances).
+/// colour, the bound framebuffer, other texture units, uniform buffers, sRGB conversion).
+/// One thing cannot be restored: a program the host deleted while it was current is gone once
+/// another program has been used, and the host is left with none bound.
 package struct HostGLState: Equatable {
   /// Capabilities a draw sets, on or off, each with the host's value.
-  package static let capabilities: [GLenum] = [
-    GL_BLEND, GL_SCISSOR_TEST, GL_PROGRAM_POINT_SIZE, GL_DEPTH_TEST, GL_STENCIL_TEST,
-    GL_CULL_FACE, GL_RASTERIZER_DISCARD, GL_COLOR_LOGIC_OP, GL_SAMPLE_ALPHA_TO_COVERAGE,
-  ].map { GLenum($0) }
+  package static let capabilities: [GLenum] =
+    [
+      GL_BLEND, GL_SCISSOR_TEST, GL_PROGRAM_POINT_SIZE, GL_DEPTH_TEST, GL_STENCIL_TEST,
+      GL_CULL_FACE, GL_RASTERIZER_DISCARD, GL_COLOR_LOGIC_OP, GL_SAMPLE_ALPHA_TO_COVERAGE,
+      GL_SAMPLE_ALPHA_TO_ONE, GL_SAMPLE_COVERAGE, GL_SAMPLE_MASK,
+    ].map { GLenum($0) } + clipDistances
+
+  /// The clip distances GL 3.3 guarantees: the sprite shaders write none, so enabled ones would
+  /// clip at random.
+  package static let clipDistances = (0..<8).map { GLenum(GL_CLIP_DISTANCE0) + GLenum($0) }
+
+  /// The capabilities a sprite draw turns off, whatever the host left on.
+  package static let disabledForSprites: [GLenum] =
+    [
+      GL_DEPTH_TEST, GL_STENCIL_TEST, GL_CULL_FACE, GL_RASTERIZER_DISCARD, GL_COLOR_LOGIC_OP,
+      GL_SAMPLE_ALPHA_TO_COVERAGE, GL_SAMPLE_ALPHA_TO_ONE, GL_SAMPLE_COVERAGE, GL_SAMPLE_MASK,
+    ].map { GLenum($0) } + clipDistances
 
   /// Integer state read with glGetIntegerv and put back with its own setter.
   package static let integers: [GLenum] = [

@@ -101,18 +101,13 @@ package func pointAttribute(_ attribute: RecordAttribute, stride: Int) {
 
 /// Sets every piece of state a sprite draw needs, whatever the host left: premultiplied
 /// blending, program point size, scissor, sprite coordinates from the top left, all colour
-/// channels written, no depth, stencil, culling, logic op or alpha-to-coverage, and texture unit
-/// 0 free of any sampler object. Callers run inside ``HostGLState/preserving(_:)``.
+/// channels written, no depth, stencil, culling, logic op, sample masking or coverage, or clip
+/// distances, and texture unit 0 free of any sampler object. Callers run inside ``HostGLState/preserving(_:)``.
 package func applySpriteState() {
   epoxy_glEnable(GLenum(GL_BLEND))
   epoxy_glEnable(GLenum(GL_PROGRAM_POINT_SIZE))
   epoxy_glEnable(GLenum(GL_SCISSOR_TEST))
-  for capability in [
-    GL_DEPTH_TEST, GL_STENCIL_TEST, GL_CULL_FACE, GL_RASTERIZER_DISCARD, GL_COLOR_LOGIC_OP,
-    GL_SAMPLE_ALPHA_TO_COVERAGE,
-  ] {
-    epoxy_glDisable(GLenum(capability))
-  }
+  for capability in HostGLState.disabledForSprites { epoxy_glDisable(capability) }
   // The fragment shader writes premultiplied colour.
   epoxy_glBlendEquation(GLenum(GL_FUNC_ADD))
   epoxy_glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))

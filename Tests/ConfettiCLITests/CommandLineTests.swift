@@ -19,6 +19,22 @@ final class CommandLineTests: XCTestCase {
     }
   }
 
+  func testAFullDiskOnStandardOutputIsAnErrorNotASuccess() throws {
+    for arguments in [["schema"], ["presets", "show", "snow"], ["--version"], ["--help"]] {
+      let process = Process()
+      process.executableURL = confettiBinary
+      process.arguments = arguments
+      process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
+      let err = Pipe()
+      process.standardError = err
+      try process.run()
+      let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      process.waitUntilExit()
+      XCTAssertEqual(process.terminationStatus, 1, "\(arguments)")
+      XCTAssertEqual(message, "confetti: cannot write standard output: No space left on device\n")
+    }
+  }
+
   func testSubcommandsVersionAndCompletionScripts() throws {
     let version = try confetti(["--version"])
     XCTAssertEqual(version.status, 0)
@@ -64,7 +80,7 @@ final class CommandLineTests: XCTestCase {
 
   func testBadArgumentsGetOneLineAndANonZeroExitCode() throws {
     let table: [([String], String)] = [
-      (["--size", "0x600"], "--size"), (["--size", "wide"], "--size"),
+      (["--size", "0x600"], "--size"), (["--size", "wide"], "--size"), (["render", "--size", "-10x10"], "-10x10"),
       (["--seed", "-1"], "--seed"),
       (["--capacity", "0"], "--capacity"), (["--bogus"], "--bogus"),
       (["--bench", "0"], "between 1 and"), (["--bench", "-5"], "between 1 and"),

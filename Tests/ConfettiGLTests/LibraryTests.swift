@@ -28,7 +28,10 @@ final class LibraryTests: HeadlessGLTestCase {
     epoxy_glBindBuffer(GLenum(GL_TRANSFORM_FEEDBACK_BUFFER), buffers[2])
     epoxy_glViewport(3, 5, 17, 19)
     epoxy_glScissor(1, 2, 30, 40)
-    for on in [GL_DEPTH_TEST, GL_STENCIL_TEST, GL_CULL_FACE, GL_COLOR_LOGIC_OP] {
+    for on in [
+      GL_DEPTH_TEST, GL_STENCIL_TEST, GL_CULL_FACE, GL_COLOR_LOGIC_OP, GL_SAMPLE_MASK,
+      GL_SAMPLE_COVERAGE, GL_CLIP_DISTANCE0, GL_CLIP_DISTANCE3,
+    ] {
       epoxy_glEnable(GLenum(on))
     }
     for off in [GL_BLEND, GL_PROGRAM_POINT_SIZE, GL_SCISSOR_TEST] { epoxy_glDisable(GLenum(off)) }
@@ -182,6 +185,22 @@ final class LibraryTests: HeadlessGLTestCase {
     }
     XCTAssertEqual(leftDiffers, 0, "the burst beside it changed the snow")
     XCTAssertGreaterThan(rightPainted, 100, "the burst should be drawn on the right")
+  }
+
+  func testBadSizesAndCapacitiesAreOneLineErrors() throws {
+    for size in [Size(width: -320, height: 180), Size(width: .nan, height: 10)] {
+      XCTAssertThrowsError(try ConfettiSystem(preset: "confetti", size: size)) {
+        XCTAssert("\($0)".contains("size must be finite"), "\($0)")
+      }
+    }
+    XCTAssertThrowsError(try ConfettiSystem(preset: "confetti", size: size, capacity: 0)) {
+      XCTAssertEqual("\($0)", "the capacity must be at least 1 particle, not 0")
+    }
+    // A zero size is allowed: nothing is drawn.
+    let empty = try ConfettiSystem(preset: "confetti", size: Size(width: 0, height: 0))
+    empty.trigger(.key, time: 1)
+    try empty.draw(in: target.rect, at: 1.1)
+    empty.release()
   }
 
   func testTheEndOfAnEffectIsKnownExactly() throws {
