@@ -110,7 +110,8 @@ let package = Package(
       name: "ConfettiBenchTests",
       dependencies: ["ConfettiBench", "ConfettiCore", "ConfettiPresets"]),
     .testTarget(
-      name: "ConfettiCLITests", dependencies: ["ConfettiCLI", "embed-glfw", "headless", "ConfettiImage"]),
+      name: "ConfettiCLITests",
+      dependencies: ["ConfettiCLI", "embed-glfw", "headless", "ConfettiImage"]),
   ],
   swiftLanguageModes: [.v6]
 )

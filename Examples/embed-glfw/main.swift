@@ -110,7 +110,8 @@ struct HostSquare {
 
   init() throws {
     let source = ShaderSource(
-      fileName: "square", text: "#version 330 core\nin vec2 p; uniform vec2 u_offset;\n"
+      fileName: "square",
+      text: "#version 330 core\nin vec2 p; uniform vec2 u_offset;\n"
         + "void main() { gl_Position = vec4(p * vec2(0.09, 0.16) + u_offset, 0.0, 1.0); }")
     let colour = ShaderSource(
       fileName: "square colour",

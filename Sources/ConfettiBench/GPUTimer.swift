@@ -1,6 +1,6 @@
+@preconcurrency import CEpoxy
 import ConfettiCore
 import ConfettiGL
-@preconcurrency import CEpoxy
 
 /// GPU time per frame from GL_TIME_ELAPSED queries, kept in a small rotation so that reading a
 /// result never waits for the GPU: a frame's result is collected a few frames later, once the

@@ -1,6 +1,6 @@
 @preconcurrency import CEpoxy
-import ConfettiGL
 import ConfettiCore
+import ConfettiGL
 import ConfettiImage
 
 /// The bench's baselines: the same sprites as ``ParticleRenderer``, but placed by positions

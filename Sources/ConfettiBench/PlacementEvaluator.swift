@@ -1,4 +1,5 @@
 import ConfettiCore
+
 /// The usual CPU way, for the bench's `cpu` baseline: Swift evaluates the closed form for every
 /// particle every frame, and the GPU only places the results.
 public enum PlacementEvaluator {

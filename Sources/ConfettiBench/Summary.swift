@@ -1,4 +1,5 @@
 import ConfettiCore
+
 /// The distribution of a benchmark measurement: min, median, 95th and 99th percentile, max.
 public struct Summary: Equatable, Codable, Sendable {
   public var min: Double

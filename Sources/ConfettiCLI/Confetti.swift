@@ -178,7 +178,8 @@ struct BenchCommand: ParsableCommand {
   @OptionGroup(title: "Effect")
   var effect: EffectOptions
 
-  @Option(help: ArgumentHelp("Particles alive throughout (also: confetti --bench N).", valueName: "N"))
+  @Option(
+    help: ArgumentHelp("Particles alive throughout (also: confetti --bench N).", valueName: "N"))
   var particles: Int?
 
   @Option(
@@ -312,7 +313,8 @@ struct PresetsCommand: ParsableCommand {
 struct SchemaCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "schema",
-    abstract: "Print the configuration format as a JSON Schema, for editors' completion and checks.")
+    abstract: "Print the configuration format as a JSON Schema, for editors' completion and checks."
+  )
 
   func run() throws {
     print(ConfigSchema.jsonSchema())

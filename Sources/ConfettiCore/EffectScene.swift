@@ -222,8 +222,10 @@ public struct EffectScene: Sendable {
     // Per-axis parts draw nothing from the generator unless they vary, so effects without them
     // keep their random streams.
     let (perX, perY) = cell.velocityUnit == .windowSize ? (window.width, window.height) : (1, 1)
-    p.velocityX = speed * cos(direction) + cell.kick.x + cell.velocityX.sample(using: &random) * perX
-    p.velocityY = speed * sin(direction) + cell.kick.y + cell.velocityY.sample(using: &random) * perY
+    p.velocityX =
+      speed * cos(direction) + cell.kick.x + cell.velocityX.sample(using: &random) * perX
+    p.velocityY =
+      speed * sin(direction) + cell.kick.y + cell.velocityY.sample(using: &random) * perY
     p.gravity = cell.gravity
     p.accelerationX = cell.accelerationX
     (p.dragX, p.dragY) = (cell.drag.x, cell.drag.y)

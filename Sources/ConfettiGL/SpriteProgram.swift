@@ -56,7 +56,9 @@ package final class SpriteProgram {
       attributes: attributes, feedbackVaryings: feedbackVaryings)
   }
 
-  package func setShapeTable(_ table: ShapeTable, images: [RGBAImage], meter: inout UploadMeter) throws {
+  package func setShapeTable(_ table: ShapeTable, images: [RGBAImage], meter: inout UploadMeter)
+    throws
+  {
     try shapes.set(table, images: images, program: program, meter: &meter)
   }
 

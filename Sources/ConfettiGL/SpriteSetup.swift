@@ -145,7 +145,8 @@ struct SpriteProjection {
   mutating func reapply(program: ShaderProgram, meter: inout UploadMeter) {
     guard let last = current else { return }
     current = nil
-    setUniforms(width: last.width, height: last.height, window: last.window, program: program, meter: &meter)
+    setUniforms(
+      width: last.width, height: last.height, window: last.window, program: program, meter: &meter)
   }
 
   /// Maps a window of `window` points onto `rect`, clipped to `rect` and to `clip` (the host's
@@ -165,7 +166,8 @@ struct SpriteProjection {
     let scissor = clip.map(rect.intersection) ?? rect
     epoxy_glScissor(
       GLint(scissor.x), GLint(scissor.y), GLsizei(scissor.width), GLsizei(scissor.height))
-    setUniforms(width: rect.width, height: rect.height, window: window, program: program, meter: &meter)
+    setUniforms(
+      width: rect.width, height: rect.height, window: window, program: program, meter: &meter)
     return true
   }
 

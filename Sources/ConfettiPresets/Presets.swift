@@ -1,5 +1,5 @@
-import ConfettiCore
 import ConfettiConfig
+import ConfettiCore
 
 /// The named effects: `Presets/*.json`, embedded at build time and decoded with the same strict
 /// decoder as a user's `--config` file, so each file is also a starting point to copy and edit.

@@ -36,7 +36,8 @@ final class BenchSceneTests: XCTestCase {
   }
 
   func testTheCPUBaselineWritesWhatTheReferenceComputes() throws {
-    let ring = try BenchScene(count: 300, window: window, seed: 2, churn: false, effect: cannon).ring
+    let ring = try BenchScene(count: 300, window: window, seed: 2, churn: false, effect: cannon)
+      .ring
     let now = Tick(BenchScene.start + 0.4)
     var floats = [Float](repeating: -1, count: 300 * PlacementEvaluator.floatsPerParticle)
     floats.withUnsafeMutableBufferPointer {

@@ -54,7 +54,8 @@ final class CommandLineTests: XCTestCase {
     // The JSON Schema, for editors: every key of the format, the presets' among them.
     let schema = try confetti(["schema"])
     XCTAssertEqual(schema.status, 0)
-    let document = try JSONSerialization.jsonObject(with: Data(schema.stdout.utf8)) as? [String: Any]
+    let document =
+      try JSONSerialization.jsonObject(with: Data(schema.stdout.utf8)) as? [String: Any]
     XCTAssertEqual(document?["$schema"] as? String, "https://json-schema.org/draft/2020-12/schema")
     for key in ["birthRate", "velocityUnit", "flutterAmplitude", "gustPeriod", "offset"] {
       XCTAssert(schema.stdout.contains("\"\(key)\""), "the schema lacks \(key)")
@@ -80,7 +81,8 @@ final class CommandLineTests: XCTestCase {
 
   func testBadArgumentsGetOneLineAndANonZeroExitCode() throws {
     let table: [([String], String)] = [
-      (["--size", "0x600"], "--size"), (["--size", "wide"], "--size"), (["render", "--size", "-10x10"], "-10x10"),
+      (["--size", "0x600"], "--size"), (["--size", "wide"], "--size"),
+      (["render", "--size", "-10x10"], "-10x10"),
       (["--seed", "-1"], "--seed"),
       (["--capacity", "0"], "--capacity"), (["--bogus"], "--bogus"),
       (["--bench", "0"], "between 1 and"), (["--bench", "-5"], "between 1 and"),
@@ -95,7 +97,8 @@ final class CommandLineTests: XCTestCase {
       (["--bench", "100", "--frames", "0"], "--frames"),
       (["--bench", "100", "--mode", "fast"], "--mode"),
       (["--sweep", "10,abc"], "--sweep"), (["--sweep", ""], "--sweep"),
-      (["--compare"], "Unknown option '--compare'"), (["--bench", "10", "--sweep", "10"], "not both"),
+      (["--compare"], "Unknown option '--compare'"),
+      (["--bench", "10", "--sweep", "10"], "not both"),
       (["render", "--time", "nan"], "--time"), (["render", "--time", "-1"], "--time must be"),
       (["render", "--fps", "0"], "--fps"), (["render", "--size", "800"], "--size"),
       (["render", "--frames", "0"], "--frames"), (["render", "--count", "0"], "--count"),

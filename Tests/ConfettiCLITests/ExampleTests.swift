@@ -58,7 +58,8 @@ final class ExampleTests: XCTestCase {
     XCTAssertEqual([image.width, image.height], [960, 540])
     var square = 0
     for y in 0..<image.height {
-      for x in 0..<image.width where image[x, y] == RGBAImage.Pixel(red: 242, green: 242, blue: 255) {
+      for x in 0..<image.width where image[x, y] == RGBAImage.Pixel(red: 242, green: 242, blue: 255)
+      {
         square += 1
       }
     }

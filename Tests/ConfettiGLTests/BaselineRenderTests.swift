@@ -12,7 +12,8 @@ final class BaselineRenderTests: HeadlessGLTestCase {
 
   func testPlacedSpritesMatchTheShadersPicture() throws {
     let window = Size(width: 400, height: 300)
-    var ring = try BenchScene(count: 2000, window: window, seed: 11, churn: false, effect: cannon).ring
+    var ring = try BenchScene(count: 2000, window: window, seed: 11, churn: false, effect: cannon)
+      .ring
     let now = Tick(BenchScene.start + 0.3)
     let target = try OffscreenTarget(width: 400, height: 300, info: context.info)
     target.bind()

@@ -38,7 +38,8 @@ final class LibraryTests: HeadlessGLTestCase {
     epoxy_glBlendFuncSeparate(
       GLenum(GL_SRC_COLOR), GLenum(GL_DST_COLOR), GLenum(GL_ZERO), GLenum(GL_CONSTANT_ALPHA))
     epoxy_glBlendEquationSeparate(GLenum(GL_FUNC_SUBTRACT), GLenum(GL_MAX))
-    epoxy_glColorMask(GLboolean(GL_TRUE), GLboolean(GL_FALSE), GLboolean(GL_TRUE), GLboolean(GL_FALSE))
+    epoxy_glColorMask(
+      GLboolean(GL_TRUE), GLboolean(GL_FALSE), GLboolean(GL_TRUE), GLboolean(GL_FALSE))
     epoxy_glPointParameteri(GLenum(GL_POINT_SPRITE_COORD_ORIGIN), GL_LOWER_LEFT)
     epoxy_glActiveTexture(GLenum(GL_TEXTURE0))
     epoxy_glBindTexture(GLenum(GL_TEXTURE_2D), texture)
@@ -64,7 +65,9 @@ final class LibraryTests: HeadlessGLTestCase {
     epoxy_glGenSamplers(1, &sampler)
     var buffers = [GLuint](repeating: 0, count: 3)
     epoxy_glGenBuffers(3, &buffers)
-    for (buffer, target) in zip(buffers, [GL_ARRAY_BUFFER, GL_PIXEL_UNPACK_BUFFER, GL_TRANSFORM_FEEDBACK_BUFFER]) {
+    for (buffer, target) in zip(
+      buffers, [GL_ARRAY_BUFFER, GL_PIXEL_UNPACK_BUFFER, GL_TRANSFORM_FEEDBACK_BUFFER])
+    {
       epoxy_glBindBuffer(GLenum(target), buffer)
       epoxy_glBufferData(GLenum(target), 64, nil, GLenum(GL_STATIC_DRAW))
     }
@@ -138,9 +141,12 @@ final class LibraryTests: HeadlessGLTestCase {
         let painted = image[x, y] != RGBAImage.Pixel(red: 0, green: 0, blue: 0)
         // Rows from the top: GL's y = 30…89 are rows 30…89 counted from the bottom.
         let glY = image.height - 1 - y
-        let within = (rect.x..<rect.x + rect.width).contains(x)
+        let within =
+          (rect.x..<rect.x + rect.width).contains(x)
           && (rect.y..<rect.y + rect.height).contains(glY)
-        if within { inside += painted ? 1 : 0 } else {
+        if within {
+          inside += painted ? 1 : 0
+        } else {
           XCTAssertFalse(painted, "pixel \(x),\(y) is outside the rectangle but painted")
           if painted { return }
         }
@@ -167,7 +173,9 @@ final class LibraryTests: HeadlessGLTestCase {
     snow.trigger(.start, time: 1)
     burst.trigger(.click, at: Point(x: 40, y: 45), time: 1)
     var together: RGBAImage?
-    for step in 0...30 { together = try picture([(snow, left), (burst, right)], at: 1 + Double(step) / 60) }
+    for step in 0...30 {
+      together = try picture([(snow, left), (burst, right)], at: 1 + Double(step) / 60)
+    }
 
     // Each alone, from the same seeds and clock readings, draws the same half.
     let snowAlone = try ConfettiSystem(preset: "snow", size: half, seed: 1)
@@ -305,7 +313,8 @@ final class LibraryTests: HeadlessGLTestCase {
   func testAnInitializerThatFailsHalfWayLeavesNothingBehind() throws {
     let next = nextNames()
     // The renderer makes its vertex array and buffer, then a shader that does not compile.
-    let broken = ShaderSource(fileName: "broken.vert", text: "#version 330 core\nvoid main() { nope; }")
+    let broken = ShaderSource(
+      fileName: "broken.vert", text: "#version 330 core\nvoid main() { nope; }")
     XCTAssertThrowsError(try ParticleRenderer(capacity: 64, info: context.info, vertex: broken)) {
       XCTAssertTrue("\($0)".contains("broken.vert"), "the error names the shader: \($0)")
     }
@@ -315,7 +324,8 @@ final class LibraryTests: HeadlessGLTestCase {
     XCTAssertEqual(liveNames(from: next), [], "objects of a failed set-up are still alive")
     var bound: GLint = 0
     epoxy_glGetIntegerv(GLenum(GL_FRAMEBUFFER_BINDING), &bound)
-    XCTAssertEqual(GLuint(bound), target.objectNames.framebuffer, "the host's framebuffer stays bound")
+    XCTAssertEqual(
+      GLuint(bound), target.objectNames.framebuffer, "the host's framebuffer stays bound")
 
     // A system whose effect cannot be set up (an image that is not there) leaves nothing either.
     var config = try Presets.named("confetti")
@@ -335,7 +345,9 @@ final class LibraryTests: HeadlessGLTestCase {
       let text = try XCTUnwrap(embeddedShaderText(file))
       for (name, _) in ShaderConstants.values {
         XCTAssertNil(
-          text.range(of: "(const\\s+\\w+\\s+\(name)\\s*=|#define\\s+\(name)\\b)", options: .regularExpression),
+          text.range(
+            of: "(const\\s+\\w+\\s+\(name)\\s*=|#define\\s+\(name)\\b)", options: .regularExpression
+          ),
           "\(file) defines \(name) itself")
       }
     }
@@ -356,7 +368,8 @@ final class LibraryTests: HeadlessGLTestCase {
 
   private func embeddedShaderText(_ file: String) -> String? {
     // The file as written: ShaderSource.embedded adds the #define lines after #version.
-    let lines = ShaderSource.embedded(file).text.split(separator: "\n", omittingEmptySubsequences: false)
+    let lines = ShaderSource.embedded(file).text.split(
+      separator: "\n", omittingEmptySubsequences: false)
     return lines.filter { !$0.hasPrefix("#define ") }.joined(separator: "\n")
   }
 
