@@ -24,12 +24,23 @@ public struct Effect: Sendable {
   /// Reads and decodes a configuration file (the format of the repository's `Presets/*.json`);
   /// its images are read relative to the file's folder. Every failure names the file.
   public init(contentsOfFile path: String) throws {
+    guard !path.isEmpty else { throw EffectError("no configuration file name given") }
     let url = URL(fileURLWithPath: path)
-    var isDirectory: ObjCBool = false
-    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
-      isDirectory.boolValue
-    {
-      throw EffectError("cannot read the configuration \(path): it is a folder, not a file")
+    // Only a regular file of sensible size is read: not a folder, a device (/dev/zero), a FIFO
+    // that may never end, or a file larger than any effect.
+    var status = stat()
+    if stat(path, &status) == 0 {
+      let type = status.st_mode & S_IFMT
+      guard type == S_IFREG else {
+        let what =
+          type == S_IFDIR ? "a folder" : type == S_IFIFO ? "a FIFO" : "a device or special file"
+        throw EffectError("cannot read the configuration \(path): it is \(what), not a file")
+      }
+      guard status.st_size <= Self.largestFile else {
+        throw EffectError(
+          "cannot read the configuration \(path): it is \(status.st_size / 1024) KiB; an effect "
+            + "is at most \(Self.largestFile / 1024) KiB")
+      }
     }
     let text: String
     do {
@@ -45,7 +56,11 @@ public struct Effect: Sendable {
     imageFolder = url.deletingLastPathComponent()
   }
 
-  /// Decodes every image `shapes` names, in order.
+  /// The largest configuration file read, in bytes.
+  public static let largestFile = 1_048_576
+
+  /// Decodes every image `shapes` names, in order, refusing any larger than the atlas takes
+  /// before decoding it.
   public func images(for shapes: ShapeTable) throws -> [RGBAImage] {
     try shapes.images.map { path in
       let url: URL
@@ -59,7 +74,7 @@ public struct Effect: Sendable {
             + "or load it from a file")
       }
       do {
-        return try PNG.read(url)
+        return try PNG.read(url, largest: ParticleRenderer.largestImage)
       } catch {
         throw EffectError("cannot use the image \(url.path): \(error)")
       }

@@ -39,10 +39,9 @@ struct Bench {
 
   func run() throws {
     if let plot {
-      // Find out now, not after minutes of measuring, that the plot cannot be written.
-      guard FileManager.default.createFile(atPath: plot, contents: nil) else {
-        throw PlotError(description: "cannot write \(plot): \(String(cString: strerror(errno)))")
-      }
+      // Find out now, not after minutes of measuring, that the plot cannot be written; nothing
+      // is created or replaced until it is.
+      try OutputFile.check(plot)
     }
     let context = try HeadlessContext()
     // Every GL object below dies on this context: it must outlive them all.

@@ -232,6 +232,9 @@ struct BenchCommand: ParsableCommand {
     if let frames, !(1...10_000_000).contains(frames) {
       throw ValidationError("--frames must be between 1 and 10000000")
     }
+    if seconds != nil, frames != nil {
+      throw ValidationError("give --seconds or --frames, not both")
+    }
     if churn, mode == .floor, !compare {
       throw ValidationError("--churn has no floor: the floor places each particle once")
     }

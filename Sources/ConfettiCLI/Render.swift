@@ -56,6 +56,19 @@ struct Render: ParsableCommand {
       throw ValidationError("--frames must be 1 to 100000")
     }
     guard (1...8).contains(scale) else { throw ValidationError("--scale must be 1 to 8") }
+    guard size.width / scale >= 1, size.height / scale >= 1 else {
+      throw ValidationError(
+        "--size \(size) at --scale \(scale) leaves no window: the size must be at least the scale")
+    }
+    let last = time + Double(frames - 1) / fps
+    guard last <= 3600 else {
+      throw ValidationError(
+        "the last frame would be at \(format(last)) s; --time plus (--frames - 1) / --fps must "
+          + "stay within 3600 s")
+    }
+    guard URL(fileURLWithPath: out).pathExtension.lowercased() == "png" else {
+      throw ValidationError("--out must name a .png file (render writes PNG), not \(out)")
+    }
     if let count, !(1...1_000_000).contains(count) {
       throw ValidationError("--count must be 1 to 1000000")
     }
@@ -109,4 +122,11 @@ struct Render: ParsableCommand {
     let stem = url.deletingPathExtension().path
     return stem + "-" + String(format: "%04d", frame) + "." + ext
   }
+}
+
+/// Seconds in messages: at most three decimals, no trailing zeros.
+private func format(_ seconds: Double) -> String {
+  seconds < 1e9
+    ? String(format: "%.3f", seconds).replacingOccurrences(
+      of: #"\.?0+$"#, with: "", options: .regularExpression) : String(seconds)
 }

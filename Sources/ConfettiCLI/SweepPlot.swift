@@ -1,3 +1,4 @@
+import Confetti
 import ConfettiBench
 import Foundation
 
@@ -12,10 +13,7 @@ struct SweepPlot {
   ]
 
   func write(to path: String) throws {
-    let svg = render()
-    guard FileManager.default.createFile(atPath: path, contents: Data(svg.utf8)) else {
-      throw PlotError(description: "cannot write \(path): \(String(cString: strerror(errno)))")
-    }
+    try OutputFile.write(Data(render().utf8), to: path)
   }
 
   func render() -> String {
@@ -96,8 +94,4 @@ struct SweepPlot {
   private func escape(_ text: String) -> String {
     text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
   }
-}
-
-struct PlotError: Error, CustomStringConvertible {
-  var description: String
 }

@@ -35,6 +35,9 @@ public final class ParticleRenderer {
   ]
   private static let capturedFloats = 11
 
+  /// The widest and tallest image a shape table may hold, in pixels.
+  public static let largestImage = ShapeUniforms.largestImage
+
   /// The most particles one renderer holds: its records must fit one GL buffer (2 GiB).
   public static let maximumCapacity = Int(Int32.max) / MemoryLayout<ParticleRecord>.stride
 

@@ -35,29 +35,31 @@ public enum PNG {
     return data
   }
 
-  /// Writes `image` to `url` as a PNG file.
+  /// Writes `image` to `url` as a PNG file, safely: never a damaged file under the final name,
+  /// never over anything but a regular file (``OutputFile``).
   public static func write(_ image: RGBAImage, to url: URL) throws {
-    let data = try encode(image)
-    guard let file = fopen(url.path, "wb") else {
-      throw Failure(description: "cannot write \(url.path): \(String(cString: strerror(errno)))")
-    }
-    defer { fclose(file) }
-    let written = data.withUnsafeBytes { fwrite($0.baseAddress, 1, data.count, file) }
-    guard written == data.count, fflush(file) == 0 else {
-      throw Failure(description: "cannot write \(url.path): \(String(cString: strerror(errno)))")
-    }
+    try OutputFile.write(try encode(image), to: url.path)
   }
 
-  /// Reads a PNG file as 8-bit RGBA.
-  public static func read(_ url: URL) throws -> RGBAImage {
+  /// Reads a PNG file as 8-bit RGBA. With `largest`, a picture wider or taller than that many
+  /// pixels is refused from its header, before any pixel memory is allocated.
+  public static func read(_ url: URL, largest: Int? = nil) throws -> RGBAImage {
     var png = png_image()
     png.version = UInt32(PNG_IMAGE_VERSION)
     guard png_image_begin_read_from_file(&png, url.path) != 0 else {
       throw Failure(description: "cannot read \(url.path): \(message(of: &png))")
     }
+    if let largest, png.width > largest || png.height > largest {
+      png_image_free(&png)
+      throw Failure(
+        description:
+          "\(url.path) is \(png.width)x\(png.height) pixels; at most \(largest)x\(largest) are "
+          + "allowed: scale it down")
+    }
     png.format = rgbaFormat
     var bytes = [UInt8](repeating: 0, count: Int(png.width) * Int(png.height) * 4)
     guard png_image_finish_read(&png, nil, &bytes, 0, nil) != 0 else {
+      png_image_free(&png)
       throw Failure(description: "cannot decode \(url.path): \(message(of: &png))")
     }
     return RGBAImage(width: Int(png.width), height: Int(png.height), bytes: bytes)

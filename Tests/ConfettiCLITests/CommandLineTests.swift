@@ -111,6 +111,19 @@ final class CommandLineTests: XCTestCase {
       (["render", "--config", badConfig], "$.emitters[0].cells[0].lifetime: must be a number"),
       (["--bench", "10", "--config", badConfig], "effect.json: $.emitters[0]"),
       (["render", "--config", missingImage], "cannot use the image"),
+      (["render", "--config", "/dev/zero"], "/dev/zero: it is a device or special file"),
+      (["render", "--config", "/dev/null"], "/dev/null: it is a device or special file"),
+      (["render", "--config", ""], "no configuration file name given"),
+      (["render", "--config", fifo], "it is a FIFO, not a file"),
+      (["render", "--config", pngBomb], "100000x100000 pixels; at most 512x512"),
+      (["render", "--out", "x.jpg"], "--out must name a .png file"),
+      (["render", "--out", link], "it is a symbolic link"),
+      (["render", "--scale", "8", "--size", "4x4"], "leaves no window"),
+      (["render", "--fps", "1e-9", "--frames", "2"], "must stay within 3600 s"),
+      (["render", "--fps", "5e-324", "--frames", "2"], "must stay within 3600 s"),
+      (["bench", "--seconds", "1", "--frames", "2"], "not both"),
+      (["--sweep", "10,20", "--plot", "/dev/full"], "will not write /dev/full: it is a device"),
+      (["--list-presets", "--bench", "10"], "Unknown option '--list-presets'"),
     ]
     for (arguments, mention) in table {
       let result = try confetti(arguments)
@@ -128,6 +141,42 @@ final class CommandLineTests: XCTestCase {
   lazy var badConfig: String = {
     let file = try! temporaryDirectory().appendingPathComponent("effect.json")
     try! #"{"name": "bad", "emitters": [{"cells": [{"count": 1, "lifetime": -2}]}]}"#
+      .write(to: file, atomically: true, encoding: .utf8)
+    return file.path
+  }()
+
+  /// A FIFO where a configuration file is expected: reading it would wait for ever.
+  lazy var fifo: String = {
+    let path = try! temporaryDirectory().appendingPathComponent("effect.json").path
+    XCTAssertEqual(mkfifo(path, 0o600), 0)
+    return path
+  }()
+
+  /// A symbolic link where a picture is to be written.
+  lazy var link: String = {
+    let directory = try! temporaryDirectory()
+    let path = directory.appendingPathComponent("link.png").path
+    XCTAssertEqual(symlink(directory.appendingPathComponent("target.png").path, path), 0)
+    return path
+  }()
+
+  /// A configuration whose image is a 74-byte PNG claiming 100000×100000 pixels: decoding it
+  /// would take 40 GB.
+  lazy var pngBomb: String = {
+    let directory = try! temporaryDirectory()
+    func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
+      let typed = Array(type.utf8) + body
+      return bigEndian(UInt32(body.count)) + typed + bigEndian(crc32(typed))
+    }
+    let header = bigEndian(100_000) + bigEndian(100_000) + [8, 6, 0, 0, 0]
+    // An empty zlib stream: the header alone must be enough to refuse it.
+    let png =
+      [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header)
+      + chunk("IDAT", [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01]) + chunk("IEND", [])
+    try! Data(png).write(to: directory.appendingPathComponent("bomb.png"))
+    let file = directory.appendingPathComponent("bomb.json")
+    try!
+      #"{"name": "b", "emitters": [{"cells": [{"count": 1, "shapes": [{"image": "bomb.png"}]}]}]}"#
       .write(to: file, atomically: true, encoding: .utf8)
     return file.path
   }()
@@ -371,4 +420,18 @@ func startXvfb() throws -> (name: String, server: Process) {
     server.terminate()
   }
   throw XCTSkip("no free X display number for Xvfb")
+}
+
+private func bigEndian(_ value: UInt32) -> [UInt8] {
+  [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) }
+}
+
+/// The CRC-32 PNG chunks end with.
+private func crc32(_ bytes: [UInt8]) -> UInt32 {
+  var crc: UInt32 = 0xFFFF_FFFF
+  for byte in bytes {
+    crc ^= UInt32(byte)
+    for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+  }
+  return ~crc
 }
