@@ -182,8 +182,10 @@ public final class ConfettiSystem {
     scene.ring.aliveCount(at: time)
   }
 
-  /// Stops every emitter and forgets every particle.
-  public func removeAll() {
-    scene.removeAll()
+  /// Forgets every particle and stops every emitter, or, `keepingStartEmitters`, only those
+  /// ``trigger(_:at:time:)`` started for clicks and keys: the effect's own start emitters (a
+  /// fire's flames, snow) go on. Default: stop them all.
+  public func removeAll(keepingStartEmitters: Bool = false) {
+    scene.removeAll(keepingStartEmitters: keepingStartEmitters)
   }
 }

@@ -19,6 +19,9 @@ final class WindowApp {
   /// Whether the last frame drawn had no particles, so the screen already shows the backdrop.
   private var screenIsEmpty = false
   private var frameCounter = FrameCounter()
+  /// The title last set: setting a title sends the window an event, which would wake an idle
+  /// loop again and again, so an unchanged title is not set.
+  private var title = ""
 
   init(
     size: PixelSize, capacity: Int, seed: UInt64, effect: Effect, reduceMotion: Bool,
@@ -112,9 +115,10 @@ final class WindowApp {
         // Nothing moves and the screen shows it: sleep until an event. Zero cost when idle.
         updateTitle(force: true)
         if exitAfter == nil { glfwWaitEvents() } else { glfwWaitEventsTimeout(0.05) }
-      } else if width == 0 || height == 0 {
-        // Minimised: draw nothing, but keep handling events (and the clock keeps running).
-        glfwWaitEventsTimeout(0.1)
+      } else if width == 0 || height == 0 || glfwGetWindowAttrib(window, GLFW_ICONIFIED) != 0 {
+        // Minimised (X11 keeps an iconified window's framebuffer size, hence the attribute):
+        // draw nothing, but keep handling events, and the clock keeps running.
+        glfwWaitEventsTimeout(0.25)
       } else {
         drawFrame(width: Int(width), height: Int(height))
         glfwSwapBuffers(window)
@@ -144,8 +148,11 @@ final class WindowApp {
     let idle = !system.isAlive(at: time)
     let rate = idle ? "idle" : String(format: "%.0f fps", frameCounter.rate)
     let calm = reduceMotion ? " (reduced motion)" : ""
-    glfwSetWindowTitle(
-      window, "Confetti — \(system.effect.config.name)\(calm) — \(alive) particles — \(rate)")
+    let title = "Confetti — \(system.effect.config.name)\(calm) — \(alive) particles — \(rate)"
+    if title != self.title {
+      glfwSetWindowTitle(window, title)
+      self.title = title
+    }
     frameCounter.titleShown(at: time)
   }
 
@@ -190,7 +197,7 @@ final class WindowApp {
       system.trigger(trigger, time: now)
     case GLFW_KEY_P: switchEffect(by: 1)
     case GLFW_KEY_O: switchEffect(by: -1)
-    case GLFW_KEY_C: system.removeAll()
+    case GLFW_KEY_C: system.removeAll(keepingStartEmitters: true)
     case GLFW_KEY_ESCAPE, GLFW_KEY_Q: glfwSetWindowShouldClose(window, GLFW_TRUE)
     default: return
     }

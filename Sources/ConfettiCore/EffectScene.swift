@@ -21,7 +21,8 @@ public struct EffectScene: Sendable {
   private var cellShapes: [[[ParticleShape]]] = []
   private var running: [RunningEmitter] = []
 
-  /// The most emitters emitting at once; starting another stops the oldest.
+  /// The most emitters emitting at once. Starting another stops the oldest one a click or a key
+  /// started; the effect's own start emitters are stopped only when nothing else is left.
   public static let maximumRunning = 64
   /// The most emission time one call to ``advance(to:window:)`` covers; the rest is dropped.
   public static let longestStep: Seconds = 0.1
@@ -88,7 +89,8 @@ public struct EffectScene: Sendable {
     _ trigger: EmitterTrigger, at pointer: Point? = nil, window: Size, time: Seconds
   ) {
     for (index, emitter) in config.emitters.enumerated() where emitter.trigger == trigger {
-      let origin = (trigger == .click ? pointer : nil) ?? emitter.origin(in: window)
+      let placed = trigger == .click ? pointer : nil
+      let origin = placed ?? emitter.origin(in: window)
       if emitter.emission == .burst {
         for (c, cell) in emitter.cells.enumerated() {
           let born = (0..<cell.count).map { _ in
@@ -97,23 +99,28 @@ public struct EffectScene: Sendable {
           ring.append(born, bornAt: time, table: table)
         }
       } else {
-        if running.count == Self.maximumRunning { running.removeFirst() }
+        if running.count == Self.maximumRunning {
+          let emitters = config.emitters
+          running.remove(at: running.firstIndex { emitters[$0.emitter].trigger != .start } ?? 0)
+        }
         running.append(
           RunningEmitter(
-            emitter: index, origin: origin, lastTime: time,
+            emitter: index, pointer: placed, lastTime: time,
             born: Array(repeating: 0, count: emitter.cells.count)))
       }
     }
   }
 
-  /// Stops every emitter and forgets every particle.
-  public mutating func removeAll() {
-    running.removeAll()
+  /// Forgets every particle and stops every emitter, or, `keepingStartEmitters`, only those a
+  /// click or a key started: the effect's own start emitters (fire's flames, snow) go on.
+  public mutating func removeAll(keepingStartEmitters: Bool = false) {
+    running.removeAll { !keepingStartEmitters || config.emitters[$0.emitter].trigger != .start }
     ring.removeAll()
   }
 
   /// Emits what the running emitters owe up to `time` (at most ``longestStep`` of it each) and
-  /// frees the records of particles no longer visible.
+  /// frees the records of particles no longer visible. Emitters placed by the configuration
+  /// follow `window` (a resized window moves them); those placed at a click stay at its point.
   public mutating func advance(to time: Seconds, window: Size) {
     var budget = Self.maximumBirthsPerStep
     for index in running.indices {
@@ -137,8 +144,9 @@ public struct EffectScene: Sendable {
           var fadeAt = Seconds.infinity
           if case .timed(let duration, _) = emitter.emission { fadeAt = duration - local }
           let born = particle(
-            emitter: running[index].emitter, cell: c, origin: running[index].origin,
-            window: window, fadeAt: fadeAt)
+            emitter: running[index].emitter, cell: c,
+            origin: running[index].pointer ?? emitter.origin(in: window), window: window,
+            fadeAt: fadeAt)
           ring.append([born], bornAt: time - (to - local), table: table)
         }
       }
@@ -292,7 +300,8 @@ public struct EffectScene: Sendable {
 /// An emitter emitting: where, and how far its own clock has run.
 private struct RunningEmitter: Sendable {
   var emitter: Int
-  var origin: Point
+  /// The click it was started at; nil: where the configuration places it in the window.
+  var pointer: Point?
   /// The scene time it was last advanced to.
   var lastTime: Seconds
   /// Seconds of emission so far (its own clock, which skips stalls).
@@ -300,8 +309,8 @@ private struct RunningEmitter: Sendable {
   /// Particles born so far, per cell.
   var born: [Int]
 
-  init(emitter: Int, origin: Point, lastTime: Seconds, born: [Int]) {
-    (self.emitter, self.origin, self.lastTime, self.born) = (emitter, origin, lastTime, born)
+  init(emitter: Int, pointer: Point?, lastTime: Seconds, born: [Int]) {
+    (self.emitter, self.pointer, self.lastTime, self.born) = (emitter, pointer, lastTime, born)
   }
 }
 

@@ -307,6 +307,34 @@ final class CommandLineTests: XCTestCase {
     }
   }
 
+  func testAnIdleWindowCostsLessThanOnePercentOfACore() throws {
+    let display = try startXvfb()
+    defer { display.server.terminate() }
+    let process = Process()
+    process.executableURL = confettiBinary
+    // The cannon fires only on a key: nothing moves, and the window sleeps.
+    process.arguments = ["--preset", "cannon", "--size", "320x240", "--exit-after", "6"]
+    var environment = ProcessInfo.processInfo.environment
+    environment["DISPLAY"] = display.name
+    process.environment = environment
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    defer { process.terminate() }
+    /// User and system CPU seconds of the process so far, from /proc.
+    func cpuSeconds() throws -> Double {
+      let stat = try String(
+        contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8)
+      let fields = stat[stat.range(of: ")")!.upperBound...].split(separator: " ")
+      return (Double(fields[11])! + Double(fields[12])!) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+    usleep(2_000_000)  // start-up: the context, the first frames, going idle
+    let before = try cpuSeconds()
+    usleep(3_000_000)
+    let used = try cpuSeconds() - before
+    XCTAssertLessThan(used, 0.03, "an idle window used \(used) s of CPU in 3 s")
+  }
+
   func testTheWindowRunsAndQuitsUnderXvfb() throws {
     let display = try startXvfb()
     defer { display.server.terminate() }

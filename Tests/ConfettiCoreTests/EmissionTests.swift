@@ -137,6 +137,61 @@ final class EmissionTests: XCTestCase {
     XCTAssertEqual(scene.ring.head - before, firstFrame, "the same first frame as the first time")
   }
 
+  func testClicksBeyondTheLimitStopTheOldestClickNeverTheEffectsOwnEmitter() throws {
+    var fire = try EffectScene(config: Presets.named("fire"), capacity: 100_000, seed: 1)
+    fire.trigger(.start, window: window, time: 0)
+    for k in 0..<200 {
+      fire.trigger(.click, at: Point(x: 10, y: 10), window: window, time: Double(k) / 100)
+    }
+    XCTAssertEqual(fire.runningCount, EffectScene.maximumRunning)
+    // The base flame still emits where the configuration puts it, away from the clicks.
+    let before = fire.ring.head
+    fire.advance(to: 2.1, window: window)
+    let origin = try Presets.named("fire").emitters.first { $0.trigger == .start }!.origin(
+      in: window)
+    let fromBase = (before..<fire.ring.head).filter { sequence in
+      let p = fire.ring.records[sequence % fire.ring.capacity].particle
+      return abs(p.origin.x - origin.x) < 60 && abs(p.origin.y - origin.y) < 60
+    }
+    XCTAssertGreaterThan(fromBase.count, 0, "the effect's own emitter was pushed out")
+  }
+
+  func testClearingKeepsTheEffectsOwnEmittersWhenAsked() throws {
+    var fire = try EffectScene(config: Presets.named("fire"), capacity: 100_000, seed: 1)
+    fire.trigger(.start, window: window, time: 0)
+    fire.trigger(.click, at: Point(x: 10, y: 10), window: window, time: 0)
+    fire.advance(to: 0.5, window: window)
+    fire.removeAll(keepingStartEmitters: true)
+    XCTAssertEqual(fire.ring.drawnCount, 0, "every particle is gone")
+    XCTAssertEqual(fire.runningCount, 1, "the flame's continuous start emitter")
+    XCTAssertTrue(fire.isEmitting, "the flames go on")
+    fire.advance(to: 0.6, window: window)
+    XCTAssertGreaterThan(fire.ring.drawnCount, 0)
+    fire.removeAll()
+    XCTAssertFalse(fire.isEmitting)
+  }
+
+  func testRunningEmittersFollowAResizedWindowButClicksStayPut() throws {
+    var config = config(.continuous, rate: 600)
+    config.emitters[0].position = SIMD2(0.5, 1)
+    var clicked = config.emitters[0]
+    clicked.trigger = .click
+    config.emitters.append(clicked)
+    var scene = try EffectScene(config: config, capacity: 100_000, seed: 2)
+    scene.trigger(.start, window: window, time: 0)
+    scene.trigger(.click, at: Point(x: 100, y: 100), window: window, time: 0)
+    scene.advance(to: 0.1, window: window)
+    let small = Size(width: 400, height: 300)
+    let before = scene.ring.head
+    scene.advance(to: 0.2, window: small)
+    let origins = (before..<scene.ring.head).map {
+      scene.ring.records[$0 % scene.ring.capacity].particle.origin
+    }
+    XCTAssert(origins.contains { abs($0.x - 200) < 0.5 && abs($0.y - 300) < 0.5 }, "moved")
+    XCTAssert(origins.contains { abs($0.x - 100) < 0.5 && abs($0.y - 100) < 0.5 }, "click kept")
+    XCTAssertFalse(origins.contains { abs($0.y - 600) < 1 }, "none at the old bottom edge")
+  }
+
   func testThousandsOfEmittersKeepMemoryBounded() throws {
     var scene = try EffectScene(config: config(.continuous, rate: 50), capacity: 5000, seed: 1)
     for k in 0..<5000 {
