@@ -154,9 +154,10 @@ public final class ConfettiSystem {
   ///
   /// `time` must be a valid clock reading (see the type's documentation), or the program stops.
   ///
-  /// - Throws: in debug builds, when the GL reports an error after one of confetti's steps
-  ///   (which may be one the host left pending: reading the GL's error flag clears it); release
-  ///   builds do not ask the GL. The host's state is restored all the same.
+  /// - Throws: when the first polygon or image shapes appear and the program built for them does
+  ///   not compile or link; and in debug builds, when the GL reports an error after one of
+  ///   confetti's steps (which may be one the host left pending: reading the GL's error flag
+  ///   clears it), while release builds do not ask. The host's state is restored all the same.
   public func draw(in rect: PixelRect, at time: Seconds) throws {
     guard let renderer else { preconditionFailure("the confetti system was released") }
     advance(to: time)

@@ -102,6 +102,8 @@ public struct Effect: Sendable {
 
 /// An effect that cannot be used, said in one line.
 public struct EffectError: Error, CustomStringConvertible {
+  /// The message: what is wrong, and what to do.
   public var description: String
+  /// An error saying `description`.
   public init(_ description: String) { self.description = description }
 }

@@ -186,7 +186,7 @@ struct Bench {
     }
   }
 
-  /// gpu/cpu and gpu/floor, for frame time and app CPU time, where both modes ran.
+  /// gpu/cpu and gpu/floor, for frame time, GPU time and app CPU time, where both modes ran.
   static func ratios(_ results: [BenchMode: ModeResult]) -> [String: Double] {
     guard let gpu = results[.gpu] else { return [:] }
     var ratios: [String: Double] = [:]
@@ -206,8 +206,7 @@ struct Bench {
     return ratios
   }
 
-  /// A fresh scene of `count` particles (the effect's, if any): each mode starts from the same
-  /// one.
+  /// A fresh scene of `count` of the effect's particles: each mode starts from the same one.
   private func scene(count: Int, window: Size) throws -> BenchScene {
     try BenchScene(
       count: count, window: window, seed: seed, churn: churn,
@@ -301,7 +300,8 @@ struct Progress {
   }
 }
 
-/// A figure with three or four significant digits and no exponent.
+/// A figure for the tables: whole numbers above 100, three or four decimals down to 0.001, and
+/// two significant digits (with an exponent) below that.
 private func figure(_ value: Double) -> String {
   switch abs(value) {
   case 100...: return String(format: "%.0f", value)

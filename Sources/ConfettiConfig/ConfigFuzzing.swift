@@ -14,8 +14,9 @@ public enum ConfigFuzzing {
     public var message: String? = nil
   }
 
-  /// Decodes `data` and checks the rules: a refusal is a one-line, non-empty message; an
-  /// accepted configuration builds a scene that can emit; decoding is deterministic.
+  /// Decodes `data` and checks the rules: a refusal is a one-line, non-empty message; decoding is
+  /// deterministic; an accepted configuration either builds a scene that emits for a while
+  /// without crashing or is refused by it in one line (a shape the table has no room for).
   public static func check(_ data: Data) -> Outcome {
     let text = String(decoding: data, as: UTF8.self)
     do {

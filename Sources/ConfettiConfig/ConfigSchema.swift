@@ -160,7 +160,8 @@ public enum ConfigSchema {
 extension ConfigSchema {
   /// Every object of the format, in the order the documentation lists them.
   public static let objects: [Object] = [
-    effect, emitter, wind, emitterShape, emission, cell, particleShape, varied, pair, channels,
+    effect, emitter, wind, emitterShape, emission, cell, velocity, particleShape, varied, pair,
+    channels,
   ]
 
   /// The root: one effect.

@@ -37,13 +37,13 @@ public struct ConfettiParticle: Equatable, Sendable {
   public var rotation: Degrees = 0
   /// Rotation speed, in degrees per second.
   public var spin: Double = 0
-  /// Flutter (horizontal sway) amplitude in points. Seed: 25–45.
+  /// Flutter (horizontal sway) amplitude in points. Classic: 25–45.
   public var flutterAmplitude: Points = 0
   /// Flutter rate, applied directly inside sin() as the classic confetti does: its "4–7 Hz" are rad/s.
   public var flutterFrequency: PerSecond = 0
   /// Flutter phase at birth, in radians.
   public var flutterPhase: Radians = 0
-  /// Tumble rate of the fake 3D flip, inside cos() like the flutter. Seed: 3–6.
+  /// Tumble rate of the fake 3D flip, inside cos() like the flutter. Classic: 3–6.
   public var flipFrequency: PerSecond = 0
   /// Tumble phase at birth, in radians.
   public var flipPhase: Radians = 0
@@ -51,7 +51,7 @@ public struct ConfettiParticle: Equatable, Sendable {
   public var flips = true
   /// Whether the piece looks darker while its back faces the viewer (cos of the tumble < 0).
   public var darkensBack = false
-  /// Outward drift in pt/s², growing as t², to the side the horizontal velocity points. Seed: 8–18.
+  /// Outward drift in pt/s², growing as t², to the side the horizontal velocity points. Classic: 8–18.
   public var spread: PointsPerSecondSquared = 0
   /// The outline drawn.
   public var shape = ParticleShape.rectangle

@@ -3,10 +3,14 @@ import Foundation
 /// A whole effect as data: what a preset file or a `--config` file holds. Decoded strictly by
 /// ``EffectConfig/decode(_:)``; run by ``EffectScene``.
 public struct EffectConfig: Equatable, Sendable {
+  /// Its name: 1 to 40 letters, digits or "-" (a preset's is its file's name).
   public var name: String
+  /// What it looks like, in a sentence (`description` in a file). Default empty.
   public var summary: String
+  /// What emits its particles: 1 to 16 emitters, at most ``cellCapacity`` cells in all.
   public var emitters: [EmitterConfig]
 
+  /// An effect named `name` made of `emitters`.
   public init(name: String, summary: String = "", emitters: [EmitterConfig]) {
     (self.name, self.summary, self.emitters) = (name, summary, emitters)
   }
@@ -28,6 +32,7 @@ public enum EmitterTrigger: String, CaseIterable, Sendable {
 
 /// Where an emitter's particles are born, around its position.
 public enum EmitterShape: Equatable, Sendable {
+  /// Exactly at the position (the default).
   case point
   /// A horizontal line centred on the position; length as a share of the window's width.
   case line(length: Double)
@@ -43,7 +48,7 @@ public enum Emission: Equatable, Sendable {
   case burst
   /// Cells' birth rates for `duration` seconds, tapering from 1 to 0 by half the duration
   /// (ease-in: 1 − (2u/duration)²), then the emitter and its particles fade out over `fadeOut`
-  /// seconds: CAEmitterLayer's confetti seed, whose 3 s and 1 s are the defaults.
+  /// seconds: Core Animation's confetti emitter, whose 3 s and 1 s are the defaults.
   case timed(duration: Seconds = 3, fadeOut: Seconds = 1)
   /// Cells' birth rates for as long as the effect runs.
   case continuous
@@ -51,13 +56,16 @@ public enum Emission: Equatable, Sendable {
 
 /// One emitter: where, how and when particles are born.
 public struct EmitterConfig: Equatable, Sendable {
+  /// What starts it. Default ``EmitterTrigger/start``.
   public var trigger = EmitterTrigger.start
   /// Where it sits, as shares of the window's width and height (0, 0 is the top left).
   public var position = SIMD2<Double>(0.5, 0.5)
   /// Points added to the position, y down (the classic cannon sits 20 pt below the bottom
   /// edge, whatever the window's size). Default 0, 0.
   public var offset = SIMD2<Double>(0, 0)
+  /// The area around the position where particles are born. Default a point.
   public var shape = EmitterShape.point
+  /// How long it emits. Default a burst.
   public var emission = Emission.burst
   /// Constant wind shared by its particles, pt/s, positive blowing right (see ``EmitterStyle``).
   /// Default 0.
@@ -67,8 +75,10 @@ public struct EmitterConfig: Equatable, Sendable {
   /// The time of one gust cycle, in seconds. Default 4 (nothing sways while
   /// ``gustAmplitude`` is 0).
   public var gustPeriod: Seconds = 4
+  /// The kinds of particle it makes (1 or more in a file). Default none.
   public var cells: [CellConfig] = []
 
+  /// An emitter with every default: a burst at the centre, started with the effect, no cells.
   public init() {}
 
   /// Its position in a window of `window` points.
@@ -80,22 +90,28 @@ public struct EmitterConfig: Equatable, Sendable {
 
 /// A value drawn uniformly from value ± range (CAEmitterCell's convention).
 public struct Varied: Equatable, Sendable {
+  /// The middle of the draw, in the unit of the field it is the value of.
   public var value: Double
+  /// How far either side of ``value`` a draw may fall. Default 0: always ``value``.
   public var range: Double
 
+  /// `value` ± `range`.
   public init(_ value: Double, range: Double = 0) {
     (self.value, self.range) = (value, range)
   }
 
+  /// One draw; one number from `random` when ``range`` is not 0, none when it is.
   public func sample(using random: inout some RandomNumberGenerator) -> Double {
     range == 0 ? value : value + range * Double.random(in: -1...1, using: &random)
   }
 
+  /// The smallest and largest values a draw can give.
   public var bounds: ClosedRange<Double> { (value - range)...(value + range) }
 }
 
 /// What a cell's particles look like.
 public enum ShapeChoice: Equatable, Sendable {
+  /// A rectangle, circle, triangle or star.
   case builtIn(ParticleShape)
   /// Corners in any units, y down; stretched over the particle's size.
   case polygon([SIMD2<Double>])
@@ -105,6 +121,7 @@ public enum ShapeChoice: Equatable, Sendable {
 
 /// The unit of a cell's speed.
 public enum SpeedUnit: String, CaseIterable, Sendable {
+  /// Points per second.
   case points
   /// Window heights per second: the classic cannon reaches the top of any window.
   case windowHeights
@@ -125,10 +142,13 @@ public struct CellConfig: Equatable, Sendable {
   public var count = 0
   /// Particles per second for timed and continuous emitters.
   public var birthRate: PerSecond = 0
+  /// How long each particle lives, in seconds. Default 2.
   public var lifetime = Varied(2)
   /// Seconds at the end of life over which opacity ramps to 0.
   public var fade: Seconds = 0.4
+  /// Speed at birth, in ``speedUnit``, along ``direction``. Default 0.
   public var speed = Varied(0)
+  /// The unit of ``speed``. Default points per second.
   public var speedUnit = SpeedUnit.points
   /// Degrees clockwise from +x: 0 right, 90 down, −90 up.
   public var direction = Varied(0, range: 180)
@@ -138,45 +158,70 @@ public struct CellConfig: Equatable, Sendable {
   /// (speed and direction) and the kick: how the classic cannon throws, its sideways and upward
   /// speeds drawn independently. In ``velocityUnit``; default 0 on both axes.
   public var velocityX = Varied(0)
+  /// The vertical part of the per-axis velocity (see ``velocityX``), positive downward.
   public var velocityY = Varied(0)
   /// The unit of ``velocityX`` and ``velocityY``. Default points per second.
   public var velocityUnit = VelocityUnit.points
+  /// Downward acceleration in pt/s²; negative pulls up. Default 280, the classic gravity.
   public var gravity: PointsPerSecondSquared = ConfettiPhysics.gravity
+  /// Sideways acceleration in pt/s², positive to the right. Default 0.
   public var accelerationX: PointsPerSecondSquared = 0
+  /// Drag per axis in 1/s: velocity decays as e^(−k·t); 0 is ballistic. Default 1.6 on both.
   public var drag = SIMD2<Double>(ConfettiPhysics.drag, ConfettiPhysics.drag)
+  /// Angle at birth in degrees. Default 0–360.
   public var rotation = Varied(180, range: 180)
+  /// Turning speed in degrees per second, positive clockwise. Default 0.
   public var spin = Varied(0)
+  /// A size multiplier drawn for each particle. Default 1.
   public var scale = Varied(1)
+  /// Growth over life in 1/s: size × max(0, 1 + s·t). Default 0.
   public var scaleSpeed: PerSecond = 0
+  /// Whether the size follows the share of life left. Default false.
   public var shrinksWithLife = false
+  /// Sizes in points, one drawn for each particle. Default 10×10.
   public var sizes = [Size(width: 10, height: 10)]
+  /// Colours, one drawn for each particle. Default white.
   public var colors = [RGBA8.white]
   /// ± per channel (red, green, blue, alpha), in shares of full scale.
   public var colorRange = SIMD4<Double>.zero
   /// Change per second per channel, in shares of full scale.
   public var colorSpeed = SIMD4<Double>.zero
+  /// Shapes, one drawn for each particle. Default a rectangle.
   public var shapes = [ShapeChoice.builtIn(.rectangle)]
+  /// Sideways sway in points, A·sin(ω·t + φ). Default 0.
   public var flutterAmplitude = Varied(0)
+  /// The sway's ω in rad/s. Default 0.
   public var flutterFrequency = Varied(0)
+  /// Whether pieces tumble (a fake 3D flip that narrows them). Default false.
   public var flips = false
+  /// The tumble's rate in rad/s. Default 3–6.
   public var flipFrequency = Varied(4.5, range: 1.5)
+  /// Whether a tumbling piece is darker while its back faces the viewer. Default true.
   public var darkensBack = true
+  /// Outward drift in pt/s², growing as t², to the side the piece flies. Default 0.
   public var spread = Varied(0)
+  /// Copies drawn behind each particle, each from an earlier moment. Default 0.
   public var trail = 0
+  /// Seconds between trail copies. Default 0.03.
   public var trailSpacing: Seconds = 0.03
 
+  /// A cell with every default.
   public init() {}
 }
 
 /// A configuration that cannot be used: where (a JSON path such as `$.emitters[0].cells[1].speed`)
 /// and what is allowed there.
 public struct ConfigError: Error, Equatable, CustomStringConvertible {
+  /// Where: a JSON path such as `$.emitters[0].cells[1].speed`; empty for the whole file.
   public var path: String
+  /// What is wrong there, and what is allowed.
   public var message: String
 
+  /// An error at `path`.
   public init(path: String, message: String) {
     (self.path, self.message) = (path, message)
   }
 
+  /// "path: message", in one line.
   public var description: String { path.isEmpty ? message : "\(path): \(message)" }
 }

@@ -36,8 +36,8 @@ public struct ShapeTable: Equatable, Sendable {
   public static let polygonCapacity = builtInPolygons.count + ParticleShape.polygonCapacity
 
   /// Adds a polygon (corners in any units, y down) and returns its shape, or reuses an equal one.
-  /// Throws when it has fewer than 3 or more than ``cornerCapacity`` corners, no area, or the
-  /// table is full.
+  /// Throws when it has fewer than 3 or more than ``cornerCapacity`` corners, a flat bounding box
+  /// (no width or no height), or the table is full.
   public mutating func add(polygon corners: [SIMD2<Double>]) throws(ShapeTableError)
     -> ParticleShape
   {

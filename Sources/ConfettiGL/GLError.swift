@@ -11,7 +11,7 @@ public enum GLError: Error, CustomStringConvertible, Equatable {
   case shaderCompile(file: String, log: String)
   /// A program did not link; carries its shaders' file names and the linker's log.
   case programLink(files: [String], log: String)
-  /// A GL call raised an error (debug builds check after every call that can fail).
+  /// A GL call raised an error (debug builds check after each group of calls that can fail).
   case call(String, code: UInt32, file: String, line: UInt)
   /// A request the GL cannot hold (too many particles, too large a picture).
   case tooLarge(String)

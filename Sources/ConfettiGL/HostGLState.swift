@@ -170,8 +170,9 @@ package struct HostGLState: Equatable {
     epoxy_glColorMask(colorMask[0], colorMask[1], colorMask[2], colorMask[3])
   }
 
-  /// Runs `body`, then restores the state it found. Every entry point of the renderers that
-  /// touches the GL goes through here.
+  /// Runs `body`, then restores the state it found. The particle renderer's entry points save
+  /// and restore the host's state, through here or with ``current()`` and ``restore()``
+  /// directly; the bench's baseline renderer does so around its draw only.
   package static func preserving<T>(_ body: () throws -> T) rethrows -> T {
     let host = current()
     defer { host.restore() }

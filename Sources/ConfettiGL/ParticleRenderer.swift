@@ -256,9 +256,13 @@ public final class ParticleRenderer {
 
 /// What the vertex shader computed for one particle, read back by transform feedback.
 public struct CapturedParticle: Equatable, Sendable {
+  /// The centre, in window points.
   public var position: Point
+  /// The angle, in degrees clockwise.
   public var rotation: Degrees
+  /// How much the tumble narrows the piece: 1 face on, down to the flip floor.
   public var widthScale: Double
+  /// From 0 (gone) to 1.
   public var opacity: Double
   /// The apparent size in points.
   public var size: Size

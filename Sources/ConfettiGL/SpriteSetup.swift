@@ -102,7 +102,7 @@ package func pointAttribute(_ attribute: RecordAttribute, stride: Int) {
 /// Sets every piece of state a sprite draw needs, whatever the host left: premultiplied
 /// blending, program point size, scissor, sprite coordinates from the top left, all colour
 /// channels written, no depth, stencil, culling, logic op, sample masking or coverage, or clip
-/// distances, and texture unit 0 free of any sampler object. Callers run inside ``HostGLState/preserving(_:)``.
+/// distances, and texture unit 0 free of any sampler object. Callers save the host's state first (``HostGLState``).
 package func applySpriteState() {
   epoxy_glEnable(GLenum(GL_BLEND))
   epoxy_glEnable(GLenum(GL_PROGRAM_POINT_SIZE))
@@ -131,8 +131,9 @@ struct SpriteProjection {
     self.info = info
   }
 
-  /// The margin beyond a rectangle of `width × height`, in pixels: half the largest sprite, as
-  /// far as the GL's largest viewport allows.
+  /// The margin beyond a rectangle of `width × height`, in pixels: half the largest sprite, up
+  /// to 129 px (sprites wider than 256 px may still pop in at the edges), as far as the GL's
+  /// largest viewport allows.
   private func margin(width: Int, height: Int) -> Int {
     max(
       0,

@@ -1,7 +1,7 @@
 /// Counts what the CPU sends the GPU, so a test (and the bench) can prove that a steady frame
 /// sends nothing but the time uniform and a burst nothing but its own records.
 public struct UploadMeter: Equatable, Sendable {
-  /// Bytes written into buffers (glBufferSubData).
+  /// Bytes written into buffers and textures (glBufferSubData, the shape atlas's glTexImage2D).
   public var bufferBytes = 0
   /// Buffer writes issued.
   public var bufferWrites = 0

@@ -8,8 +8,8 @@ import Foundation
 // Mutates the presets and the corpus and checks every mutant with ConfigFuzzing.check. An input
 // that breaks a rule, or crashes the process, is written to the corpus folder (default
 // Tests/ConfettiConfigTests/ConfigCorpus), where the tests replay it once it is fixed. Inputs
-// that reach a new outcome (a new error message shape, or an accepted configuration) are kept
-// there too, so the corpus grows toward what the parser can say.
+// refused with a message of a shape not seen before are kept there too, so the corpus grows
+// toward everything the parser can say.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let iterations = arguments.count > 0 ? Int(arguments[0]) ?? 100_000 : 100_000

@@ -361,6 +361,29 @@ final class ConfigSchemaTests: XCTestCase {
     }
     return "from \(number(range.lowerBound)) to \(number(range.upperBound))"
   }
+
+  func testEveryReferenceInTheJSONSchemaHasItsDefinition() throws {
+    let schema = ConfigSchema.jsonSchema()
+    guard case .object(let root) = try StrictJSON.parse(schema),
+      case .object(let definitions)? = root.first(where: { $0.key == "$defs" })?.value
+    else { return XCTFail("the schema has no $defs") }
+    let defined = Set(definitions.map(\.key))
+    let references = schema.matches(of: /"\$ref": "#\/\$defs\/(\w+)"/).map { String($0.1) }
+    XCTAssertFalse(references.isEmpty)
+    for name in references {
+      XCTAssert(defined.contains(name), "$ref to \(name), which has no definition")
+    }
+    // And every object a key holds is in the documentation's list.
+    let listed = Set(ConfigSchema.objects.map(\.id))
+    for object in ConfigSchema.objects {
+      for key in object.keys {
+        if case .object(let inner) = key.kind {
+          XCTAssert(
+            listed.contains(inner.id), "\(object.id).\(key.name): \(inner.id) is not listed")
+        }
+      }
+    }
+  }
 }
 
 extension JSONValue {
@@ -373,4 +396,5 @@ extension JSONValue {
     }
     return value
   }
+
 }
