@@ -48,6 +48,8 @@ public final class ConfettiSystem {
 
   private var scene: EffectScene
   private var renderer: ParticleRenderer?
+  /// The GL's largest point sprite, in pixels.
+  private let maxPointSize: Float
   /// The latest clock reading given to any method: emission only ever moves forward.
   private var clock: Seconds = 0
 
@@ -84,7 +86,9 @@ public final class ConfettiSystem {
     scene = try EffectScene(
       config: effect.config, capacity: capacity, seed: seed, reduceMotion: reduceMotion)
     let images = try effect.images(for: scene.shapes)
-    let renderer = try ParticleRenderer(capacity: capacity, info: try GLInfo.requireCurrent())
+    let info = try GLInfo.requireCurrent()
+    maxPointSize = info.maxPointSize
+    let renderer = try ParticleRenderer(capacity: capacity, info: info)
     do {
       renderer.setEmitterTable(scene.table)
       try renderer.setShapeTable(scene.shapes, images: images)
@@ -116,6 +120,25 @@ public final class ConfettiSystem {
   public func release() {
     renderer?.release()
     renderer = nil
+  }
+
+  /// What this GL will draw differently from the configuration: pieces larger than its largest
+  /// point sprite (``GLInfo/maxPointSize``), which are cut to a square of that size, at
+  /// `pixelsPerPoint` framebuffer pixels per point (2 on a HiDPI screen). One line each; empty
+  /// when everything fits.
+  public func warnings(pixelsPerPoint: Double = 1) -> [String] {
+    var lines: [String] = []
+    for (e, emitter) in effect.config.emitters.enumerated() {
+      for (c, cell) in emitter.cells.enumerated() {
+        let pixels = cell.largestDiagonal * pixelsPerPoint + 2
+        guard pixels > Double(maxPointSize) else { continue }
+        lines.append(
+          "$.emitters[\(e)].cells[\(c)]: pieces up to \(Int(pixels.rounded(.up))) px across are "
+            + "cut to a \(Int(maxPointSize)) px square, the largest sprite this GL draws; make them "
+            + "smaller")
+      }
+    }
+    return lines
   }
 
   /// Whether the effect has emitters that `trigger` starts.

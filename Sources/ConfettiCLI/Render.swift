@@ -99,6 +99,9 @@ struct Render: ParsableCommand {
       size: Size(width: Double(size.width / scale), height: Double(size.height / scale)),
       seed: seed, reduceMotion: self.effect.wantsReducedMotion)
     defer { system.release() }
+    for warning in system.warnings(pixelsPerPoint: Double(scale)) {
+      FileHandle.standardError.write(Data("confetti: warning: \(warning)\n".utf8))
+    }
     let start = Self.startTime
     for trigger in EmitterTrigger.allCases { system.trigger(trigger, time: start) }
     var clock = start

@@ -85,6 +85,13 @@ final class WindowApp {
       effect: effect, size: windowSize, capacity: capacity, seed: seed,
       reduceMotion: reduceMotion)
     system.trigger(.start, time: now)
+    var (framebufferWidth, windowWidth): (Int32, Int32) = (0, 0)
+    glfwGetFramebufferSize(window, &framebufferWidth, nil)
+    glfwGetWindowSize(window, &windowWidth, nil)
+    let pixelsPerPoint = windowWidth > 0 ? Double(framebufferWidth) / Double(windowWidth) : 1
+    for warning in system.warnings(pixelsPerPoint: pixelsPerPoint) {
+      FileHandle.standardError.write(Data("confetti: warning: \(warning)\n".utf8))
+    }
     return system
   }
 

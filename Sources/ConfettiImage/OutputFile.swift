@@ -46,7 +46,8 @@ public enum OutputFile {
     var template = Array((folder + "/." + url.lastPathComponent + ".XXXXXX").utf8CString)
     let descriptor = mkstemp(&template)
     guard descriptor >= 0 else { throw failure(path) }
-    let temporary = String(cString: template)
+    let temporary = String(
+      decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     var renamed = false
     defer {
       if !renamed { unlink(temporary) }

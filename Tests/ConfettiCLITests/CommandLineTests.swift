@@ -19,8 +19,30 @@ final class CommandLineTests: XCTestCase {
     }
   }
 
+  func testPiecesLargerThanTheGLsLargestSpriteAreAWarningNotASilentCut() throws {
+    let directory = try temporaryDirectory()
+    let big = directory.appendingPathComponent("big.json")
+    try #"{"name": "big", "emitters": [{"cells": [{"count": 3, "sizes": [[300, 300]]}]}]}"#
+      .write(to: big, atomically: true, encoding: .utf8)
+    let out = directory.appendingPathComponent("big.png").path
+    let result = try confetti(["render", "--config", big.path, "--size", "64x64", "--out", out])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
+    XCTAssert(
+      result.stderr.hasPrefix("confetti: warning: $.emitters[0].cells[0]: pieces up to 427 px"),
+      result.stderr)
+    // Every preset fits, at 1 and at 2 pixels per point.
+    for scale in ["1", "2"] {
+      let preset = try confetti(["render", "--size", "64x64", "--scale", scale, "--out", out])
+      XCTAssertEqual(preset.stderr, "", "scale \(scale)")
+    }
+  }
+
   func testAFullDiskOnStandardOutputIsAnErrorNotASuccess() throws {
-    for arguments in [["schema"], ["presets", "show", "snow"], ["--version"], ["--help"]] {
+    for arguments in [
+      ["schema"], ["presets", "show", "snow"], ["--version"], ["--help"],
+      ["--bench", "10", "--frames", "1", "--size", "64x64", "--json"],
+    ] {
       let process = Process()
       process.executableURL = confettiBinary
       process.arguments = arguments

@@ -169,7 +169,10 @@ final class LibraryTests: HeadlessGLTestCase {
     let right = PixelRect(x: 80, y: 0, width: 80, height: 90)
     let snow = try ConfettiSystem(preset: "snow", size: half, seed: 1)
     let burst = try ConfettiSystem(preset: "tap-burst", size: half, seed: 2)
-    defer { (snow.release(), burst.release()) }
+    defer {
+      snow.release()
+      burst.release()
+    }
     snow.trigger(.start, time: 1)
     burst.trigger(.click, at: Point(x: 40, y: 45), time: 1)
     var together: RGBAImage?
@@ -383,7 +386,8 @@ final class LibraryTests: HeadlessGLTestCase {
       var size: GLint = 0
       var type: GLenum = 0
       epoxy_glGetActiveUniform(program, index, 128, &length, &size, &type, &name)
-      sizes[String(cString: name)] = Int(size)
+      let text = name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+      sizes[String(decoding: text, as: UTF8.self)] = Int(size)
     }
     return sizes
   }
