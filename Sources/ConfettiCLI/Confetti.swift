@@ -23,8 +23,14 @@ enum Main {
         Foundation.exit(0)
       }
       let message = ConfettiCommand.message(for: error).split(separator: "\n").first ?? ""
-      let subcommand = ConfettiCommand.subcommandNames.first { arguments.first == $0 }
-      let help = "confetti " + (subcommand.map { $0 + " " } ?? "") + "--help"
+      var words = ["confetti"]
+      if let first = arguments.first, ConfettiCommand.subcommandNames.contains(first) {
+        words.append(first)
+        if first == "presets", arguments.count > 1, ["list", "show"].contains(arguments[1]) {
+          words.append(arguments[1])
+        }
+      }
+      let help = (words + ["--help"]).joined(separator: " ")
       FileHandle.standardError.write(Data("confetti: \(message) (see '\(help)')\n".utf8))
       Foundation.exit(code.rawValue)
     }
@@ -220,14 +226,14 @@ struct BenchCommand: ParsableCommand {
     let most = ParticleRenderer.maximumCapacity
     for count in try counts() where !(1...most).contains(count) {
       throw ValidationError(
-        "the particle count must be between 1 and \(most) (the records of at most \(most) "
-          + "fit one GL buffer), not \(count)")
+        "the particle count (--particles, --bench or --sweep) must be between 1 and \(most) "
+          + "(the records of at most \(most) fit one GL buffer), not \(count)")
     }
     if size.width > 16384 || size.height > 16384 {
       throw ValidationError("--size \(size) is larger than any GL can draw (16384x16384 at most)")
     }
     if let seconds, !(seconds.isFinite && seconds > 0 && seconds <= 86_400) {
-      throw ValidationError("--seconds must be a finite number of seconds above 0")
+      throw ValidationError("--seconds must be a number of seconds above 0, at most 86400")
     }
     if let frames, !(1...10_000_000).contains(frames) {
       throw ValidationError("--frames must be between 1 and 10000000")

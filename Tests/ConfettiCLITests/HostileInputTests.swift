@@ -1,0 +1,265 @@
+import Foundation
+import XCTest
+
+/// A hostile tester's table, run against the real binary: bad arguments, configuration files,
+/// images, environments and output paths. Each case names its exact exit code (64 for a usage
+/// mistake, 1 for one found while running) and a piece of its one-line message; none may crash,
+/// hang, print more than one line or write anything on standard output.
+final class HostileInputTests: XCTestCase {
+  struct Case {
+    var arguments: [String]
+    var status: Int32
+    var message: String
+    var environment: [String: String?] = [:]
+  }
+
+  /// Every numeric or sized option of every command, with values none of them accepts.
+  func badValues() -> [Case] {
+    let options: [(command: [String], option: String)] = [
+      ([], "--seed"), ([], "--capacity"), ([], "--size"), (["window"], "--exit-after"),
+      (["render"], "--time"), (["render"], "--fps"), (["render"], "--frames"),
+      (["render"], "--count"), (["render"], "--scale"), (["render"], "--size"),
+      (["render"], "--seed"), (["bench"], "--particles"), (["bench"], "--seconds"),
+      (["bench"], "--frames"), (["bench"], "--size"), (["bench"], "--seed"), (["bench"], "--mode"),
+    ]
+    let values = ["nan", "inf", "-inf", "-1", "abc", "", "1e999", "0x0x0"]
+    return options.flatMap { command, option in
+      values.map { Case(arguments: command + [option, $0], status: 64, message: option) }
+    }
+  }
+
+  /// Arguments that are wrong in other ways.
+  let arguments: [Case] = [
+    Case(arguments: ["--bogus"], status: 64, message: "Unknown option '--bogus'"),
+    Case(arguments: ["nosuch"], status: 64, message: "Unexpected argument 'nosuch'"),
+    Case(arguments: ["render", "extra"], status: 64, message: "Unexpected argument 'extra'"),
+    Case(
+      arguments: ["presets", "show"], status: 64, message: "see 'confetti presets show --help'"),
+    Case(arguments: ["presets", "show", "nope"], status: 64, message: "no preset named \"nope\""),
+    Case(arguments: ["presets", "list", "x"], status: 64, message: "Unexpected argument 'x'"),
+    Case(arguments: ["render", "--preset"], status: 64, message: "Missing value for '--preset"),
+    Case(arguments: ["--preset", "glitter"], status: 64, message: "no preset named \"glitter\""),
+    Case(arguments: ["bench", "--preset", "../etc"], status: 64, message: "no preset named"),
+    Case(arguments: ["--preset", "snow", "--config", "x.json"], status: 64, message: "not both"),
+    Case(arguments: ["--capacity", "99999999999"], status: 64, message: "between 1 and 33554431"),
+    Case(arguments: ["--size", "99999x10"], status: 64, message: "16384x16384 at most"),
+    Case(
+      arguments: ["render", "--size", "100000x100"], status: 1, message: "outside what this GL"),
+    Case(arguments: ["render", "--time", "3601"], status: 64, message: "from 0 to 3600"),
+    Case(arguments: ["render", "--frames", "100001"], status: 64, message: "1 to 100000"),
+    Case(arguments: ["render", "--count", "1000001"], status: 64, message: "1 to 1000000"),
+    Case(arguments: ["render", "--scale", "9"], status: 64, message: "1 to 8"),
+    Case(arguments: ["render", "--scale", "8", "--size", "4x4"], status: 64, message: "no window"),
+    Case(
+      arguments: ["render", "--time", "3000", "--frames", "100000", "--fps", "30"], status: 64,
+      message: "within 3600 s"),
+    Case(arguments: ["render", "--fps", "5e-324", "--frames", "2"], status: 64, message: "3600 s"),
+    Case(arguments: ["bench", "--sweep", "0,10"], status: 64, message: "between 1 and"),
+    Case(arguments: ["bench", "--sweep", "10,,20"], status: 64, message: "separated by commas"),
+    Case(arguments: ["bench", "--particles", "40000000"], status: 64, message: "not 40000000"),
+    Case(arguments: ["bench", "--seconds", "100000"], status: 64, message: "at most 86400"),
+    Case(arguments: ["bench", "--seconds", "1", "--frames", "2"], status: 64, message: "not both"),
+    Case(arguments: ["bench", "--mode", "floor", "--churn"], status: 64, message: "no floor"),
+    Case(
+      arguments: ["bench", "--particles", "10", "--sweep", "10"], status: 64, message: "not both"),
+    Case(arguments: ["--bench"], status: 64, message: "--particles"),
+    Case(arguments: ["--bench", "5", "--capacity", "9"], status: 64, message: "'--capacity'"),
+    Case(arguments: ["--list-presets", "--bench", "10"], status: 64, message: "'--list-presets'"),
+    Case(arguments: ["--compare"], status: 64, message: "Unknown option '--compare'"),
+    Case(arguments: ["window", "--exit-after", "-5"], status: 64, message: "--exit-after"),
+    Case(arguments: ["--generate-completion-script", "tcsh"], status: 64, message: "tcsh"),
+  ]
+
+  /// Configuration files, each wrong in its own way, with where and what the message says.
+  let configurations: [(text: String, message: String)] = [
+    ("", "not valid JSON: line 1, column 1"),
+    ("{", "not valid JSON"),
+    ("[]", "must be an object"),
+    ("null", "must be an object"),
+    (#"{"name": "a", "emitters": [],}"#, "trailing commas are not JSON"),
+    (#"{"name": "a", // note"#, "comments are not JSON"),
+    (#"{"name": "a", "name": "b", "emitters": []}"#, "duplicate"),
+    (#"{"name": "a"}"#, "missing \"emitters\""),
+    (#"{"emitters": [{"cells": [{"count": 1}]}]}"#, "missing \"name\""),
+    (#"{"name": "", "emitters": [{"cells": [{"count": 1}]}]}"#, "$.name"),
+    (#"{"name": "a b", "emitters": [{"cells": [{"count": 1}]}]}"#, "letters, digits or '-'"),
+    (#"{"name": "a", "emitters": []}"#, "$.emitters: must not be empty"),
+    (#"{"name": "a", "emitters": [{}]}"#, "missing \"cells\""),
+    (#"{"name": "a", "emitters": [{"cells": []}]}"#, "$.emitters[0].cells: must not be empty"),
+    (#"{"name": "a", "emitters": [{"cells": [{}]}]}"#, "count"),
+    (#"{"name": "a", "emitters": [{"cells": [{"count": 0}]}]}"#, "cells[0].count"),
+    (#"{"name": "a", "emitters": [{"cells": [{"count": 1.5}]}]}"#, "whole number"),
+    (#"{"name": "a", "emitters": [{"cells": [{"count": "3"}]}]}"#, "not \"3\""),
+    (#"{"name": "a", "emitters": [{"cells": [{"count": 1e400}]}]}"#, "not valid JSON"),
+    (#"{"name": "a", "emitters": [{"cells": [{"count": 01}]}]}"#, "leading zero"),
+    (#"{"name": "a", "emitters": [{"cells": [{"count": 1, "birthrate": 3}]}]}"#, "did you mean"),
+    (#"{"name": "a", "emitters": [{"cells": [{"count": 1, "gravty": 3}]}]}"#, "\"gravity\"?"),
+    (#"{"name": "a", "emitters": [{"cells": [{"count": 1, "zzz": 3}]}]}"#, "unknown key"),
+    (#"{"name": "a", "emitters": [{"cells": [{"count": 1, "lifetime": -2}]}]}"#, "lifetime"),
+    (#"{"name": "a", "emitters": [{"cells": [{"count": 1, "lifetime": 601}]}]}"#, "to 600"),
+    (
+      #"{"name": "a", "emitters": [{"cells": [{"count": 1, "lifetime": {"value": 1, "range": 2}}]}]}"#,
+      "must stay within"
+    ),
+    (#"{"name": "a", "emitters": [{"cells": [{"count": 1, "sizes": []}]}]}"#, "sizes"),
+    (#"{"name": "a", "emitters": [{"cells": [{"count": 1, "sizes": [[1]]}]}]}"#, "2 items"),
+    (#"{"name": "a", "emitters": [{"cells": [{"count": 1, "colors": ["red"]}]}]}"#, "#rrggbb"),
+    (#"{"name": "a", "emitters": [{"cells": [{"count": 1, "shapes": ["blob"]}]}]}"#, "blob"),
+    (
+      #"{"name": "a", "emitters": [{"cells": [{"count": 1, "shapes": [{"polygon": [[0,0],[1,1]]}]}]}]}"#,
+      "polygon"
+    ),
+    (
+      #"{"name": "a", "emitters": [{"cells": [{"count": 1, "shapes": [{"polygon": [[0,0],[1,0],[2,0]]}]}]}]}"#,
+      "shapes[0]"
+    ),
+    (#"{"name": "a", "emitters": [{"cells": [{"count": 1, "trail": 17}]}]}"#, "trail"),
+    (#"{"name": "a", "emitters": [{"cells": [{"count": 1, "drag": -1}]}]}"#, "drag"),
+    (#"{"name": "a", "emitters": [{"cells": [{"count": 1, "speedUnit": "miles"}]}]}"#, "miles"),
+    (
+      #"{"name": "a", "emitters": [{"cells": [{"count": 1, "velocity": {"z": 1}}]}]}"#, "velocity.z"
+    ),
+    (#"{"name": "a", "emitters": [{"trigger": "tap", "cells": [{"count": 1}]}]}"#, "trigger"),
+    (
+      #"{"name": "a", "emitters": [{"shape": {"kind": "line"}, "cells": [{"count": 1}]}]}"#,
+      "length"
+    ),
+    (
+      #"{"name": "a", "emitters": [{"shape": {"kind": "point", "radius": 1}, "cells": [{"count": 1}]}]}"#,
+      "radius"
+    ),
+    (
+      #"{"name": "a", "emitters": [{"emission": {"mode": "timed"}, "cells": [{"count": 1}]}]}"#,
+      "birthRate"
+    ),
+    (
+      #"{"name": "a", "emitters": [{"emission": {"mode": "burst", "duration": 2}, "cells": [{"count": 1}]}]}"#,
+      "duration"
+    ),
+    (
+      #"{"name": "a", "emitters": [{"wind": {"speed": 1e9}, "cells": [{"count": 1}]}]}"#,
+      "wind.speed"
+    ),
+    (
+      #"{"name": "a", "emitters": [{"position": {"x": 5, "y": 0}, "cells": [{"count": 1}]}]}"#,
+      "-1 to 2"
+    ),
+    (#"{"name": "a", "emitters": [{"cells": [{"count": 1}]}], "$schema": 3}"#, "$schema"),
+    ("{\"name\": \"a\u{0}\", \"emitters\": []}", "not valid JSON"),
+    (#"{"name": "\ud800", "emitters": []}"#, "not valid JSON"),
+    (String(repeating: "[", count: 100), "not valid JSON"),
+    (#"{"name": "a", "emitters": [{"cells": [{"count": 1}]}]} x"#, "not valid JSON"),
+  ]
+
+  func testEveryHostileInputGetsItsOneLineAndItsExitCode() throws {
+    let directory = try temporaryDirectory()
+    var cases = badValues() + arguments
+    for (index, configuration) in configurations.enumerated() {
+      let file = directory.appendingPathComponent("config-\(index).json")
+      try Data(configuration.text.utf8).write(to: file)
+      cases.append(
+        Case(
+          arguments: ["render", "--config", file.path, "--out", directory.path + "/c.png"],
+          status: 1, message: configuration.message))
+    }
+    cases += try images(in: directory) + outputs(in: directory) + environments()
+    XCTAssertGreaterThanOrEqual(cases.count, 150)
+    for test in cases {
+      let result = try confetti(test.arguments, environment: test.environment, timeout: 30)
+      let label = "\(test.arguments) \(test.environment)"
+      XCTAssertEqual(result.status, test.status, "\(label): \(result.stderr)")
+      XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, "\(label): \(result.stderr)")
+      XCTAssert(result.stderr.hasPrefix("confetti: "), "\(label): \(result.stderr)")
+      XCTAssert(
+        result.stderr.contains(test.message),
+        "\(label) should say \(test.message): \(result.stderr)")
+      XCTAssertEqual(result.stdout, "", label)
+    }
+  }
+
+  /// Images a configuration names that are not usable pictures.
+  func images(in directory: URL) throws -> [Case] {
+    let pictures: [(name: String, bytes: [UInt8]?, message: String)] = [
+      ("missing.png", nil, "cannot use the image"),
+      ("text.png", Array("not a picture".utf8), "cannot use the image"),
+      ("empty.png", [], "cannot use the image"),
+      ("truncated.png", [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0], "cannot use"),
+    ]
+    var cases: [Case] = []
+    for picture in pictures {
+      if let bytes = picture.bytes {
+        try Data(bytes).write(to: directory.appendingPathComponent(picture.name))
+      }
+      let file = directory.appendingPathComponent("image-\(picture.name).json")
+      try
+        #"{"name": "i", "emitters": [{"cells": [{"count": 1, "shapes": [{"image": "\#(picture.name)"}]}]}]}"#
+        .write(to: file, atomically: true, encoding: .utf8)
+      cases.append(
+        Case(
+          arguments: ["render", "--config", file.path, "--out", directory.path + "/i.png"],
+          status: 1, message: picture.message))
+    }
+    // A folder where an image should be.
+    try FileManager.default.createDirectory(
+      at: directory.appendingPathComponent("folder.png"), withIntermediateDirectories: true)
+    let file = directory.appendingPathComponent("image-folder.json")
+    try
+      #"{"name": "i", "emitters": [{"cells": [{"count": 1, "shapes": [{"image": "folder.png"}]}]}]}"#
+      .write(to: file, atomically: true, encoding: .utf8)
+    cases.append(
+      Case(
+        arguments: ["render", "--config", file.path, "--out", directory.path + "/i.png"],
+        status: 1, message: "cannot use the image"))
+    return cases
+  }
+
+  /// Places a picture must not be written to.
+  func outputs(in directory: URL) throws -> [Case] {
+    let link = directory.appendingPathComponent("link.png").path
+    XCTAssertEqual(symlink("/dev/null", link), 0)
+    let fifo = directory.appendingPathComponent("fifo.png").path
+    XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+    let folder = directory.appendingPathComponent("a-folder.png").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let render = ["render", "--size", "32x32", "--out"]
+    return [
+      Case(arguments: render + [link], status: 1, message: "it is a symbolic link"),
+      Case(arguments: render + [fifo], status: 1, message: "it is a FIFO"),
+      Case(arguments: render + [folder], status: 1, message: "it is a folder"),
+      Case(arguments: render + ["/nonexistent/x.png"], status: 1, message: "No such file"),
+      Case(arguments: render + ["/proc/x.png"], status: 1, message: "cannot write /proc/x.png"),
+      Case(arguments: render + ["x.jpg"], status: 64, message: "must name a .png file"),
+      Case(arguments: render + [""], status: 64, message: "must name a .png file"),
+      Case(
+        arguments: ["--sweep", "10,20", "--frames", "1", "--plot", link], status: 1,
+        message: "it is a symbolic link"),
+      Case(
+        arguments: ["--sweep", "10,20", "--frames", "1", "--plot", "/dev/full"], status: 1,
+        message: "it is a device"),
+      Case(arguments: ["render", "--config", "/dev/zero"], status: 1, message: "special file"),
+      Case(arguments: ["render", "--config", fifo], status: 1, message: "it is a FIFO"),
+      Case(arguments: ["render", "--config", folder], status: 1, message: "it is a folder"),
+      Case(arguments: ["render", "--config", ""], status: 1, message: "no configuration file"),
+      Case(arguments: ["render", "--config", "/nonexistent.json"], status: 1, message: "No such"),
+    ]
+  }
+
+  /// Environments the program cannot work in.
+  func environments() -> [Case] {
+    [
+      Case(
+        arguments: [], status: 1, message: "no display",
+        environment: ["DISPLAY": nil, "WAYLAND_DISPLAY": nil]),
+      Case(
+        arguments: [], status: 1, message: "no display",
+        environment: ["DISPLAY": ":99999", "WAYLAND_DISPLAY": nil]),
+      Case(
+        arguments: ["render", "--out", "/tmp/never.png"], status: 1,
+        message: "no headless OpenGL 3.3 context",
+        environment: ["MESA_GL_VERSION_OVERRIDE": "3.0"]),
+      Case(
+        arguments: ["bench", "--frames", "1"], status: 1, message: "OpenGL 3.3",
+        environment: ["MESA_GL_VERSION_OVERRIDE": "2.1"]),
+    ]
+  }
+}
