@@ -343,17 +343,8 @@ final class CommandLineTests: XCTestCase {
     process.standardError = FileHandle.nullDevice
     try process.run()
     defer { process.terminate() }
-    /// User and system CPU seconds of the process so far, from /proc.
-    func cpuSeconds() throws -> Double {
-      let stat = try String(
-        contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8)
-      let fields = stat[stat.range(of: ")")!.upperBound...].split(separator: " ")
-      return (Double(fields[11])! + Double(fields[12])!) / Double(sysconf(Int32(_SC_CLK_TCK)))
-    }
     usleep(2_000_000)  // start-up: the context, the first frames, going idle
-    let before = try cpuSeconds()
-    usleep(3_000_000)
-    let used = try cpuSeconds() - before
+    let used = try StatReader(pid: process.processIdentifier).cpuSeconds(over: 3)
     XCTAssertLessThan(used, 0.03, "an idle window used \(used) s of CPU in 3 s")
   }
 
@@ -443,7 +434,7 @@ func temporaryDirectory() throws -> URL {
 
 /// Starts an X server of its own on a free display number. Skipped where Xvfb is missing,
 /// except on CI, which installs it: there a missing Xvfb is a failure.
-func startXvfb() throws -> (name: String, server: Process) {
+func startXvfb(size: String = "640x480x24") throws -> (name: String, server: Process) {
   guard
     let xvfb = ["/usr/bin/Xvfb", "/usr/local/bin/Xvfb"].first(
       where: FileManager.default.isExecutableFile)
@@ -457,7 +448,7 @@ func startXvfb() throws -> (name: String, server: Process) {
   {
     let server = Process()
     server.executableURL = URL(fileURLWithPath: xvfb)
-    server.arguments = [":\(number)", "-screen", "0", "640x480x24", "-nolisten", "tcp"]
+    server.arguments = [":\(number)", "-screen", "0", size, "-nolisten", "tcp"]
     server.standardOutput = FileHandle.nullDevice
     server.standardError = FileHandle.nullDevice
     try server.run()

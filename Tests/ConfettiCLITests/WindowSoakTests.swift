@@ -1,0 +1,124 @@
+import Foundation
+import XCTest
+
+/// The window under a storm, in its short form for CI: thousands of clicks and key presses,
+/// resizes, minimising and restoring under a real window manager (twm). Memory stays flat after
+/// warm-up, a minimised window and an idle one cost (almost) nothing, and the title follows.
+final class WindowSoakTests: XCTestCase {
+  func testAStormOfClicksKeysResizesAndMinimisingLeavesMemoryAndIdleCPUFlat() throws {
+    let display = try startXvfb(size: "1024x768x24")
+    defer { display.server.terminate() }
+    let tools = ["/usr/bin/xdotool", "/usr/bin/twm"]
+    guard tools.allSatisfy(FileManager.default.isExecutableFile) else {
+      if ProcessInfo.processInfo.environment["CI"] == "true" {
+        XCTFail("CI must run the soak, but xdotool or twm is missing")
+      }
+      throw XCTSkip("needs xdotool and twm")
+    }
+    // twm asks the user to place each new window unless told to place it itself, and needs
+    // fonts the X server has.
+    let rc = try temporaryDirectory().appendingPathComponent("twmrc")
+    let fonts = ["TitleFont", "ResizeFont", "MenuFont", "IconFont", "IconManagerFont"]
+    try (["RandomPlacement"] + fonts.map { "\($0) \"fixed\"" }).joined(separator: "\n")
+      .write(to: rc, atomically: true, encoding: .utf8)
+    let twm = try spawn("/usr/bin/twm", ["-f", rc.path], display: display.name)
+    defer { twm.terminate() }
+
+    // The cannon fires on clicks and keys only: between storms, nothing moves.
+    let window = try spawn(
+      confettiBinary.path, ["--preset", "cannon", "--size", "640x400", "--exit-after", "60"],
+      display: display.name)
+    defer { window.terminate() }
+    let id =
+      try xdotool(["search", "--sync", "--name", "^Confetti"], display: display.name)
+      .split(separator: "\n").first.map(String.init) ?? ""
+    XCTAssertFalse(id.isEmpty, "the window never appeared")
+    func storm(clicks: Int) throws {
+      _ = try xdotool(["mousemove", "--window", id, "300", "200"], display: display.name)
+      _ = try xdotool(
+        ["click", "--repeat", "\(clicks)", "--delay", "2", "1"], display: display.name)
+      _ = try xdotool(
+        ["key", "--window", id, "--repeat", "30", "--delay", "2", "space"], display: display.name)
+    }
+    func title() throws -> String { try xdotool(["getwindowname", id], display: display.name) }
+    let stat = StatReader(pid: window.processIdentifier)
+
+    // Warm-up: the ring's pages, the GL's buffers and the fonts of the title are all touched.
+    try storm(clicks: 300)
+    usleep(300_000)  // the title is refreshed twice a second
+    let busyTitle = try title()
+    usleep(2_500_000)
+    let warm = try stat.residentKiB()
+
+    for size in ["800 500", "500 300", "700 450"] {
+      try storm(clicks: 400)
+      let parts = size.split(separator: " ").map(String.init)
+      _ = try xdotool(["windowsize", id] + parts, display: display.name)
+      _ = try xdotool(["key", "--window", id, "c"], display: display.name)
+    }
+    // Minimised with pieces still in the air: nothing is drawn.
+    try storm(clicks: 200)
+    _ = try xdotool(["windowminimize", id], display: display.name)
+    usleep(500_000)
+    let minimised = try stat.cpuSeconds(over: 2)
+    XCTAssertLessThan(minimised, 0.04, "a minimised window used \(minimised) s of CPU in 2 s")
+
+    _ = try xdotool(["windowmap", id], display: display.name)
+    usleep(3_000_000)  // the last pieces land; the window goes idle
+    let idle = try stat.cpuSeconds(over: 3)
+    XCTAssertLessThan(idle, 0.03, "an idle window used \(idle) s of CPU in 3 s")
+    let end = try stat.residentKiB()
+    XCTAssertLessThan(abs(end - warm), warm / 10, "RSS went from \(warm) to \(end) KiB")
+    let idleTitle = try title()
+    XCTAssertNotEqual(busyTitle, idleTitle, "the title follows the window")
+    XCTAssert(idleTitle.hasSuffix("0 particles — idle"), idleTitle)
+    XCTAssert(window.isRunning, "the window quit or crashed during the storm")
+  }
+
+  private func spawn(_ path: String, _ arguments: [String], display: String) throws -> Process {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    var environment = ProcessInfo.processInfo.environment
+    environment["DISPLAY"] = display
+    process.environment = environment
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    return process
+  }
+
+  private func xdotool(_ arguments: [String], display: String) throws -> String {
+    let result = try runProgram(
+      URL(fileURLWithPath: "/usr/bin/xdotool"), arguments, environment: ["DISPLAY": display],
+      timeout: 30)
+    XCTAssertEqual(result.status, 0, "xdotool \(arguments): \(result.stderr)")
+    return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+}
+
+/// What /proc says of a process.
+struct StatReader {
+  var pid: Int32
+
+  /// Its resident memory in KiB.
+  func residentKiB() throws -> Int {
+    let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+    let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+    return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+  }
+
+  /// User and system CPU seconds it used so far.
+  func cpuSeconds() throws -> Double {
+    let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+    let fields = stat[stat.range(of: ")")!.upperBound...].split(separator: " ")
+    return (Double(fields[11])! + Double(fields[12])!) / Double(sysconf(Int32(_SC_CLK_TCK)))
+  }
+
+  /// The CPU seconds it uses over the next `seconds`.
+  func cpuSeconds(over seconds: Double) throws -> Double {
+    let before = try cpuSeconds()
+    usleep(UInt32(seconds * 1_000_000))
+    return try cpuSeconds() - before
+  }
+}
