@@ -43,7 +43,7 @@ struct Bench {
       // is created or replaced until it is.
       try OutputFile.check(plot)
     }
-    let context = try HeadlessContext()
+    let context = try DriverMessages.silenced { try HeadlessContext() }
     // Every GL object below dies on this context: it must outlive them all.
     try withExtendedLifetime(context) { try run(on: context) }
   }

@@ -7,6 +7,7 @@ import Foundation
 enum Main {
   /// Parses and runs `confetti …`. Every error is one line on stderr and a non-zero exit code.
   static func main() {
+    DriverMessages.quietDrivers()
     let arguments = Shorthands.expand(Array(CommandLine.arguments.dropFirst()))
     do {
       var command = try ConfettiCommand.parseAsRoot(arguments)

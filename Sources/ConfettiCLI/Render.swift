@@ -85,7 +85,7 @@ struct Render: ParsableCommand {
           }
         }
       }
-      let context = try HeadlessContext()
+      let context = try DriverMessages.silenced { try HeadlessContext() }
       // Every GL object below dies on this context: it must outlive them all.
       try withExtendedLifetime(context) { try render(effect, on: context) }
     }

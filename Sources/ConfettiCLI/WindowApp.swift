@@ -50,7 +50,10 @@ final class WindowApp {
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE)
     glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE)
     glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE)
-    guard let window = glfwCreateWindow(Int32(size.width), Int32(size.height), "Confetti", nil, nil)
+    let created = DriverMessages.silenced {
+      glfwCreateWindow(Int32(size.width), Int32(size.height), "Confetti", nil, nil)
+    }
+    guard let window = created
     else {
       let why = Self.glfwError()
       glfwTerminate()

@@ -38,6 +38,21 @@ final class CommandLineTests: XCTestCase {
     }
   }
 
+  func testAWriteThatFailsHalfWayLeavesTheOldPictureAndNoDebris() throws {
+    // A file size limit of 1 KiB makes the write fail part-way, as a full disk would.
+    let directory = try temporaryDirectory()
+    let picture = directory.appendingPathComponent("shot.png")
+    try Data("the old picture".utf8).write(to: picture)
+    let command = "trap '' XFSZ; ulimit -f 2; exec \"$0\" render --size 400x300 --out \"$1\""
+    let result = try runProgram(
+      URL(fileURLWithPath: "/bin/sh"), ["-c", command, confettiBinary.path, picture.path])
+    XCTAssertEqual(result.status, 1)
+    XCTAssertEqual(result.stderr, "confetti: cannot write \(picture.path): File too large\n")
+    XCTAssertEqual(try String(contentsOf: picture, encoding: .utf8), "the old picture")
+    XCTAssertEqual(
+      try FileManager.default.contentsOfDirectory(atPath: directory.path), ["shot.png"])
+  }
+
   func testAFullDiskOnStandardOutputIsAnErrorNotASuccess() throws {
     for arguments in [
       ["schema"], ["presets", "show", "snow"], ["--version"], ["--help"],

@@ -260,6 +260,14 @@ final class HostileInputTests: XCTestCase {
       Case(
         arguments: ["bench", "--frames", "1"], status: 1, message: "OpenGL 3.3",
         environment: ["MESA_GL_VERSION_OVERRIDE": "2.1"]),
+      // No driver at all: Mesa's own complaints must not come before the program's line.
+      Case(
+        arguments: ["render", "--out", "/tmp/never.png"], status: 1,
+        message: "install Mesa's EGL and DRI drivers",
+        environment: ["LIBGL_DRIVERS_PATH": "/nonexistent"]),
+      Case(
+        arguments: ["bench", "--frames", "1"], status: 1, message: "no headless OpenGL 3.3",
+        environment: ["LIBGL_DRIVERS_PATH": "/nonexistent"]),
     ]
   }
 }

@@ -1,0 +1,41 @@
+import Foundation
+
+/// The graphics driver's own chatter ("libEGL warning: MESA-LOADER: failed to open swrast …")
+/// kept off the terminal, so that a failure is the program's one line that says what to do.
+///
+/// Mesa's logging is turned down through its variables (unless the user set them), and what the
+/// driver still writes to standard error while a context is being made is dropped. Setting
+/// `CONFETTI_DRIVER_MESSAGES=1` lets it all through, for a bug report.
+enum DriverMessages {
+  static let showVariable = "CONFETTI_DRIVER_MESSAGES"
+
+  private static var shown: Bool {
+    let value = ProcessInfo.processInfo.environment[showVariable] ?? ""
+    return !["", "0", "false", "no"].contains(value.lowercased())
+  }
+
+  /// Turns Mesa's EGL and GLX loaders' logging down. Call before any GL library is used.
+  static func quietDrivers() {
+    guard !shown else { return }
+    setenv("EGL_LOG_LEVEL", "fatal", 0)
+    setenv("LIBGL_DEBUG", "quiet", 0)
+  }
+
+  /// Runs `body` with standard error going nowhere (unless the messages are to be shown), then
+  /// puts it back.
+  static func silenced<T>(_ body: () throws -> T) rethrows -> T {
+    guard !shown else { return try body() }
+    fflush(nil)
+    let saved = dup(STDERR_FILENO)
+    let null = open("/dev/null", O_WRONLY)
+    guard saved >= 0, null >= 0 else { return try body() }
+    dup2(null, STDERR_FILENO)
+    close(null)
+    defer {
+      fflush(nil)
+      dup2(saved, STDERR_FILENO)
+      close(saved)
+    }
+    return try body()
+  }
+}
