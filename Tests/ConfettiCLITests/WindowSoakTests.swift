@@ -24,9 +24,12 @@ final class WindowSoakTests: XCTestCase {
     let twm = try spawn("/usr/bin/twm", ["-f", rc.path], display: display.name)
     defer { twm.terminate() }
 
+    // CONFETTI_SOAK_ROUNDS sets the storm's length: 3 rounds here, as many as wanted by hand.
+    let rounds = Int(ProcessInfo.processInfo.environment["CONFETTI_SOAK_ROUNDS"] ?? "") ?? 3
     // The cannon fires on clicks and keys only: between storms, nothing moves.
     let window = try spawn(
-      confettiBinary.path, ["--preset", "cannon", "--size", "640x400", "--exit-after", "60"],
+      confettiBinary.path,
+      ["--preset", "cannon", "--size", "640x400", "--exit-after", "\(60 + 10 * rounds)"],
       display: display.name)
     defer { window.terminate() }
     let id =
@@ -50,7 +53,8 @@ final class WindowSoakTests: XCTestCase {
     usleep(2_500_000)
     let warm = try stat.residentKiB()
 
-    for size in ["800 500", "500 300", "700 450"] {
+    for round in 0..<rounds {
+      let size = ["800 500", "500 300", "700 450"][round % 3]
       try storm(clicks: 400)
       let parts = size.split(separator: " ").map(String.init)
       _ = try xdotool(["windowsize", id] + parts, display: display.name)
