@@ -23,11 +23,13 @@
 /// **GL state.** Creating, drawing and releasing need the host's GL 3.3 core context current
 /// on the calling thread. Each call leaves the context's state as it found it: viewport,
 /// scissor, blending and its functions and equations, colour mask, the capabilities depth
-/// test, stencil test, culling, program point size, rasterizer discard, logic op and
-/// alpha-to-coverage, the bound program, vertex array, array, pixel-unpack and
-/// transform-feedback buffers, the active texture unit, unit 0's 2D texture and sampler, the
+/// test, stencil test, culling, program point size, rasterizer discard, logic op,
+/// alpha-to-coverage, alpha-to-one, sample coverage, sample mask and clip distances 0–7, the
+/// bound program, vertex array, array, pixel-unpack and transform-feedback buffers (and
+/// transform-feedback binding 0), the active texture unit, unit 0's 2D texture and sampler, the
 /// point-sprite origin and the pixel-unpack settings. It draws into the framebuffer the host
-/// has bound, with premultiplied-alpha blending over what is there, and writes no depth.
+/// has bound, with premultiplied-alpha blending over what is there, and writes no depth. A
+/// program the host deleted while it was bound cannot be bound again: none is left bound.
 ///
 /// Instances share nothing: two effects on one context, or on two, run independently.
 public final class ConfettiSystem {
@@ -50,8 +52,6 @@ public final class ConfettiSystem {
   private var renderer: ParticleRenderer?
   /// The GL's largest point sprite, in pixels.
   private let maxPointSize: Float
-  /// The latest clock reading given to any method: emission only ever moves forward.
-  private var clock: Seconds = 0
 
   /// An effect on the current GL context.
   ///
@@ -152,10 +152,7 @@ public final class ConfettiSystem {
   /// emitting, and keep doing so as ``draw(in:at:)`` advances the clock. Needs no GL context.
   /// `time` must be a valid clock reading (see the type's documentation), or the program stops.
   public func trigger(_ trigger: EmitterTrigger = .start, at point: Point? = nil, time: Seconds) {
-    precondition(
-      time.isFinite && time >= 0 && time < Tick.latestReading,
-      "clock readings are finite, from 0 to Tick.latestReading")
-    clock = max(clock, time)
+    precondition(Tick.isValid(reading: time), "clock readings are finite, from 0 to 2^43 s")
     scene.trigger(trigger, at: point, window: size, time: time)
   }
 
@@ -163,10 +160,7 @@ public final class ConfettiSystem {
   /// gone by then. ``draw(in:at:)`` does this itself; call it to move an effect on without
   /// drawing it (a minimised window). Needs no GL context. `time` must be a valid clock reading.
   public func advance(to time: Seconds) {
-    precondition(
-      time.isFinite && time >= 0 && time < Tick.latestReading,
-      "clock readings are finite, from 0 to Tick.latestReading")
-    clock = max(clock, time)
+    precondition(Tick.isValid(reading: time), "clock readings are finite, from 0 to 2^43 s")
     scene.advance(to: time, window: size)
   }
 

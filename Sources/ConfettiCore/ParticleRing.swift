@@ -82,6 +82,8 @@ public struct ParticleRing: Sendable {
   /// Advances the tail over records that are dead at clock time `time`. A record behind a
   /// longer-lived one stays in the drawn span until that one dies too; the shader collapses it.
   public mutating func reclaim(at time: Seconds) {
+    // After the ring overwrote records, the latest death is found again once, here.
+    if latestDeath == nil { latestDeath = lastDeath }
     guard time >= tailDeath else { return }
     while tail < head, deaths[tail % capacity] <= time { tail += 1 }
     refreshTailDeath()
@@ -116,8 +118,8 @@ public struct ParticleRing: Sendable {
 
   /// The clock time from which every particle in the ring is gone: the latest moment at which
   /// the closed form still draws one (each record's birth, life, fade-out and trail), to a
-  /// tick. −infinity when the ring holds none. Constant time, except after the ring overwrote
-  /// records, when it scans the drawn span once.
+  /// tick. −infinity when the ring holds none. Constant time, except between an append that
+  /// overwrote records and the next ``reclaim(at:)``, which scans the drawn span once.
   public var lastDeath: Seconds {
     if let latestDeath { return latestDeath }
     return (tail..<head).reduce(-.infinity) { max($0, deaths[$1 % capacity]) }

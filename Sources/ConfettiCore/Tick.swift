@@ -16,6 +16,11 @@ public struct Tick: Equatable, Sendable {
   /// Readings must stay below this, in seconds: 2⁴³ s, so that the count of ticks fits 63 bits.
   public static let latestReading: Seconds = 8_796_093_022_208
 
+  /// Whether `time` is a clock reading a tick can hold: finite, from 0 to ``latestReading``.
+  public static func isValid(reading time: Seconds) -> Bool {
+    time.isFinite && time >= 0 && time < latestReading
+  }
+
   /// The raw counter, modulo 2³².
   public var rawValue: UInt32
 
@@ -27,7 +32,7 @@ public struct Tick: Equatable, Sendable {
   /// 32 bits are kept.
   public init(_ time: Seconds) {
     precondition(
-      time.isFinite && time >= 0 && time < Self.latestReading,
+      Self.isValid(reading: time),
       "clock readings are finite, non-negative and under 2^43 s (about 278,000 years)")
     rawValue = UInt32(truncatingIfNeeded: Int64((time * Tick.perSecond).rounded(.down)))
   }

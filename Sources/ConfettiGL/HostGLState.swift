@@ -58,15 +58,20 @@ package struct HostGLState: Equatable {
       GL_SAMPLE_ALPHA_TO_COVERAGE, GL_SAMPLE_ALPHA_TO_ONE, GL_SAMPLE_COVERAGE, GL_SAMPLE_MASK,
     ].map { GLenum($0) } + clipDistances
 
-  /// Integer state read with glGetIntegerv and put back with its own setter.
-  package static let integers: [GLenum] = [
-    GL_CURRENT_PROGRAM, GL_VERTEX_ARRAY_BINDING, GL_ARRAY_BUFFER_BINDING,
-    GL_PIXEL_UNPACK_BUFFER_BINDING, GL_TRANSFORM_FEEDBACK_BUFFER_BINDING, GL_ACTIVE_TEXTURE,
-    GL_BLEND_SRC_RGB, GL_BLEND_DST_RGB, GL_BLEND_SRC_ALPHA, GL_BLEND_DST_ALPHA,
-    GL_BLEND_EQUATION_RGB, GL_BLEND_EQUATION_ALPHA, GL_POINT_SPRITE_COORD_ORIGIN,
+  /// The pixel-unpack settings a texture upload depends on; alignment first.
+  package static let unpackSettings = [
     GL_UNPACK_ALIGNMENT, GL_UNPACK_ROW_LENGTH, GL_UNPACK_SKIP_ROWS, GL_UNPACK_SKIP_PIXELS,
     GL_UNPACK_IMAGE_HEIGHT, GL_UNPACK_SKIP_IMAGES, GL_UNPACK_SWAP_BYTES, GL_UNPACK_LSB_FIRST,
-  ].map { GLenum($0) }
+  ]
+
+  /// Integer state read with glGetIntegerv and put back with its own setter.
+  package static let integers: [GLenum] =
+    ([
+      GL_CURRENT_PROGRAM, GL_VERTEX_ARRAY_BINDING, GL_ARRAY_BUFFER_BINDING,
+      GL_PIXEL_UNPACK_BUFFER_BINDING, GL_TRANSFORM_FEEDBACK_BUFFER_BINDING, GL_ACTIVE_TEXTURE,
+      GL_BLEND_SRC_RGB, GL_BLEND_DST_RGB, GL_BLEND_SRC_ALPHA, GL_BLEND_DST_ALPHA,
+      GL_BLEND_EQUATION_RGB, GL_BLEND_EQUATION_ALPHA, GL_POINT_SPRITE_COORD_ORIGIN,
+    ] + unpackSettings).map { GLenum($0) }
 
   package var enabled: [Bool]
   package var values: [GLint]
@@ -119,6 +124,14 @@ package struct HostGLState: Equatable {
     values[Self.integers.firstIndex(of: GLenum(name))!]
   }
 
+  /// The host's scissor box where it has scissoring on: confetti stays inside it too.
+  package var scissorClip: PixelRect? {
+    guard isEnabled(GL_SCISSOR_TEST) else { return nil }
+    return PixelRect(
+      x: Int(scissorBox[0]), y: Int(scissorBox[1]), width: Int(scissorBox[2]),
+      height: Int(scissorBox[3]))
+  }
+
   /// Whether capability `name` (one of ``capabilities``) was enabled.
   package func isEnabled(_ name: Int32) -> Bool {
     enabled[Self.capabilities.firstIndex(of: GLenum(name))!]
@@ -159,12 +172,7 @@ package struct HostGLState: Equatable {
       GLenum(value(GL_BLEND_EQUATION_RGB)), GLenum(value(GL_BLEND_EQUATION_ALPHA)))
     epoxy_glPointParameteri(
       GLenum(GL_POINT_SPRITE_COORD_ORIGIN), value(GL_POINT_SPRITE_COORD_ORIGIN))
-    for name in [
-      GL_UNPACK_ALIGNMENT, GL_UNPACK_ROW_LENGTH, GL_UNPACK_SKIP_ROWS, GL_UNPACK_SKIP_PIXELS,
-      GL_UNPACK_IMAGE_HEIGHT, GL_UNPACK_SKIP_IMAGES, GL_UNPACK_SWAP_BYTES, GL_UNPACK_LSB_FIRST,
-    ] {
-      epoxy_glPixelStorei(GLenum(name), value(name))
-    }
+    for name in Self.unpackSettings { epoxy_glPixelStorei(GLenum(name), value(name)) }
     epoxy_glViewport(viewport[0], viewport[1], viewport[2], viewport[3])
     epoxy_glScissor(scissorBox[0], scissorBox[1], scissorBox[2], scissorBox[3])
     epoxy_glColorMask(colorMask[0], colorMask[1], colorMask[2], colorMask[3])
@@ -183,12 +191,8 @@ package struct HostGLState: Equatable {
   /// client memory, not from a pixel-unpack buffer.
   package static func resetUnpacking() {
     epoxy_glBindBuffer(GLenum(GL_PIXEL_UNPACK_BUFFER), 0)
-    epoxy_glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
-    for name in [
-      GL_UNPACK_ROW_LENGTH, GL_UNPACK_SKIP_ROWS, GL_UNPACK_SKIP_PIXELS, GL_UNPACK_IMAGE_HEIGHT,
-      GL_UNPACK_SKIP_IMAGES, GL_UNPACK_SWAP_BYTES, GL_UNPACK_LSB_FIRST,
-    ] {
-      epoxy_glPixelStorei(GLenum(name), 0)
+    for name in unpackSettings {
+      epoxy_glPixelStorei(GLenum(name), name == GL_UNPACK_ALIGNMENT ? 1 : 0)
     }
   }
 }

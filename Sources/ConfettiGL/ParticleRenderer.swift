@@ -191,12 +191,9 @@ public final class ParticleRenderer {
       nowUniform = program.uniform("u_now")
       sendEmitterTable()
     }
-    let clip =
-      host.isEnabled(GL_SCISSOR_TEST)
-      ? PixelRect(
-        x: Int(host.scissorBox[0]), y: Int(host.scissorBox[1]), width: Int(host.scissorBox[2]),
-        height: Int(host.scissorBox[3])) : nil
-    guard sprites.target(rect, window: window, clip: clip, meter: &meter) else { return }
+    guard sprites.target(rect, window: window, clip: host.scissorClip, meter: &meter) else {
+      return
+    }
     let clock = nowUniform
     try drawSprites(of: ring, program: program, vertexArray: vertexArray, meter: &meter) {
       epoxy_glUniform1ui(clock, now.rawValue)
