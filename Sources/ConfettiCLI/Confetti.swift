@@ -24,18 +24,28 @@ enum Main {
         Foundation.exit(0)
       }
       let message = ConfettiCommand.message(for: error).split(separator: "\n").first ?? ""
-      var words = ["confetti"]
-      if let first = arguments.first, ConfettiCommand.subcommandNames.contains(first) {
-        words.append(first)
-        if first == "presets", arguments.count > 1, ["list", "show"].contains(arguments[1]) {
-          words.append(arguments[1])
-        }
-      }
-      let help = (words + ["--help"]).joined(separator: " ")
-      FileHandle.standardError.write(Data("confetti: \(message) (see '\(help)')\n".utf8))
+      say("\(message) (see '\(helpCommand(for: arguments))')")
       Foundation.exit(code.rawValue)
     }
   }
+}
+
+/// The help to point at for `arguments`: that of the deepest command they name.
+func helpCommand(for arguments: [String]) -> String {
+  var command: ParsableCommand.Type = ConfettiCommand.self
+  var words = ["confetti"]
+  for argument in arguments {
+    guard
+      let sub = command.configuration.subcommands.first(where: { $0._commandName == argument })
+    else { break }
+    (command, words) = (sub, words + [argument])
+  }
+  return (words + ["--help"]).joined(separator: " ")
+}
+
+/// Says `line` on standard error as the program's own: "confetti: …".
+func say(_ line: String) {
+  FileHandle.standardError.write(Data("confetti: \(line)\n".utf8))
 }
 
 /// Flushes standard output and exits 1 with one line if it could not all be written (a full
@@ -44,7 +54,7 @@ func finishWritingStandardOutput() {
   // Every stream: a write that failed earlier leaves its data buffered, and fails again here.
   if fflush(nil) != 0 {
     let reason = String(cString: strerror(errno))
-    FileHandle.standardError.write(Data("confetti: cannot write standard output: \(reason)\n".utf8))
+    say("cannot write standard output: \(reason)")
     exit(1)
   }
 }
@@ -152,9 +162,7 @@ struct Window: ParsableCommand {
     guard (1...most).contains(capacity) else {
       throw ValidationError("--capacity must be between 1 and \(most), not \(capacity)")
     }
-    if size.width > 16384 || size.height > 16384 {
-      throw ValidationError("--size \(size) is larger than any GL can draw (16384x16384 at most)")
-    }
+    try size.checkDrawable(as: "--size")
     if let exitAfter, !(exitAfter.isFinite && exitAfter >= 0) {
       throw ValidationError("--exit-after must be a finite number of seconds")
     }
@@ -230,9 +238,7 @@ struct BenchCommand: ParsableCommand {
         "the particle count (--particles, --bench or --sweep) must be between 1 and \(most) "
           + "(the records of at most \(most) fit one GL buffer), not \(count)")
     }
-    if size.width > 16384 || size.height > 16384 {
-      throw ValidationError("--size \(size) is larger than any GL can draw (16384x16384 at most)")
-    }
+    try size.checkDrawable(as: "--size")
     if let seconds, !(seconds.isFinite && seconds > 0 && seconds <= 86_400) {
       throw ValidationError("--seconds must be a number of seconds above 0, at most 86400")
     }
@@ -338,7 +344,7 @@ func reportingFailures(_ body: () throws -> Void) throws {
   } catch let error as ExitCode {
     throw error
   } catch {
-    FileHandle.standardError.write(Data("confetti: \(error)\n".utf8))
+    say("\(error)")
     throw ExitCode.failure
   }
 }
@@ -362,6 +368,18 @@ struct PixelSize: ExpressibleByArgument, Equatable, CustomStringConvertible {
 
   var description: String { "\(width)x\(height)" }
   var defaultValueDescription: String { description }
+
+  /// The widest and tallest framebuffer any GL draws, in pixels.
+  static let largest = 16384
+
+  /// Throws unless a GL could draw a framebuffer this size (`option` names it in the message).
+  func checkDrawable(as option: String) throws {
+    guard width <= Self.largest, height <= Self.largest else {
+      throw ValidationError(
+        "\(option) \(self) is larger than any GL can draw (\(Self.largest)x\(Self.largest) at most)"
+      )
+    }
+  }
 }
 
 extension BenchMode: ExpressibleByArgument {}

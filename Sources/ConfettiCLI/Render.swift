@@ -100,7 +100,7 @@ struct Render: ParsableCommand {
       seed: seed, reduceMotion: self.effect.wantsReducedMotion)
     defer { system.release() }
     for warning in system.warnings(pixelsPerPoint: Double(scale)) {
-      FileHandle.standardError.write(Data("confetti: warning: \(warning)\n".utf8))
+      say("warning: \(warning)")
     }
     let start = Self.startTime
     for trigger in EmitterTrigger.allCases { system.trigger(trigger, time: start) }

@@ -93,7 +93,7 @@ final class WindowApp {
     glfwGetWindowSize(window, &windowWidth, nil)
     let pixelsPerPoint = windowWidth > 0 ? Double(framebufferWidth) / Double(windowWidth) : 1
     for warning in system.warnings(pixelsPerPoint: pixelsPerPoint) {
-      FileHandle.standardError.write(Data("confetti: warning: \(warning)\n".utf8))
+      say("warning: \(warning)")
     }
     return system
   }
@@ -143,7 +143,7 @@ final class WindowApp {
       GLFrame.clear(to: GLFrame.background)
       try system.draw(in: PixelRect(width: width, height: height), at: time)
     } catch {
-      FileHandle.standardError.write(Data("confetti: \(error)\n".utf8))
+      say("\(error)")
       glfwSetWindowShouldClose(window, GLFW_TRUE)
     }
     screenIsEmpty = !system.isAlive(at: time)
@@ -223,7 +223,7 @@ final class WindowApp {
       system = replacement
       effectIndex = next
     } catch {
-      FileHandle.standardError.write(Data("confetti: \(error)\n".utf8))
+      say("\(error)")
     }
     updateTitle(force: true)
   }

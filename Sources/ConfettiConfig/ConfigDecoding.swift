@@ -263,8 +263,22 @@ func pathComponent(_ key: String) -> String {
   return plain ? "." + key : "[\"" + printable(key) + "\"]"
 }
 
-/// Text for a one-line message: control characters, line breaks and quotes escaped as in JSON.
+/// Text for a one-line message: line breaks, quotes and every invisible character (controls,
+/// separators, format characters, noncharacters) escaped as in JSON.
 func printable<S: StringProtocol>(_ text: S) -> String {
+  jsonEscaped(text) { scalar in
+    scalar.properties.generalCategory == .control || scalar.properties.isNoncharacterCodePoint
+      || [.lineSeparator, .paragraphSeparator, .format].contains(
+        scalar.properties.generalCategory)
+  }
+}
+
+/// The contents of a JSON string: quotes, backslashes and line breaks escaped by name, the
+/// controls below U+0020 and whatever `alsoEscaped` picks as `\uXXXX` (UTF-16 units, so a
+/// scalar beyond U+FFFF is a surrogate pair); the rest as is.
+func jsonEscaped<S: StringProtocol>(
+  _ text: S, alsoEscaped: (Unicode.Scalar) -> Bool = { _ in false }
+) -> String {
   var result = ""
   for scalar in text.unicodeScalars {
     switch scalar {
@@ -274,11 +288,8 @@ func printable<S: StringProtocol>(_ text: S) -> String {
     case "\"": result += "\\\""
     case "\\": result += "\\\\"
     default:
-      if scalar.properties.generalCategory == .control || scalar.properties.isNoncharacterCodePoint
-        || [.lineSeparator, .paragraphSeparator, .format].contains(
-          scalar.properties.generalCategory)
-      {
-        result += String(format: "\\u%04x", scalar.value)
+      if scalar.value < 0x20 || alsoEscaped(scalar) {
+        for unit in String(scalar).utf16 { result += String(format: "\\u%04x", unit) }
       } else {
         result.unicodeScalars.append(scalar)
       }

@@ -179,14 +179,17 @@ final class HostileInputTests: XCTestCase {
 
   /// Images a configuration names that are not usable pictures.
   func images(in directory: URL) throws -> [Case] {
+    // A folder where an image should be; the other files are written below.
+    try FileManager.default.createDirectory(
+      at: directory.appendingPathComponent("folder.png"), withIntermediateDirectories: true)
     let pictures: [(name: String, bytes: [UInt8]?, message: String)] = [
       ("missing.png", nil, "cannot use the image"),
+      ("folder.png", nil, "cannot use the image"),
       ("text.png", Array("not a picture".utf8), "cannot use the image"),
       ("empty.png", [], "cannot use the image"),
       ("truncated.png", [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0], "cannot use"),
     ]
-    var cases: [Case] = []
-    for picture in pictures {
+    return try pictures.map { picture in
       if let bytes = picture.bytes {
         try Data(bytes).write(to: directory.appendingPathComponent(picture.name))
       }
@@ -194,23 +197,10 @@ final class HostileInputTests: XCTestCase {
       try
         #"{"name": "i", "emitters": [{"cells": [{"count": 1, "shapes": [{"image": "\#(picture.name)"}]}]}]}"#
         .write(to: file, atomically: true, encoding: .utf8)
-      cases.append(
-        Case(
-          arguments: ["render", "--config", file.path, "--out", directory.path + "/i.png"],
-          status: 1, message: picture.message))
-    }
-    // A folder where an image should be.
-    try FileManager.default.createDirectory(
-      at: directory.appendingPathComponent("folder.png"), withIntermediateDirectories: true)
-    let file = directory.appendingPathComponent("image-folder.json")
-    try
-      #"{"name": "i", "emitters": [{"cells": [{"count": 1, "shapes": [{"image": "folder.png"}]}]}]}"#
-      .write(to: file, atomically: true, encoding: .utf8)
-    cases.append(
-      Case(
+      return Case(
         arguments: ["render", "--config", file.path, "--out", directory.path + "/i.png"],
-        status: 1, message: "cannot use the image"))
-    return cases
+        status: 1, message: picture.message)
+    }
   }
 
   /// Places a picture must not be written to.
