@@ -1,5 +1,5 @@
 #version 330 core
-// Cuts the particle's shape out of its point sprite, with a one-pixel smoothed edge: a
+// Cuts the particle's shape out of its sprite (a point, or with QUADS defined a quad), with a one-pixel smoothed edge: a
 // rectangle, a circle, a polygon from the table (the triangle and the star are its first two
 // entries, a scene's own polygons follow), or an image from the atlas, tinted by the colour.
 //
@@ -11,7 +11,11 @@ flat in vec4 v_color;     // premultiplied
 flat in vec2 v_halfSize;  // px
 flat in vec2 v_turn;      // cos, sin of the clockwise rotation
 flat in uint v_shape;
+#ifdef QUADS
+in vec2 v_local;            // px from the centre, in the piece's own frame
+#else
 flat in float v_spriteSize; // px
+#endif
 
 // The shape table (ShapeTable): polygon outlines with corners in [-1, 1] on both axes, y down,
 // stretched over the piece; and where each image lies in the atlas. The table sizes and the
@@ -47,16 +51,27 @@ float insidePolygon(vec2 p, int index, vec2 h) {
 #endif
 
 void main() {
+#ifdef QUADS
+  vec2 q = v_local;
+#else
   // Pixel offset from the sprite's centre, y down like window points (the sprite origin is
   // GL_UPPER_LEFT), turned back into the piece's own frame.
   vec2 p = (gl_PointCoord - 0.5) * v_spriteSize;
   vec2 q = vec2(v_turn.x * p.x + v_turn.y * p.y, -v_turn.y * p.x + v_turn.x * p.y);
+#endif
   vec2 h = max(v_halfSize, vec2(1e-3));
 
-  // Signed distance inside the outline, in pixels.
-  float inside = v_shape == CIRCLE
-      ? (1.0 - length(q / h)) * min(h.x, h.y)
-      : min(h.x - abs(q.x), h.y - abs(q.y));
+  // Signed distance inside the outline, in pixels: exact for rectangles; for ellipses, the
+  // implicit function over its gradient's length, close to the edge where it matters (even for
+  // a piece tumbled to a sliver, whose smoothing must not reach beyond its ends).
+  float inside;
+  if (v_shape == CIRCLE) {
+    float k1 = length(q / h);
+    float k2 = length(q / (h * h));
+    inside = k2 > 0.0 ? (1.0 - k1) * k1 / k2 : min(h.x, h.y);
+  } else {
+    inside = min(h.x - abs(q.x), h.y - abs(q.y));
+  }
 #ifdef WITH_POLYGONS
   int polygon = v_shape == TRIANGLE || v_shape == STAR ? int(v_shape - TRIANGLE)
       : v_shape >= FIRST_POLYGON && v_shape < FIRST_IMAGE ? 2 + int(v_shape - FIRST_POLYGON)

@@ -1,10 +1,13 @@
 #version 330 core
 // The closed-form motion of every particle, evaluated from its birth record, the clock and its
-// emitter's entry in a small uniform table. Each particle is one point sprite; the fragment
-// shader cuts its shape out of it. ConfettiPhysics.state(of:age:style:now:) in
-// Sources/ConfettiCore is the CPU reference for every line.
+// emitter's entry in a small uniform table. Each particle is one instance, its record read as
+// instance attributes; sprite.glsl places its sprite (a point or a quad) and the fragment shader
+// cuts its shape out of it. ConfettiPhysics.state(of:age:style:now:) in Sources/ConfettiCore is
+// the CPU reference for every line.
 //
 // Attribute locations are bound by name from ParticleRecord.attributes before linking.
+
+#include "sprite.glsl"
 
 in vec2 a_origin;    // x0, y0 (pt)
 in vec2 a_velocity;  // vx, vy (pt/s), up is negative
@@ -19,9 +22,6 @@ in uvec4 a_style;    // shape, flags (bit 0 flips, 1 shrinks with life, 2 darker
 in vec2 a_growth;    // scale speed (1/s), emitter fade-out start (s after birth; inf: never)
 
 uniform uint u_now;             // the clock (ticks), the only value that changes per frame
-uniform vec4 u_pointsToClip;    // xy: scale, zw: offset, from window points to clip space
-uniform float u_pixelsPerPoint; // framebuffer pixels per window point (HiDPI)
-uniform float u_maxPointSize;   // the GL's largest point sprite, in pixels
 
 // The emitter table (EmitterTable), indexed by a_style.z. EMITTERS, the flag bits (FLIPS,
 // SHRINKS, DARKER_BACK) and the physics constants are #defined by ShaderConstants.swift.
@@ -59,18 +59,17 @@ out float v_widthScale; // flip: apparent width / width
 out float v_opacity;    // 0 when unborn or dead
 out vec2 v_size;        // apparent size (pt): flip, growth and shrinking applied
 out vec4 v_rgba;        // colour after the emitter's ramp, before opacity
-
-// For the fragment shader.
-flat out vec4 v_color;      // premultiplied by opacity
-flat out vec2 v_halfSize;   // half the apparent size (px)
-flat out vec2 v_turn;       // cos, sin of the rotation
-flat out uint v_shape;
-flat out float v_spriteSize; // gl_PointSize (px)
+out float v_copy;       // which trail copy (0: the particle itself); negative: none, not drawn
 
 void main() {
-  // Instance k > 0 draws the k-th trail copy: the particle as it was k spacings ago.
-  int copy = gl_InstanceID;
+  // Copy k > 0 is the k-th trail copy: the particle as it was k spacings ago. The oldest is
+  // drawn first and the particle itself last, on top; a draw makes as many copies as the
+  // longest trail needs, and those before this particle's own oldest are not drawn.
   uint trail = a_style.w;
+  int copy = int(trail) - spriteCopy();
+  v_copy = float(copy);
+  bool drawn = copy >= 0;
+  copy = max(copy, 0);
   uint now = u_now - uint(copy) * u_trailTicks[a_style.z];
   // Unsigned subtraction is exact across the clock's wrap.
   float t = float(now - a_birth) * SECONDS_PER_TICK;
@@ -101,8 +100,8 @@ void main() {
     float f = wind.w > 0.0 ? (t - a_growth.y) / wind.w : 1.0;
     emitterFade = f >= 1.0 ? 0.0 : (1.0 - f) * (1.0 - f);
   }
-  // t >= 0 always: an unborn birth wraps to a huge age. Copies beyond the trail are not drawn.
-  bool alive = t < lifetime && emitterFade > 0.0 && uint(copy) <= trail;
+  // t >= 0 always: an unborn birth wraps to a huge age.
+  bool alive = t < lifetime && emitterFade > 0.0 && drawn;
   float trailFactor = 1.0 - float(copy) / float(trail + 1u);
   bool flips = (a_style.y & FLIPS) != 0u;
   float growth = max(0.0, 1.0 + a_growth.x * t) * ((a_style.y & SHRINKS) != 0u ? remaining / lifetime : 1.0);
@@ -125,15 +124,9 @@ void main() {
   v_color = vec4(v_rgba.rgb, 1.0) * (v_rgba.a * v_opacity);
   v_shape = a_style.x;
 
-  if (!alive) {
-    // Dead or unborn: a point outside the clip volume, which rasterises nothing.
-    gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
-    gl_PointSize = 1.0;
-    v_spriteSize = 1.0;
-    return;
+  if (alive) {
+    placeSprite(v_position);
+  } else {
+    hideSprite();  // dead, unborn, or a copy beyond its trail
   }
-  gl_Position = vec4(v_position * u_pointsToClip.xy + u_pointsToClip.zw, 0.0, 1.0);
-  // The sprite must hold the rotated piece: its diagonal, plus a pixel each side for smoothing.
-  v_spriteSize = min(ceil(2.0 * length(v_halfSize)) + 2.0, u_maxPointSize);
-  gl_PointSize = v_spriteSize;
 }

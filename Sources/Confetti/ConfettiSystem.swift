@@ -50,8 +50,6 @@ public final class ConfettiSystem {
 
   private var scene: EffectScene
   private var renderer: ParticleRenderer?
-  /// The GL's largest point sprite, in pixels.
-  private let maxPointSize: Float
 
   /// An effect on the current GL context.
   ///
@@ -64,13 +62,16 @@ public final class ConfettiSystem {
   ///   - seed: every random draw comes from it, so a run can be repeated exactly. Default 1.
   ///   - reduceMotion: each particle appears near where its motion would take it and fades in
   ///     place, for people who are bothered by movement. Default false.
+  ///   - primitive: what each piece is drawn as (``SpritePrimitive``): by default the one
+  ///     measured faster on this GL. Pieces too big for a point sprite are drawn whole either
+  ///     way.
   /// - Throws: a one-line error when the effect cannot be used (an image that cannot be read,
   ///   too many shapes), the size or capacity is out of range or does not fit the GPU, no context
   ///   is current, or it is older than GL 3.3 core. Nothing is left behind on the context when
   ///   it throws.
   public init(
     effect: Effect, size: Size, capacity: Int? = nil, seed: UInt64 = 1,
-    reduceMotion: Bool = false
+    reduceMotion: Bool = false, primitive: SpritePrimitive = .auto
   ) throws {
     guard Self.isValid(size) else {
       throw EffectError(
@@ -87,8 +88,7 @@ public final class ConfettiSystem {
       config: effect.config, capacity: capacity, seed: seed, reduceMotion: reduceMotion)
     let images = try effect.images(for: scene.shapes)
     let info = try GLInfo.requireCurrent()
-    maxPointSize = info.maxPointSize
-    let renderer = try ParticleRenderer(capacity: capacity, info: info)
+    let renderer = try ParticleRenderer(capacity: capacity, info: info, primitive: primitive)
     do {
       renderer.setEmitterTable(scene.table)
       try renderer.setShapeTable(scene.shapes, images: images)
@@ -120,25 +120,6 @@ public final class ConfettiSystem {
   public func release() {
     renderer?.release()
     renderer = nil
-  }
-
-  /// What this GL will draw differently from the configuration: pieces larger than its largest
-  /// point sprite (``GLInfo/maxPointSize``), which are cut to a square of that size, at
-  /// `pixelsPerPoint` framebuffer pixels per point (2 on a HiDPI screen). One line each; empty
-  /// when everything fits.
-  public func warnings(pixelsPerPoint: Double = 1) -> [String] {
-    var lines: [String] = []
-    for (e, emitter) in effect.config.emitters.enumerated() {
-      for (c, cell) in emitter.cells.enumerated() {
-        let pixels = cell.largestDiagonal * pixelsPerPoint + 2
-        guard pixels > Double(maxPointSize) else { continue }
-        lines.append(
-          "$.emitters[\(e)].cells[\(c)]: pieces up to \(Int(pixels.rounded(.up))) px across are "
-            + "cut to a \(Int(maxPointSize)) px square, the largest sprite this GL draws; make them "
-            + "smaller")
-      }
-    }
-    return lines
   }
 
   /// Whether the effect has emitters that `trigger` starts.

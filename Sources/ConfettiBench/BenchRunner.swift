@@ -29,27 +29,29 @@ public final class BenchRun {
   public private(set) var uploadBytes: [Int] = []
 
   public init(
-    mode: BenchMode, scene: BenchScene, churn: Bool, images: [RGBAImage], info: GLInfo
+    mode: BenchMode, scene: BenchScene, churn: Bool, images: [RGBAImage],
+    primitive: SpritePrimitive = .auto, info: GLInfo
   ) throws {
     self.mode = mode
     self.scene = scene
     let count = scene.count
     switch mode {
     case .gpu:
-      product = try ParticleRenderer(capacity: count, info: info)
+      product = try ParticleRenderer(capacity: count, info: info, primitive: primitive)
       product!.setEmitterTable(scene.table)
       try product!.setShapeTable(scene.shapes, images: images)
       product!.resetMeter()
       placed = nil
     case .cpu:
       product = nil
-      placed = try PlacedRenderer(capacity: count, info: info)
+      placed = try PlacedRenderer(capacity: count, primitive: primitive, info: info)
       try placed!.setShapeTable(scene.shapes, images: images)
       placements = [Float](repeating: 0, count: count * PlacementEvaluator.floatsPerParticle)
     case .floor:
       precondition(!churn, "the floor has no births to place")
       product = nil
-      placed = try PlacedRenderer(capacity: count, phases: Self.floorPhases, info: info)
+      placed = try PlacedRenderer(
+        capacity: count, phases: Self.floorPhases, primitive: primitive, info: info)
       try placed!.setShapeTable(scene.shapes, images: images)
       placements = [Float](repeating: 0, count: count * PlacementEvaluator.floatsPerParticle)
       try placeFloorPhases()

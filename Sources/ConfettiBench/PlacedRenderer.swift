@@ -20,7 +20,7 @@ public final class PlacedRenderer {
 
   private let sprites: SpriteProgram
   /// One vertex array per phase: the record attributes, and that phase's placements.
-  private var vertexArrays: [GLuint]
+  private var phaseInstances: [InstanceArray] = []
   private var recordBuffer: GLuint = 0
   private var placementBuffers: [GLuint] = []
 
@@ -30,8 +30,17 @@ public final class PlacedRenderer {
     RecordAttribute(name: "a_opacity", location: 12, component: .float32, count: 1, offset: 16),
   ]
   private static let placementStride = PlacementEvaluator.floatsPerParticle * 4
+  /// The record's attributes placed.vert reads.
+  private static let recordAttributes = ParticleRecord.attributes.filter {
+    ["a_color", "a_lifeSize", "a_style"].contains($0.name)
+  }
 
-  public init(capacity: Int, phases: Int = 1, info: GLInfo) throws {
+  /// What the sprites are drawn as: the product's choice for the same GL.
+  public var primitive: SpritePrimitive { sprites.primitive }
+
+  public init(
+    capacity: Int, phases: Int = 1, primitive: SpritePrimitive = .auto, info: GLInfo
+  ) throws {
     try ParticleRenderer.check(capacity: capacity)
     precondition(phases >= 1, "at least one set of placements")
     self.capacity = capacity
@@ -41,32 +50,32 @@ public final class PlacedRenderer {
     var setup = UploadMeter()
     sprites = try SpriteProgram(
       vertex: .embedded("placed.vert"),
-      attributes: ParticleRecord.attributes + Self.placementAttributes, info: info, meter: &setup)
-    vertexArrays = [GLuint](repeating: 0, count: phases)
-    epoxy_glGenVertexArrays(GLsizei(phases), &vertexArrays)
+      attributes: Self.recordAttributes + Self.placementAttributes, primitive: primitive,
+      info: info, meter: &setup)
     recordBuffer = try allocateBuffer(
       bytes: capacity * MemoryLayout<ParticleRecord>.stride, usage: GL_DYNAMIC_DRAW,
       what: "\(capacity) particles")
-    for vertexArray in vertexArrays {
-      epoxy_glBindVertexArray(vertexArray)
-      epoxy_glBindBuffer(GLenum(GL_ARRAY_BUFFER), recordBuffer)
-      for attribute in ParticleRecord.attributes
-      where ["a_color", "a_lifeSize", "a_style"].contains(attribute.name) {
-        pointAttribute(attribute, stride: MemoryLayout<ParticleRecord>.stride)
-      }
+    for _ in 0..<phases {
       let placements = try allocateBuffer(
         bytes: capacity * Self.placementStride, usage: GL_STREAM_DRAW,
         what: "\(capacity) placements")
       placementBuffers.append(placements)
-      for attribute in Self.placementAttributes {
-        pointAttribute(attribute, stride: Self.placementStride)
-      }
+      phaseInstances.append(
+        InstanceArray(
+          bindings: [
+            .init(
+              buffer: recordBuffer, stride: MemoryLayout<ParticleRecord>.stride,
+              attributes: Self.recordAttributes),
+            .init(
+              buffer: placements, stride: Self.placementStride,
+              attributes: Self.placementAttributes),
+          ], info: info))
     }
     try checkGL("setting up the placed renderer")
   }
 
   deinit {
-    epoxy_glDeleteVertexArrays(GLsizei(vertexArrays.count), &vertexArrays)
+    phaseInstances.forEach { $0.release() }
     epoxy_glDeleteBuffers(1, &recordBuffer)
     epoxy_glDeleteBuffers(GLsizei(placementBuffers.count), &placementBuffers)
   }
@@ -107,11 +116,16 @@ public final class PlacedRenderer {
   public func draw(_ ring: ParticleRing, phase: Int = 0, in rect: PixelRect, window: Size) throws {
     try HostGLState.preserving {
       guard !ring.drawnSlotRanges.isEmpty else { return }
-      try sprites.prepare(for: ring, meter: &meter)
+      guard rect.width > 0, rect.height > 0, window.width > 0, window.height > 0 else { return }
+      try sprites.prepare(
+        for: ring,
+        pixelsPerPoint: SpriteProjection.pixelsPerPoint(
+          width: rect.width, height: rect.height, window: window),
+        meter: &meter)
       guard sprites.target(rect, window: window, clip: nil, meter: &meter) else { return }
       try drawSprites(
-        of: ring, program: sprites.program, vertexArray: vertexArrays[phase], trails: false,
-        meter: &meter
+        of: ring, program: sprites.program, instances: phaseInstances[phase],
+        primitive: sprites.primitive, trails: false, meter: &meter
       ) { 0 }
     }
   }

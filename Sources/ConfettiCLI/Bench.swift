@@ -16,6 +16,8 @@ struct Bench {
   /// The effect whose particles fill the scene.
   var effect: Effect
   var reduceMotion = false
+  /// What the particles are drawn as in every mode.
+  var primitive = SpritePrimitive.auto
 
   /// The effect's name as the reports give it.
   var effectName: String { effect.config.name }
@@ -79,7 +81,8 @@ struct Bench {
     let scenes = try modes.map { _ in try scene(count: count, window: window) }
     let images = try effect.images(for: scenes[0].shapes)
     let runs = try zip(modes, scenes).map {
-      try BenchRun(mode: $0, scene: $1, churn: churn, images: images, info: info)
+      try BenchRun(
+        mode: $0, scene: $1, churn: churn, images: images, primitive: primitive, info: info)
     }
     for run in runs {
       for _ in 0..<Self.warmUpFrames {

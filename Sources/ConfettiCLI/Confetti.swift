@@ -172,7 +172,7 @@ struct Window: ParsableCommand {
     try reportingFailures {
       let app = try WindowApp(
         size: size, capacity: capacity, seed: seed, effect: try effect.load(fallback: "confetti"),
-        reduceMotion: effect.wantsReducedMotion, vsync: !noVsync, exitAfter: exitAfter)
+        reduceMotion: effect.wantsReducedMotion, primitive: effect.primitive, vsync: !noVsync, exitAfter: exitAfter)
       app.run()
     }
   }
@@ -264,7 +264,8 @@ struct BenchCommand: ParsableCommand {
         modes: compare || sweeping ? Bench.comparedModes(churn: churn) : [mode], size: size,
         seconds: frames == nil ? (seconds ?? (sweeping ? 3 : 10)) : nil, frames: frames,
         churn: churn, seed: seed, json: json, plot: sweeping ? plot : nil,
-        effect: try effect.load(fallback: "cannon"), reduceMotion: effect.wantsReducedMotion
+        effect: try effect.load(fallback: "cannon"), reduceMotion: effect.wantsReducedMotion,
+        primitive: effect.primitive
       ).run()
     }
   }

@@ -2,7 +2,8 @@ import ArgumentParser
 import Confetti
 import Foundation
 
-/// The options that choose an effect, shared by the window, `--bench` and `render`.
+/// The options that choose an effect and how it is drawn, shared by the window, `--bench` and
+/// `render`.
 struct EffectOptions: ParsableArguments {
   @Option(
     help: ArgumentHelp("A named effect (see confetti presets list).", valueName: "name"),
@@ -19,6 +20,12 @@ struct EffectOptions: ParsableArguments {
   @Flag(
     help: "Replace movement with a short, gentle fade in place (also: CONFETTI_REDUCE_MOTION=1).")
   var reduceMotion = false
+
+  @Option(
+    help: ArgumentHelp(
+      "What each piece is drawn as: points, quads, or auto (the one measured faster on this GL).",
+      valueName: "kind"))
+  var primitive = SpritePrimitive.auto
 
   /// The environment variable that asks for reduced motion, as the flag does.
   static let reduceMotionVariable = "CONFETTI_REDUCE_MOTION"
@@ -46,3 +53,5 @@ struct EffectOptions: ParsableArguments {
     return try Effect(contentsOfFile: config)
   }
 }
+
+extension SpritePrimitive: ExpressibleByArgument {}

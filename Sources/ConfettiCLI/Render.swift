@@ -97,11 +97,8 @@ struct Render: ParsableCommand {
     let system = try ConfettiSystem(
       effect: effect,
       size: Size(width: Double(size.width / scale), height: Double(size.height / scale)),
-      seed: seed, reduceMotion: self.effect.wantsReducedMotion)
+      seed: seed, reduceMotion: self.effect.wantsReducedMotion, primitive: self.effect.primitive)
     defer { system.release() }
-    for warning in system.warnings(pixelsPerPoint: Double(scale)) {
-      say("warning: \(warning)")
-    }
     let start = Self.startTime
     for trigger in EmitterTrigger.allCases { system.trigger(trigger, time: start) }
     var clock = start

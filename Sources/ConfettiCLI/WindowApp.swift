@@ -14,6 +14,7 @@ final class WindowApp {
   private let capacity: Int
   private let seed: UInt64
   private let reduceMotion: Bool
+  private let primitive: SpritePrimitive
   private let start = ContinuousClock.now
   private let exitAfter: Seconds?
   /// Whether the last frame drawn had no particles, so the screen already shows the backdrop.
@@ -25,6 +26,7 @@ final class WindowApp {
 
   init(
     size: PixelSize, capacity: Int, seed: UInt64, effect: Effect, reduceMotion: Bool,
+    primitive: SpritePrimitive,
     vsync: Bool, exitAfter: Seconds?
   ) throws {
     // The effect (its shapes and images) is checked before any window opens: nothing starts
@@ -39,6 +41,7 @@ final class WindowApp {
     self.capacity = capacity
     self.seed = seed
     self.reduceMotion = reduceMotion
+    self.primitive = primitive
     self.exitAfter = exitAfter
     guard glfwInit() == GLFW_TRUE else {
       throw WindowError(
@@ -86,15 +89,8 @@ final class WindowApp {
   private func makeSystem(_ effect: Effect, seed: UInt64) throws -> ConfettiSystem {
     let system = try ConfettiSystem(
       effect: effect, size: windowSize, capacity: capacity, seed: seed,
-      reduceMotion: reduceMotion)
+      reduceMotion: reduceMotion, primitive: primitive)
     system.trigger(.start, time: now)
-    var (framebufferWidth, windowWidth): (Int32, Int32) = (0, 0)
-    glfwGetFramebufferSize(window, &framebufferWidth, nil)
-    glfwGetWindowSize(window, &windowWidth, nil)
-    let pixelsPerPoint = windowWidth > 0 ? Double(framebufferWidth) / Double(windowWidth) : 1
-    for warning in system.warnings(pixelsPerPoint: pixelsPerPoint) {
-      say("warning: \(warning)")
-    }
     return system
   }
 

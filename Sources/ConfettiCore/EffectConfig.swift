@@ -207,15 +207,6 @@ public struct CellConfig: Equatable, Sendable {
 
   /// A cell with every default.
   public init() {}
-
-  /// The longest diagonal, in points, a piece of this cell can reach: its largest size at its
-  /// largest scale, grown by ``scaleSpeed`` over its longest life. A point sprite must hold it.
-  public var largestDiagonal: Points {
-    let largest =
-      sizes.map { ($0.width * $0.width + $0.height * $0.height).squareRoot() }.max() ?? 0
-    let growth = max(1, 1 + scaleSpeed * lifetime.bounds.upperBound)
-    return largest * max(0, scale.bounds.upperBound) * growth
-  }
 }
 
 /// A configuration that cannot be used: where (a JSON path such as `$.emitters[0].cells[1].speed`)

@@ -108,6 +108,13 @@ public struct ParticleRecord: Equatable, Sendable {
     emitterFadeAt = Double(fadeAt) > p.emitterFadeAt ? fadeAt.nextDown : fadeAt
   }
 
+  /// The longest diagonal, in points, the piece reaches over its life: its size grown by its
+  /// scale speed until it dies (shrinking and trail copies only make it smaller).
+  public var largestDiagonal: Points {
+    let (w, h) = (Double(width), Double(height))
+    return (w * w + h * h).squareRoot() * max(1, 1 + Double(scaleSpeed) * Double(lifetime))
+  }
+
   /// The particle exactly as the shader sees it: every field widened from its packed form.
   public var particle: ConfettiParticle {
     var p = ConfettiParticle()

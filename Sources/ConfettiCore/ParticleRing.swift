@@ -34,6 +34,10 @@ public struct ParticleRing: Sendable {
   /// Which costly shapes any record drawn has (``ParticleShape/Kinds``): the fragment shader
   /// skips the others. Forgotten when the ring empties.
   public private(set) var shapeKinds = ParticleShape.Kinds()
+  /// The largest diagonal, in points, any record drawn reaches over its life
+  /// (``ParticleRecord/largestDiagonal``): whether every piece fits a point sprite. Forgotten
+  /// when the ring empties.
+  public private(set) var largestDiagonal: Points = 0
   /// The latest death of any record in the drawn span (−infinity when it is empty), kept as
   /// records are appended; nil when an overwritten record may have held it (see ``lastDeath``).
   private var latestDeath: Seconds? = -.infinity
@@ -69,6 +73,7 @@ public struct ParticleRing: Sendable {
       records[slot] = ParticleRecord(particle, birth: birth)
       longestTrail = max(longestTrail, records[slot].trail)
       shapeKinds.insert(ParticleShape(rawValue: records[slot].shape).kind)
+      largestDiagonal = max(largestDiagonal, records[slot].largestDiagonal)
       // The record's own (rounded) span plus a tick: never declared dead before the shader.
       let span = records[slot].particle.visibleSpan(style: table[records[slot].emitter])
       deaths[slot] = time + span + 1 / Tick.perSecond
@@ -127,7 +132,9 @@ public struct ParticleRing: Sendable {
 
   private mutating func refreshTailDeath() {
     tailDeath = tail < head ? deaths[tail % capacity] : .infinity
-    if tail == head { (longestTrail, shapeKinds, latestDeath) = (0, [], -.infinity) }
+    if tail == head {
+      (longestTrail, shapeKinds, largestDiagonal, latestDeath) = (0, [], 0, -.infinity)
+    }
   }
 
   private func slotRanges(from start: Int, to end: Int) -> [Range<Int>] {

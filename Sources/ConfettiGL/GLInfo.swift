@@ -10,6 +10,9 @@ public struct GLInfo: Sendable {
   public var maxPointSize: Float
   /// The largest viewport, in pixels.
   public var maxViewport: (width: Int, height: Int)
+  /// Whether draws can start at an instance other than 0 (GL 4.2, or ARB_base_instance): a
+  /// ring's live span is then drawn from where it starts with no attribute pointers moved.
+  public var hasBaseInstance: Bool
 
   /// Checks that the current context is GL 3.3 or newer, then reads its limits.
   ///
@@ -35,7 +38,8 @@ public struct GLInfo: Sendable {
     epoxy_glGetIntegerv(GLenum(GL_MAX_VIEWPORT_DIMS), &viewport)
     return GLInfo(
       renderer: renderer, version: versionString, maxPointSize: pointSizes[1],
-      maxViewport: (Int(viewport[0]), Int(viewport[1])))
+      maxViewport: (Int(viewport[0]), Int(viewport[1])),
+      hasBaseInstance: version >= 42 || epoxy_has_gl_extension("GL_ARB_base_instance"))
   }
 
   private static func string(_ name: Int32) -> String {

@@ -2,12 +2,13 @@
 import ConfettiCore
 import ConfettiImage
 
-/// Draws a ``ParticleRing`` with the closed-form vertex shader, one point sprite per particle,
-/// into whatever framebuffer the host has bound.
+/// Draws a ``ParticleRing`` with the closed-form vertex shader into whatever framebuffer the host
+/// has bound: each particle one instance, its record read as instance attributes, drawn as a
+/// point sprite or a quad (``SpritePrimitive``).
 ///
 /// The GPU buffer mirrors the ring slot for slot and is allocated once. Per frame the renderer
-/// sends new records (only those), sets one uniform (the clock) and issues one draw per
-/// contiguous live span: two across the wrap, none when nothing is alive.
+/// sends new records (only those), sets one uniform (the clock) and issues one instanced draw
+/// per contiguous live span: two across the wrap, none when nothing is alive.
 ///
 /// Every method that touches the GL leaves the context's state as it found it
 /// (``HostGLState``): a host may draw its own scene before and after. GL objects are deleted by
@@ -21,7 +22,7 @@ public final class ParticleRenderer {
 
   private let sprites: SpriteProgram
   private var program: ShaderProgram { sprites.program }
-  private var vertexArray: GLuint = 0
+  private let instances: InstanceArray
   private var recordBuffer: GLuint = 0
   private var feedbackBuffer: GLuint = 0
   private var feedbackBytes = 0
@@ -29,11 +30,11 @@ public final class ParticleRenderer {
   private var emitterTable = EmitterTable()
   private var released = false
 
-  /// The vertex outputs transform feedback captures: eleven floats per particle.
+  /// The vertex outputs transform feedback captures: twelve floats per particle.
   static let capturedOutputs = [
-    "v_position", "v_rotation", "v_widthScale", "v_opacity", "v_size", "v_rgba",
+    "v_position", "v_rotation", "v_widthScale", "v_opacity", "v_size", "v_rgba", "v_copy",
   ]
-  private static let capturedFloats = 11
+  private static let capturedFloats = 12
 
   /// The widest and tallest image a shape table may hold, in pixels.
   public static let largestImage = ShapeUniforms.largestImage
@@ -51,41 +52,46 @@ public final class ParticleRenderer {
   }
 
   /// A renderer for rings of `capacity` records, on the current context (GL 3.3 core, whose
-  /// limits `info` holds). If it fails, nothing it created is left behind.
-  public convenience init(capacity: Int, info: GLInfo) throws {
-    try self.init(capacity: capacity, info: info, vertex: .embedded("particle.vert"))
+  /// limits `info` holds), drawing `primitive`s (by default the one measured faster on this
+  /// GL). If it fails, nothing it created is left behind.
+  public convenience init(capacity: Int, info: GLInfo, primitive: SpritePrimitive = .auto) throws
+  {
+    try self.init(
+      capacity: capacity, info: info, primitive: primitive, vertex: .embedded("particle.vert"))
   }
 
   /// The same with another vertex shader: tests use it to make the set-up fail half-way.
-  package init(capacity: Int, info: GLInfo, vertex: ShaderSource) throws {
+  package init(
+    capacity: Int, info: GLInfo, primitive: SpritePrimitive = .auto, vertex: ShaderSource
+  ) throws {
     try Self.check(capacity: capacity)
     self.capacity = capacity
     let host = HostGLState.current()
     defer { host.restore() }
     // The buffers first, then the program: a failure anywhere deletes what came before it.
-    var vertexArray: GLuint = 0
-    var recordBuffer: GLuint = 0
+    let recordBuffer = try allocateBuffer(
+      bytes: capacity * MemoryLayout<ParticleRecord>.stride, usage: GL_DYNAMIC_DRAW,
+      what: "\(capacity) particles")
+    let instances = InstanceArray(
+      bindings: [
+        .init(
+          buffer: recordBuffer, stride: MemoryLayout<ParticleRecord>.stride,
+          attributes: ParticleRecord.attributes)
+      ], info: info)
     do {
-      epoxy_glGenVertexArrays(1, &vertexArray)
-      epoxy_glBindVertexArray(vertexArray)
-      recordBuffer = try allocateBuffer(
-        bytes: capacity * MemoryLayout<ParticleRecord>.stride, usage: GL_DYNAMIC_DRAW,
-        what: "\(capacity) particles")
-      for attribute in ParticleRecord.attributes {
-        pointAttribute(attribute, stride: MemoryLayout<ParticleRecord>.stride)
-      }
       var setup = UploadMeter()
       sprites = try SpriteProgram(
         vertex: vertex, attributes: ParticleRecord.attributes,
-        feedbackVaryings: Self.capturedOutputs, info: info, meter: &setup)
+        feedbackVaryings: Self.capturedOutputs, primitive: primitive, info: info, meter: &setup)
       try checkGL("setting up the particle renderer")
     } catch {
       epoxy_glBindVertexArray(0)
-      epoxy_glDeleteVertexArrays(1, &vertexArray)
-      if recordBuffer != 0 { epoxy_glDeleteBuffers(1, &recordBuffer) }
+      instances.release()
+      var buffer = recordBuffer
+      epoxy_glDeleteBuffers(1, &buffer)
       throw error
     }
-    (self.vertexArray, self.recordBuffer) = (vertexArray, recordBuffer)
+    (self.instances, self.recordBuffer) = (instances, recordBuffer)
     nowUniform = sprites.program.uniform("u_now")
     sendEmitterTable()
     meter = UploadMeter()
@@ -100,17 +106,24 @@ public final class ParticleRenderer {
   public func release() {
     guard !released else { return }
     released = true
-    epoxy_glDeleteVertexArrays(1, &vertexArray)
+    instances.release()
     epoxy_glDeleteBuffers(1, &recordBuffer)
     if feedbackBuffer != 0 { epoxy_glDeleteBuffers(1, &feedbackBuffer) }
     sprites.release()
-    (vertexArray, recordBuffer, feedbackBuffer) = (0, 0, 0)
+    (recordBuffer, feedbackBuffer) = (0, 0)
   }
 
   /// The GL names the renderer owns, for tests that check they are gone after ``release()``.
   package var objectNames: (vertexArray: GLuint, buffers: [GLuint], program: GLuint) {
-    (vertexArray, [recordBuffer, feedbackBuffer].filter { $0 != 0 }, program.id)
+    let (vertexArray, indexBuffer) = instances.objectNames
+    return (
+      vertexArray, [recordBuffer, indexBuffer, feedbackBuffer].filter { $0 != 0 }, program.id
+    )
   }
+
+  /// What the renderer draws particles as now: ``SpritePrimitive/points`` or
+  /// ``SpritePrimitive/quads`` (which points become for good once a piece is too big for them).
+  public var primitive: SpritePrimitive { sprites.primitive }
 
   private func checkUsable() {
     precondition(!released, "the renderer was released")
@@ -185,8 +198,12 @@ public final class ParticleRenderer {
     let host = HostGLState.current()
     defer { host.restore() }
     try uploadPendingRecords(of: &ring, into: recordBuffer, meter: &meter)
-    guard !ring.drawnSlotRanges.isEmpty else { return }
-    if try sprites.prepare(for: ring, meter: &meter) {
+    guard !ring.drawnSlotRanges.isEmpty, rect.width > 0, rect.height > 0, window.width > 0,
+      window.height > 0
+    else { return }
+    let pixelsPerPoint = SpriteProjection.pixelsPerPoint(
+      width: rect.width, height: rect.height, window: window)
+    if try sprites.prepare(for: ring, pixelsPerPoint: pixelsPerPoint, meter: &meter) {
       // A new program, built for more shapes: it needs the clock's location and the table.
       nowUniform = program.uniform("u_now")
       sendEmitterTable()
@@ -195,7 +212,10 @@ public final class ParticleRenderer {
       return
     }
     let clock = nowUniform
-    try drawSprites(of: ring, program: program, vertexArray: vertexArray, meter: &meter) {
+    try drawSprites(
+      of: ring, program: program, instances: instances, primitive: sprites.primitive,
+      meter: &meter
+    ) {
       epoxy_glUniform1ui(clock, now.rawValue)
       return MemoryLayout<UInt32>.size
     }
@@ -211,8 +231,14 @@ public final class ParticleRenderer {
     precondition(slots.lowerBound >= 0 && slots.upperBound <= capacity, "slots out of range")
     let host = HostGLState.current()
     defer { host.restore() }
-    let instances = trailCopies + 1
-    let bytes = instances * slots.count * Self.capturedFloats * MemoryLayout<Float>.stride
+    precondition(trailCopies >= 0, "trail copies cannot be negative")
+    let copies = trailCopies + 1
+    // Every copy a record can have is run (a draw's copies count from the oldest), and those up
+    // to `trailCopies` returned.
+    let drawn = InstanceArray.maximumCopies
+    let verticesPerCopy = sprites.primitive == .quads ? 4 : 1
+    let vertices = drawn * verticesPerCopy * slots.count
+    let bytes = vertices * Self.capturedFloats * MemoryLayout<Float>.stride
     if bytes > feedbackBytes {
       if feedbackBuffer == 0 { epoxy_glGenBuffers(1, &feedbackBuffer) }
       epoxy_glBindBuffer(GLenum(GL_TRANSFORM_FEEDBACK_BUFFER), feedbackBuffer)
@@ -221,27 +247,34 @@ public final class ParticleRenderer {
       feedbackBytes = bytes
     }
     epoxy_glUseProgram(program.id)
-    epoxy_glBindVertexArray(vertexArray)
+    epoxy_glBindVertexArray(self.instances.name)
     setClock(now)
     epoxy_glBindBufferBase(GLenum(GL_TRANSFORM_FEEDBACK_BUFFER), 0, feedbackBuffer)
     epoxy_glEnable(GLenum(GL_RASTERIZER_DISCARD))
     epoxy_glBeginTransformFeedback(GLenum(GL_POINTS))
-    epoxy_glDrawArraysInstanced(
-      GLenum(GL_POINTS), GLint(slots.lowerBound), GLsizei(slots.count), GLsizei(instances))
+    // Every vertex of a copy computes the same outputs; the first of each is kept.
+    self.instances.drawVertices(drawn * verticesPerCopy, instances: slots)
     epoxy_glEndTransformFeedback()
     epoxy_glDisable(GLenum(GL_RASTERIZER_DISCARD))
-    var floats = [Float](repeating: .nan, count: instances * slots.count * Self.capturedFloats)
+    var floats = [Float](repeating: .nan, count: vertices * Self.capturedFloats)
     epoxy_glBindBuffer(GLenum(GL_TRANSFORM_FEEDBACK_BUFFER), feedbackBuffer)
     epoxy_glGetBufferSubData(GLenum(GL_TRANSFORM_FEEDBACK_BUFFER), 0, GLsizeiptr(bytes), &floats)
     try checkGL("capturing \(slots.count) particles with transform feedback")
+    // Captured instance by instance, each from its oldest copy to the particle itself; returned
+    // copy by copy. A copy the particle does not have stays hidden (opacity 0).
+    var captured = [CapturedParticle](repeating: .hidden, count: copies * slots.count)
     let v = floats.map(Double.init)
-    return stride(from: 0, to: v.count, by: Self.capturedFloats).map { i in
-      let position = Point(x: v[i], y: v[i + 1])
-      let size = Size(width: v[i + 5], height: v[i + 6])
-      return CapturedParticle(
-        position: position, rotation: v[i + 2], widthScale: v[i + 3], opacity: v[i + 4],
-        size: size, color: SIMD4(v[i + 7], v[i + 8], v[i + 9], v[i + 10]))
+    for vertex in stride(from: 0, to: vertices, by: verticesPerCopy) {
+      let i = vertex * Self.capturedFloats
+      let copy = Int(v[i + 11])
+      guard copy >= 0, copy < copies else { continue }
+      let slot = vertex / (drawn * verticesPerCopy)
+      captured[copy * slots.count + slot] = CapturedParticle(
+        position: Point(x: v[i], y: v[i + 1]), rotation: v[i + 2], widthScale: v[i + 3],
+        opacity: v[i + 4], size: Size(width: v[i + 5], height: v[i + 6]),
+        color: SIMD4(v[i + 7], v[i + 8], v[i + 9], v[i + 10]))
     }
+    return captured
   }
 
   private func setClock(_ now: Tick) {
@@ -253,6 +286,11 @@ public final class ParticleRenderer {
 
 /// What the vertex shader computed for one particle, read back by transform feedback.
 public struct CapturedParticle: Equatable, Sendable {
+  /// A copy that is not drawn.
+  static let hidden = CapturedParticle(
+    position: Point(x: 0, y: 0), rotation: 0, widthScale: 0, opacity: 0,
+    size: Size(width: 0, height: 0), color: .zero)
+
   /// The centre, in window points.
   public var position: Point
   /// The angle, in degrees clockwise.

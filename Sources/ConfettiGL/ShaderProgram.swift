@@ -13,12 +13,29 @@ public struct ShaderSource: Sendable {
   }
 
   /// A shader from the package's `Shaders/` folder, embedded at build time, with the constants
-  /// it shares with Swift (``ShaderConstants``) defined after its `#version` line.
+  /// it shares with Swift (``ShaderConstants``) defined after its `#version` line and each
+  /// `#include "file"` line replaced by that file of the folder (GLSL has no include of its
+  /// own). A compiler message about an included line names source string 1, 2, … in the order
+  /// of the includes, with the line number in that file.
   public static func embedded(_ fileName: String) -> ShaderSource {
+    var included = 0
+    let lines = text(of: fileName).split(separator: "\n", omittingEmptySubsequences: false)
+    let expanded = lines.enumerated().flatMap { number, line -> [Substring] in
+      guard line.hasPrefix("#include \""), line.hasSuffix("\"") else { return [line] }
+      included += 1
+      let name = String(line.dropFirst("#include \"".count).dropLast())
+      return ["#line 1 \(included)"] + text(of: name).split(separator: "\n")
+        + ["#line \(number + 2) 0"]
+    }
+    return ShaderSource(fileName: fileName, text: expanded.joined(separator: "\n"))
+      .defining(ShaderConstants.definitions)
+  }
+
+  private static func text(of fileName: String) -> String {
     guard let text = embeddedShaderSources[fileName] else {
       preconditionFailure("no shader \(fileName) was embedded; is it in Shaders/?")
     }
-    return ShaderSource(fileName: fileName, text: text).defining(ShaderConstants.definitions)
+    return text
   }
 
   /// The same source with `#define NAME` (or `#define NAME VALUE`) lines after its `#version`

@@ -2,17 +2,21 @@
 import ConfettiCore
 import ConfettiImage
 
-/// A sprite program (a vertex shader with particle.frag) compiled for the shapes it must cut.
+/// A sprite program (a vertex shader with particle.frag) compiled for the shapes it must cut and
+/// the primitive it draws them as (``SpritePrimitive``).
 ///
 /// particle.frag compiles its polygon and image code only under `#define WITH_POLYGONS` and
 /// `#define WITH_IMAGES`: a GL that runs both sides of a branch (llvmpipe does, even for a uniform
 /// condition) would otherwise pay for them on every rectangle; measured on llvmpipe, 100k
 /// rectangles at 1080p took 3.4× as long with the polygon loop merely present. Before each draw,
 /// ``prepare(for:meter:)`` checks the shapes the ring holds and, the first time polygons or images
-/// appear, builds the program again with them and hands it every uniform it had.
+/// appear, builds the program again with them and hands it every uniform it had. It does the same,
+/// drawing quads from then on, the first time a ring holds a piece too big for a point sprite.
 package final class SpriteProgram {
   package private(set) var program: ShaderProgram
   private(set) var kinds: ParticleShape.Kinds = []
+  /// ``SpritePrimitive/points`` or ``SpritePrimitive/quads``.
+  package private(set) var primitive: SpritePrimitive
   private let vertex: ShaderSource
   private let attributes: [RecordAttribute]
   private let feedbackVaryings: [String]
@@ -20,13 +24,16 @@ package final class SpriteProgram {
   private var projection: SpriteProjection
   private let shapes = ShapeUniforms()
 
+  /// A program drawing `primitive`s (`auto` is resolved for the GL `info` describes).
   package init(
     vertex: ShaderSource, attributes: [RecordAttribute], feedbackVaryings: [String] = [],
-    info: GLInfo, meter: inout UploadMeter
+    primitive: SpritePrimitive, info: GLInfo, meter: inout UploadMeter
   ) throws {
     (self.vertex, self.attributes, self.feedbackVaryings, self.info) =
       (vertex, attributes, feedbackVaryings, info)
-    program = try Self.build(vertex, attributes, feedbackVaryings, kinds: [])
+    self.primitive = primitive.resolved(for: info)
+    program = try Self.build(
+      vertex, attributes, feedbackVaryings, kinds: [], primitive: self.primitive)
     projection = SpriteProjection(info: info)
     setLimits()
     try shapes.set(ShapeTable(), images: [], program: program, meter: &meter)
@@ -46,14 +53,21 @@ package final class SpriteProgram {
 
   private static func build(
     _ vertex: ShaderSource, _ attributes: [RecordAttribute], _ feedbackVaryings: [String],
-    kinds: ParticleShape.Kinds
+    kinds: ParticleShape.Kinds, primitive: SpritePrimitive
   ) throws -> ShaderProgram {
-    var defines: [String] = []
+    let quads = primitive == .quads ? ["QUADS"] : []
+    var defines = quads
     if kinds.contains(.polygons) { defines.append("WITH_POLYGONS") }
     if kinds.contains(.images) { defines.append("WITH_IMAGES") }
     return try ShaderProgram(
-      vertex: vertex, fragment: ShaderSource.embedded("particle.frag").defining(defines),
+      vertex: vertex.defining(quads),
+      fragment: ShaderSource.embedded("particle.frag").defining(defines),
       attributes: attributes, feedbackVaryings: feedbackVaryings)
+  }
+
+  /// Whether every piece of `ring` fits a point sprite at `pixelsPerPoint`.
+  private func pointsHold(_ ring: ParticleRing, pixelsPerPoint: Double) -> Bool {
+    ring.largestDiagonal * pixelsPerPoint + 2 <= Double(info.maxPointSize)
   }
 
   package func setShapeTable(_ table: ShapeTable, images: [RGBAImage], meter: inout UploadMeter)
@@ -72,18 +86,25 @@ package final class SpriteProgram {
       rect: rect, window: window, clip: clip, program: program, meter: &meter)
   }
 
-  /// Makes sure the program cuts every shape `ring` holds, and binds the atlas. Returns true
-  /// when it built a new program: the caller's own uniforms must then be set on it again (the
-  /// sprite state, projection and shapes already are).
+  /// Makes sure the program cuts every shape `ring` holds, and draws each of its pieces whole at
+  /// `pixelsPerPoint` (switching to quads for good if one is too big for a point sprite), and
+  /// binds the atlas. Returns true when it built a new program: the caller's own uniforms must
+  /// then be set on it again (the sprite state, projection and shapes already are).
   @discardableResult
-  package func prepare(for ring: ParticleRing, meter: inout UploadMeter) throws -> Bool {
+  package func prepare(
+    for ring: ParticleRing, pixelsPerPoint: Double, meter: inout UploadMeter
+  ) throws -> Bool {
     var rebuilt = false
-    if !kinds.isSuperset(of: ring.shapeKinds) {
+    let wantedPrimitive =
+      primitive == .points && !pointsHold(ring, pixelsPerPoint: pixelsPerPoint)
+      ? SpritePrimitive.quads : primitive
+    if !kinds.isSuperset(of: ring.shapeKinds) || wantedPrimitive != primitive {
       let wanted = kinds.union(ring.shapeKinds)
       let replaced = program
-      program = try Self.build(vertex, attributes, feedbackVaryings, kinds: wanted)
+      program = try Self.build(
+        vertex, attributes, feedbackVaryings, kinds: wanted, primitive: wantedPrimitive)
       replaced.release()
-      kinds = wanted
+      (kinds, primitive) = (wanted, wantedPrimitive)
       setLimits()
       projection.reapply(program: program, meter: &meter)
       try shapes.apply(to: program, meter: &meter)

@@ -45,43 +45,163 @@ package func uploadPendingRecords(
   try checkGL("uploading \(ranges.count) record ranges")
 }
 
-/// Draws one point per slot of `ring`'s live span (and one more per trail copy): one glDrawArrays per contiguous range (two
-/// across the wrap), nothing at all, not even `setUniforms`, when nothing is alive.
-/// `setUniforms` runs with the program bound and returns the uniform bytes it set.
+/// Draws every particle of `ring`'s live span (with its trail copies, when `trails`) as
+/// `primitive`s: one instanced draw per contiguous range (two across the wrap), nothing at all,
+/// not even `setUniforms`, when nothing is alive. `setUniforms` runs with the program bound and
+/// returns the uniform bytes it set.
 package func drawSprites(
-  of ring: ParticleRing, program: ShaderProgram, vertexArray: GLuint, trails: Bool = true,
-  meter: inout UploadMeter, setUniforms: () -> Int
+  of ring: ParticleRing, program: ShaderProgram, instances: InstanceArray,
+  primitive: SpritePrimitive, trails: Bool = true, meter: inout UploadMeter,
+  setUniforms: () -> Int
 ) throws {
   let ranges = ring.drawnSlotRanges
   guard !ranges.isEmpty else { return }
   epoxy_glUseProgram(program.id)
-  epoxy_glBindVertexArray(vertexArray)
+  epoxy_glBindVertexArray(instances.name)
   let uniformBytes = setUniforms()
   if uniformBytes > 0 {
     meter.uniformBytes += uniformBytes
     meter.uniformWrites += 1
   }
-  // Trail copies are instances: the vertex shader draws copy k of each particle in instance k.
-  let instances = trails ? GLsizei(ring.longestTrail) + 1 : 1
+  let copies = trails ? Int(ring.longestTrail) + 1 : 1
   for range in ranges {
-    if instances == 1 {
-      epoxy_glDrawArrays(GLenum(GL_POINTS), GLint(range.lowerBound), GLsizei(range.count))
-    } else {
-      epoxy_glDrawArraysInstanced(
-        GLenum(GL_POINTS), GLint(range.lowerBound), GLsizei(range.count), instances)
-    }
+    instances.draw(primitive, instances: range, copies: copies)
     meter.drawCalls += 1
   }
   try checkGL("drawing \(ring.drawnCount) particles")
 }
 
-/// Points the bound vertex array's `attribute` into the bound array buffer.
-package func pointAttribute(_ attribute: RecordAttribute, stride: Int) {
+/// A vertex array whose attributes advance once per instance (divisor 1): each particle is one
+/// instance, and the vertices within it are its trail copies, one each for point sprites, four
+/// for quads (two triangles each, from the array's own small index buffer).
+///
+/// A draw starts at any instance: with base instances where the GL has them
+/// (``GLInfo/hasBaseInstance``), otherwise by moving the attribute pointers to that instance,
+/// and only when it differs from the last draw's.
+package final class InstanceArray {
+  /// A buffer and the attributes read from it, `stride` bytes per instance.
+  package struct Binding {
+    package var buffer: GLuint
+    package var stride: Int
+    package var attributes: [RecordAttribute]
+
+    package init(buffer: GLuint, stride: Int, attributes: [RecordAttribute]) {
+      (self.buffer, self.stride, self.attributes) = (buffer, stride, attributes)
+    }
+  }
+
+  /// The vertex array's GL name; 0 once released.
+  package private(set) var name: GLuint = 0
+  private var indexBuffer: GLuint = 0
+  private let bindings: [Binding]
+  private let hasBaseInstance: Bool
+  /// The instance the attribute pointers start at.
+  private var pointedAt = 0
+
+  /// The most copies a particle is drawn as: itself and the longest trail a record holds.
+  static let maximumCopies = Int(ConfettiParticle.maximumTrail) + 1
+  /// A quad's two triangles, as offsets into its four corners (in strip order).
+  private static let quadIndices: [UInt16] = [0, 1, 2, 2, 1, 3]
+
+  /// Creates the vertex array on the current context and leaves it bound (callers save the
+  /// host's state first).
+  package init(bindings: [Binding], info: GLInfo) {
+    self.bindings = bindings
+    hasBaseInstance = info.hasBaseInstance
+    epoxy_glGenVertexArrays(1, &name)
+    epoxy_glBindVertexArray(name)
+    point(at: 0)
+    let indices = (0..<Self.maximumCopies).flatMap { copy in
+      Self.quadIndices.map { UInt16(4 * copy) + $0 }
+    }
+    epoxy_glGenBuffers(1, &indexBuffer)
+    epoxy_glBindBuffer(GLenum(GL_ELEMENT_ARRAY_BUFFER), indexBuffer)
+    epoxy_glBufferData(
+      GLenum(GL_ELEMENT_ARRAY_BUFFER), GLsizeiptr(indices.count * 2), indices,
+      GLenum(GL_STATIC_DRAW))
+  }
+
+  deinit {
+    release()
+  }
+
+  /// Deletes the vertex array and its index buffer (not the bindings' buffers).
+  package func release() {
+    if name != 0 { epoxy_glDeleteVertexArrays(1, &name) }
+    if indexBuffer != 0 { epoxy_glDeleteBuffers(1, &indexBuffer) }
+    (name, indexBuffer) = (0, 0)
+  }
+
+  /// The GL names the array owns.
+  package var objectNames: (vertexArray: GLuint, indexBuffer: GLuint) { (name, indexBuffer) }
+
+  /// Draws `copies` copies of each instance in `instances` as `primitive`s (``SpritePrimitive/points``
+  /// or ``SpritePrimitive/quads``), with the array bound.
+  package func draw(_ primitive: SpritePrimitive, instances: Range<Int>, copies: Int) {
+    precondition(primitive != .auto, "resolve the primitive first")
+    precondition((1...Self.maximumCopies).contains(copies), "copies out of range")
+    switch primitive {
+    case .quads:
+      drawElements(GL_TRIANGLES, count: copies * Self.quadIndices.count, instances: instances)
+    default:
+      drawArrays(GL_POINTS, vertices: copies, instances: instances)
+    }
+  }
+
+  /// Runs the vertex shader `vertices` times per instance in `instances`, as points (for
+  /// transform feedback).
+  package func drawVertices(_ vertices: Int, instances: Range<Int>) {
+    drawArrays(GL_POINTS, vertices: vertices, instances: instances)
+  }
+
+  private func drawArrays(_ mode: Int32, vertices: Int, instances: Range<Int>) {
+    let (count, base) = (GLsizei(instances.count), start(instances))
+    if hasBaseInstance {
+      epoxy_glDrawArraysInstancedBaseInstance(GLenum(mode), 0, GLsizei(vertices), count, base)
+    } else {
+      epoxy_glDrawArraysInstanced(GLenum(mode), 0, GLsizei(vertices), count)
+    }
+  }
+
+  private func drawElements(_ mode: Int32, count indices: Int, instances: Range<Int>) {
+    let (count, base) = (GLsizei(instances.count), start(instances))
+    let type = GLenum(GL_UNSIGNED_SHORT)
+    if hasBaseInstance {
+      epoxy_glDrawElementsInstancedBaseInstance(
+        GLenum(mode), GLsizei(indices), type, nil, count, base)
+    } else {
+      epoxy_glDrawElementsInstanced(GLenum(mode), GLsizei(indices), type, nil, count)
+    }
+  }
+
+  /// The base instance for a draw of `instances`, or 0 after moving the pointers there.
+  private func start(_ instances: Range<Int>) -> GLuint {
+    if hasBaseInstance { return GLuint(instances.lowerBound) }
+    if pointedAt != instances.lowerBound { point(at: instances.lowerBound) }
+    return 0
+  }
+
+  /// Points every attribute at instance `first` of its buffer, advancing once per instance.
+  private func point(at first: Int) {
+    for binding in bindings {
+      epoxy_glBindBuffer(GLenum(GL_ARRAY_BUFFER), binding.buffer)
+      for attribute in binding.attributes {
+        pointAttribute(attribute, stride: binding.stride, first: first)
+      }
+    }
+    pointedAt = first
+  }
+}
+
+/// Points the bound vertex array's `attribute` into the bound array buffer, from record `first`
+/// on, one record per instance.
+private func pointAttribute(_ attribute: RecordAttribute, stride: Int, first: Int) {
   let location = attribute.location
   let count = GLint(attribute.count)
-  let offset = UnsafeRawPointer(bitPattern: attribute.offset)
+  let offset = UnsafeRawPointer(bitPattern: attribute.offset + first * stride)
   let stride = GLsizei(stride)
   epoxy_glEnableVertexAttribArray(location)
+  epoxy_glVertexAttribDivisor(location, 1)
   switch attribute.component {
   case .float32:
     epoxy_glVertexAttribPointer(
@@ -122,8 +242,9 @@ package func applySpriteState() {
 ///
 /// The viewport reaches a margin beyond the rectangle on every side, because GL discards a
 /// point sprite whose centre is outside the viewport: without it, pieces would pop in and out
-/// at the edges. The scissor keeps the margin's pixels out of the rest of the framebuffer.
-struct SpriteProjection {
+/// at the edges (quads need no margin, but are drawn the same way). The scissor keeps the
+/// margin's pixels out of the rest of the framebuffer.
+package struct SpriteProjection {
   private let info: GLInfo
   private var current: (width: Int, height: Int, window: Size)?
 
@@ -172,6 +293,12 @@ struct SpriteProjection {
     return true
   }
 
+  /// Framebuffer pixels per window point when a window of `window` points fills `width ×
+  /// height` pixels: the larger of the two axes' (sprites are square in pixels).
+  package static func pixelsPerPoint(width: Int, height: Int, window: Size) -> Double {
+    max(Double(width) / window.width, Double(height) / window.height)
+  }
+
   private mutating func setUniforms(
     width: Int, height: Int, window: Size, program: ShaderProgram, meter: inout UploadMeter
   ) {
@@ -194,9 +321,13 @@ struct SpriteProjection {
     epoxy_glUniform4f(
       program.uniform("u_pointsToClip"), Float(scale.0), Float(scale.1), Float(offset.0),
       Float(offset.1))
+    epoxy_glUniform2f(
+      program.uniform("u_pixelsToClip"), Float(2 / Double(extendedWidth)),
+      Float(-2 / Double(extendedHeight)))
     epoxy_glUniform1f(
-      program.uniform("u_pixelsPerPoint"), Float(max(pixelsPerPoint.0, pixelsPerPoint.1)))
-    meter.uniformBytes += 20
-    meter.uniformWrites += 2
+      program.uniform("u_pixelsPerPoint"),
+      Float(Self.pixelsPerPoint(width: width, height: height, window: window)))
+    meter.uniformBytes += 28
+    meter.uniformWrites += 3
   }
 }

@@ -19,22 +19,32 @@ final class CommandLineTests: XCTestCase {
     }
   }
 
-  func testPiecesLargerThanTheGLsLargestSpriteAreAWarningNotASilentCut() throws {
+  func testPiecesLargerThanTheGLsLargestSpriteAreDrawnWholeOnEitherPrimitive() throws {
+    // 300 × 300 points at 2 pixels a point: 849 px across, far beyond llvmpipe's 255 px sprites.
     let directory = try temporaryDirectory()
     let big = directory.appendingPathComponent("big.json")
-    try #"{"name": "big", "emitters": [{"cells": [{"count": 3, "sizes": [[300, 300]]}]}]}"#
-      .write(to: big, atomically: true, encoding: .utf8)
-    let out = directory.appendingPathComponent("big.png").path
-    let result = try confetti(["render", "--config", big.path, "--size", "64x64", "--out", out])
-    XCTAssertEqual(result.status, 0, result.stderr)
-    XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
-    XCTAssert(
-      result.stderr.hasPrefix("confetti: warning: $.emitters[0].cells[0]: pieces up to 427 px"),
-      result.stderr)
-    // Every preset fits, at 1 and at 2 pixels per point.
-    for scale in ["1", "2"] {
-      let preset = try confetti(["render", "--size", "64x64", "--scale", scale, "--out", out])
-      XCTAssertEqual(preset.stderr, "", "scale \(scale)")
+    try #"""
+      {"name": "big", "emitters": [{"position": {"x": 0.5, "y": 0.5}, "cells": [{"count": 1,
+        "sizes": [[300, 300]], "speed": 0, "gravity": 0, "spin": 0, "rotation": 45,
+        "flips": false, "colors": ["#ff0000"]}]}]}
+      """#.write(to: big, atomically: true, encoding: .utf8)
+    var painted: [String: Int] = [:]
+    for primitive in ["points", "quads"] {
+      let out = directory.appendingPathComponent("\(primitive).png")
+      let result = try confetti([
+        "render", "--config", big.path, "--size", "1000x1000", "--scale", "2", "--time", "0.1",
+        "--primitive", primitive, "--out", out.path,
+      ])
+      XCTAssertEqual(result.status, 0, result.stderr)
+      XCTAssertEqual(result.stderr, "", "no warning: nothing is cut")
+      let image = try PNG.read(out)
+      painted[primitive] = (0..<image.height).reduce(0) { count, y in
+        count + (0..<image.width).filter { image[$0, y].red > 200 }.count
+      }
+    }
+    // A 600 × 600 px square: 360,000 pixels, whole (a 255 px sprite would show 65,025 at most).
+    for (primitive, count) in painted {
+      XCTAssertEqual(Double(count), 360_000, accuracy: 3_000, primitive)
     }
   }
 

@@ -292,10 +292,11 @@ final class LibraryTests: HeadlessGLTestCase {
     let released = try ParticleRenderer(capacity: 8, info: context.info)
     _ = try released.capture(slots: 0..<1, at: Tick(1))  // makes its feedback buffer too
     let names = released.objectNames
-    XCTAssertEqual(names.buffers.count, 2)
-    XCTAssertEqual(isLive(names), [true, true, true, true])
+    XCTAssertEqual(names.buffers.count, 3, "records, quad indices, feedback")
+    XCTAssertEqual(isLive(names), [true, true, true, true, true])
     released.release()
-    XCTAssertEqual(isLive(names), [false, false, false, false], "release() left objects behind")
+    XCTAssertEqual(
+      isLive(names), [false, false, false, false, false], "release() left objects behind")
     released.release()  // twice is harmless
 
     var deinitNames: (vertexArray: GLuint, buffers: [GLuint], program: GLuint)?
@@ -303,7 +304,8 @@ final class LibraryTests: HeadlessGLTestCase {
       let dropped = try ParticleRenderer(capacity: 8, info: context.info)
       deinitNames = dropped.objectNames
     }
-    XCTAssertEqual(isLive(deinitNames!), [false, false, false], "deinit left objects behind")
+    XCTAssertEqual(
+      isLive(deinitNames!), [false, false, false, false], "deinit left objects behind")
 
     let frame = try OffscreenTarget(width: 8, height: 8, info: context.info)
     let frameNames = frame.objectNames

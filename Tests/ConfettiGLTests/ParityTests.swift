@@ -18,6 +18,10 @@ final class ParityTests: HeadlessGLTestCase {
     try assertParity(uptime: 1_000_000)
   }
 
+  func testTheQuadProgramComputesTheSame() throws {
+    try assertParity(uptime: 1, primitive: .quads)
+  }
+
   func testPrecisionHoldsAcrossTheClocksWrap() throws {
     // 2^32 ticks = 4096 s: births just before the wrap, readings after it.
     try assertParity(uptime: 4096 - 0.6)
@@ -25,7 +29,10 @@ final class ParityTests: HeadlessGLTestCase {
 
   /// Births in three waves from `uptime` on, read at 40 ages spanning before the first birth
   /// to after the last death.
-  func assertParity(uptime: Double, file: StaticString = #filePath, line: UInt = #line) throws {
+  func assertParity(
+    uptime: Double, primitive: SpritePrimitive = .points, file: StaticString = #filePath,
+    line: UInt = #line
+  ) throws {
     let count = 3000
     var ring = ParticleRing(capacity: count)
     let particles = variedParticles(count: count, seed: 7)
@@ -33,7 +40,9 @@ final class ParityTests: HeadlessGLTestCase {
       ring.append(
         Array(particles[(wave * 1000)..<((wave + 1) * 1000)]), bornAt: uptime + Double(wave) * 0.37)
     }
-    let renderer = try ParticleRenderer(capacity: count, info: context.info)
+    let renderer = try ParticleRenderer(
+      capacity: count, info: context.info, primitive: primitive)
+    XCTAssertEqual(renderer.primitive, primitive, file: file, line: line)
     try renderer.upload(from: &ring)
     let table = motionTable
     renderer.setEmitterTable(table)

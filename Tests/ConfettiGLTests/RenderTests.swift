@@ -121,7 +121,7 @@ final class RenderTests: HeadlessGLTestCase {
     XCTAssertEqual(renderer.meter.bufferBytes, 30 * 64, "a burst uploads its 30 records")
     XCTAssertEqual(renderer.meter.bufferWrites, 1)
     XCTAssertEqual(
-      renderer.meter.uniformBytes, 20 + 4, "the first frame: the projection and the clock")
+      renderer.meter.uniformBytes, 28 + 4, "the first frame: the projection and the clock")
 
     for frame in 1...5 {
       renderer.resetMeter()
@@ -170,5 +170,129 @@ final class RenderTests: HeadlessGLTestCase {
     XCTAssert(
       colours.contains(pixel(.yellow)) && colours.contains(pixel(.purple)), "both spans drawn")
     XCTAssertFalse(colours.contains(pixel(.red)), "dead records are not drawn")
+  }
+}
+
+/// Both primitives draw every piece whole, where the reference puts its corners: big ones
+/// (beyond the GL's largest point sprite), rotated, tumbled, and on a HiDPI framebuffer.
+final class PrimitiveTests: HeadlessGLTestCase {
+  let background = RGBA8(red: 20, green: 22, blue: 28)
+
+  /// A still piece: no motion, so its place and shape at any age are its initial ones.
+  func piece(_ width: Double, _ height: Double, rotation: Degrees, tumble: Radians? = nil)
+    -> ConfettiParticle
+  {
+    var p = ConfettiParticle()
+    p.origin = Point(x: 300, y: 250)
+    p.gravity = 0
+    p.size = Size(width: width, height: height)
+    p.rotation = rotation
+    p.color = .green
+    p.lifetime = 2
+    p.flips = tumble != nil
+    p.flipPhase = tumble ?? 0
+    return p
+  }
+
+  /// `piece` alone, drawn at 0.5 s as `primitive`s into a 600 × 500 point window at
+  /// `pixelsPerPoint`; the picture, the reference's state and the primitive actually used.
+  func draw(_ piece: ConfettiParticle, as primitive: SpritePrimitive, pixelsPerPoint: Int)
+    throws -> (RGBAImage, ParticleState, SpritePrimitive)
+  {
+    var ring = ParticleRing(capacity: 1)
+    ring.append([piece], bornAt: 0)
+    let now = Tick(0.5)
+    let state = try XCTUnwrap(ConfettiPhysics.state(of: ring.records[0], at: now))
+    let renderer = try ParticleRenderer(capacity: 1, info: context.info, primitive: primitive)
+    let frame = try OffscreenTarget(
+      width: 600 * pixelsPerPoint, height: 500 * pixelsPerPoint, info: context.info)
+    frame.bind()
+    GLFrame.clear(to: background)
+    try renderer.draw(&ring, at: now, in: frame.rect, window: Size(width: 600, height: 500))
+    return (try frame.read(), state, renderer.primitive)
+  }
+
+  /// Where the reference puts a point `(along, across)` of the piece's own frame (in points
+  /// from its centre, y down, before rotation), in framebuffer pixels.
+  func place(_ local: (Double, Double), _ state: ParticleState, _ scale: Double)
+    -> (Double, Double)
+  {
+    let angle = state.rotation * .pi / 180
+    let (c, s) = (cos(angle), sin(angle))
+    return (
+      (state.position.x + c * local.0 - s * local.1) * scale,
+      (state.position.y + s * local.0 + c * local.1) * scale
+    )
+  }
+
+  func testEveryCornerIsWhereTheReferencePutsItOnBothPrimitives() throws {
+    let pieces = [
+      ("a 300 × 300 square turned 30°", piece(300, 300, rotation: 30)),
+      ("a 400 × 40 bar", piece(400, 40, rotation: 0)),
+      ("a 400 × 40 bar turned 105°", piece(400, 40, rotation: 105)),
+      ("a 120 × 60 piece tumbled to half its width", piece(120, 60, rotation: -20, tumble: .pi / 3)),
+      ("a 12 × 7 piece turned 60°", piece(12, 7, rotation: 60)),
+    ]
+    let (green, empty) = (RGBAImage.Pixel(.green), RGBAImage.Pixel(background))
+    for primitive in [SpritePrimitive.points, .quads] {
+      for scale in [1, 2] {
+        for (name, p) in pieces {
+          let (image, state, used) = try draw(p, as: primitive, pixelsPerPoint: scale)
+          let what = "\(name) as \(primitive) at \(scale) px/pt"
+          let pixels = p.size.width.magnitude * Double(scale) * 1.5
+          if primitive == .points, pixels > Double(context.info.maxPointSize) {
+            XCTAssertEqual(used, .quads, "\(what): too big for a point sprite")
+          } else {
+            XCTAssertEqual(used, primitive, what)
+          }
+          let half = (state.size.width / 2, state.size.height / 2)
+          // One point (at least one pixel) inside each corner, and as far outside it.
+          let inset = min(1, half.0 / 3, half.1 / 3)
+          for (sx, sy) in [(-1.0, -1.0), (1, -1), (-1, 1), (1, 1)] {
+            let inside = place((sx * (half.0 - inset), sy * (half.1 - inset)), state, Double(scale))
+            let outside = place((sx * (half.0 + 1.5), sy * (half.1 + 1.5)), state, Double(scale))
+            XCTAssertEqual(
+              image[Int(inside.0), Int(inside.1)], green, "\(what): corner \(sx), \(sy) is missing")
+            XCTAssertEqual(
+              image[Int(outside.0), Int(outside.1)], empty, "\(what): drawn beyond corner \(sx), \(sy)")
+          }
+        }
+      }
+    }
+  }
+
+  func testBothPrimitivesAndBothWaysOfStartingADrawMakeTheSamePicture() throws {
+    // A scene whose live span straddles the ring's wrap: two draws, starting mid-buffer.
+    var scene = try EffectScene(config: Presets.named("confetti"), capacity: 300, seed: 3)
+    let window = Size(width: 400, height: 300)
+    for time in stride(from: 0.0, to: 2.0, by: 0.25) {
+      scene.trigger(.click, at: Point(x: 100 + 100 * time, y: 150), window: window, time: time)
+      scene.advance(to: time, window: window)
+    }
+    scene.ring.reclaim(at: 2.1)
+    XCTAssertEqual(scene.ring.drawnSlotRanges.count, 2, "the live span wraps")
+    var withoutBaseInstance = context.info
+    withoutBaseInstance.hasBaseInstance = false
+    var pictures: [String: RGBAImage] = [:]
+    for primitive in [SpritePrimitive.points, .quads] {
+      for info in [context.info, withoutBaseInstance] {
+        var ring = scene.ring
+        let renderer = try ParticleRenderer(capacity: 300, info: info, primitive: primitive)
+        renderer.setEmitterTable(scene.table)
+        let frame = try OffscreenTarget(width: 400, height: 300, info: context.info)
+        frame.bind()
+        GLFrame.clear(to: background)
+        try renderer.draw(&ring, at: Tick(2.1), in: frame.rect, window: window)
+        XCTAssertEqual(renderer.meter.drawCalls, 2)
+        pictures["\(primitive), base instance \(info.hasBaseInstance)"] = try frame.read()
+      }
+    }
+    let reference = try XCTUnwrap(pictures["points, base instance \(context.info.hasBaseInstance)"])
+    let blank = RGBAImage(width: 400, height: 300, fill: .init(background))
+    XCTAssertGreaterThan(reference.difference(from: blank).pixels, 2000, "pieces were drawn")
+    for (name, picture) in pictures {
+      // Quads and point sprites sample the same pixel centres: at most a rounding step apart.
+      XCTAssertLessThanOrEqual(picture.difference(from: reference).largest, 2, name)
+    }
   }
 }

@@ -1,0 +1,67 @@
+// Where a particle's sprite lands, shared by particle.vert and placed.vert (each includes it).
+//
+// Each particle is one instance: its record is read with divisor 1. Within the instance each
+// trail copy is one vertex, drawn as a point sprite sized to the rotated piece's bounds; or,
+// with QUADS defined, four vertices, the corners of a quad fitted to the rotated piece (drawn as
+// two triangles from a small index buffer). Quads have no size limit; point sprites are capped
+// by the GL, so pieces bigger than that are always drawn as quads.
+
+uniform vec4 u_pointsToClip;    // xy: scale, zw: offset, from window points to clip space
+uniform vec2 u_pixelsToClip;    // scale from framebuffer pixels (y down) to clip space
+uniform float u_pixelsPerPoint; // framebuffer pixels per window point (HiDPI)
+uniform float u_maxPointSize;   // the GL's largest point sprite, in pixels
+
+// For the fragment shader.
+flat out vec4 v_color;      // premultiplied by opacity
+flat out vec2 v_halfSize;   // half the apparent size (px)
+flat out vec2 v_turn;       // cos, sin of the clockwise rotation
+flat out uint v_shape;
+#ifdef QUADS
+out vec2 v_local;           // px from the piece's centre, in its own unrotated frame
+const int VERTICES_PER_COPY = 4;
+#else
+flat out float v_spriteSize; // gl_PointSize (px)
+const int VERTICES_PER_COPY = 1;
+#endif
+
+// Which of the instance's copies this vertex belongs to, in drawing order from 0.
+int spriteCopy() {
+  return gl_VertexID / VERTICES_PER_COPY;
+}
+
+// Rasterises nothing: every vertex outside the clip volume.
+void hideSprite() {
+  gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
+#ifdef QUADS
+  v_local = vec2(0.0);
+#else
+  gl_PointSize = 1.0;
+  v_spriteSize = 1.0;
+#endif
+}
+
+// Places the sprite of the piece centred at `centre` (pt), once v_halfSize, v_turn and v_shape
+// are set. The sprite reaches a pixel beyond the outline, for its smoothed edge.
+void placeSprite(vec2 centre) {
+  gl_Position = vec4(centre * u_pointsToClip.xy + u_pointsToClip.zw, 0.0, 1.0);
+#ifdef QUADS
+  // The corners in strip order: (-,-) (+,-) (-,+) (+,+) in the piece's frame.
+  int corner = gl_VertexID % 4;
+  vec2 side = vec2((corner & 1) == 0 ? -1.0 : 1.0, (corner & 2) == 0 ? -1.0 : 1.0);
+  v_local = side * (v_halfSize + 1.0);
+  // Turned clockwise by the rotation (y down): the inverse of particle.frag's turn.
+  vec2 offset = vec2(v_turn.x * v_local.x - v_turn.y * v_local.y,
+                     v_turn.y * v_local.x + v_turn.x * v_local.y);
+  gl_Position.xy += offset * u_pixelsToClip;
+#else
+  // Half the width and height of the rotated piece's bounding box: an ellipse's for circles, a
+  // rectangle's for every other shape (polygons and images lie within their rectangle).
+  vec2 c = abs(v_turn.xx) * v_halfSize;
+  vec2 s = abs(v_turn.yy) * v_halfSize;
+  vec2 extent = v_shape == CIRCLE
+      ? vec2(length(vec2(c.x, s.y)), length(vec2(s.x, c.y)))
+      : vec2(c.x + s.y, s.x + c.y);
+  v_spriteSize = min(ceil(2.0 * max(extent.x, extent.y)) + 2.0, u_maxPointSize);
+  gl_PointSize = v_spriteSize;
+#endif
+}
