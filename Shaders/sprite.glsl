@@ -1,10 +1,13 @@
 // Where a particle's sprite lands, shared by particle.vert and placed.vert (each includes it).
 //
-// Each particle is one instance: its record is read with divisor 1. Within the instance each
-// trail copy is one vertex, drawn as a point sprite sized to the rotated piece's bounds; or,
-// with QUADS defined, four vertices, the corners of a quad fitted to the rotated piece (drawn as
-// two triangles from a small index buffer). Quads have no size limit; point sprites are capped
-// by the GL, so pieces bigger than that are always drawn as quads.
+// A particle is a point sprite sized to the rotated piece's bounds, or with QUADS defined, a quad
+// of four vertices fitted to the rotated piece (two triangles from a small index buffer). Quads
+// have no size limit; point sprites are capped by the GL, so pieces bigger than that are always
+// drawn as quads.
+//
+// Each particle is an instance, its record read with divisor 1, and each trail copy is a vertex
+// (or four) within it; or, with PER_VERTEX defined (point sprites only), each particle is a
+// vertex and each trail copy an instance (see SpritePrimitive.swift for why both).
 
 uniform vec4 u_pointsToClip;    // xy: scale, zw: offset, from window points to clip space
 uniform vec2 u_pixelsToClip;    // scale from framebuffer pixels (y down) to clip space
@@ -24,9 +27,13 @@ flat out float v_spriteSize; // gl_PointSize (px)
 const int VERTICES_PER_COPY = 1;
 #endif
 
-// Which of the instance's copies this vertex belongs to, in drawing order from 0.
+// Which of the particle's copies this vertex draws, in drawing order from 0.
 int spriteCopy() {
+#ifdef PER_VERTEX
+  return gl_InstanceID;
+#else
   return gl_VertexID / VERTICES_PER_COPY;
+#endif
 }
 
 // Rasterises nothing: every vertex outside the clip volume.

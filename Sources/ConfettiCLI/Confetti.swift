@@ -172,7 +172,8 @@ struct Window: ParsableCommand {
     try reportingFailures {
       let app = try WindowApp(
         size: size, capacity: capacity, seed: seed, effect: try effect.load(fallback: "confetti"),
-        reduceMotion: effect.wantsReducedMotion, primitive: effect.primitive, vsync: !noVsync, exitAfter: exitAfter)
+        reduceMotion: effect.wantsReducedMotion, primitive: effect.primitive, vsync: !noVsync,
+        exitAfter: exitAfter)
       app.run()
     }
   }

@@ -54,8 +54,7 @@ public final class ParticleRenderer {
   /// A renderer for rings of `capacity` records, on the current context (GL 3.3 core, whose
   /// limits `info` holds), drawing `primitive`s (by default the one measured faster on this
   /// GL). If it fails, nothing it created is left behind.
-  public convenience init(capacity: Int, info: GLInfo, primitive: SpritePrimitive = .auto) throws
-  {
+  public convenience init(capacity: Int, info: GLInfo, primitive: SpritePrimitive = .auto) throws {
     try self.init(
       capacity: capacity, info: info, primitive: primitive, vertex: .embedded("particle.vert"))
   }
@@ -236,8 +235,7 @@ public final class ParticleRenderer {
     // Every copy a record can have is run (a draw's copies count from the oldest), and those up
     // to `trailCopies` returned.
     let drawn = InstanceArray.maximumCopies
-    let verticesPerCopy = sprites.primitive == .quads ? 4 : 1
-    let vertices = drawn * verticesPerCopy * slots.count
+    let vertices = drawn * (sprites.primitive == .quads ? 4 : 1) * slots.count
     let bytes = vertices * Self.capturedFloats * MemoryLayout<Float>.stride
     if bytes > feedbackBytes {
       if feedbackBuffer == 0 { epoxy_glGenBuffers(1, &feedbackBuffer) }
@@ -252,23 +250,23 @@ public final class ParticleRenderer {
     epoxy_glBindBufferBase(GLenum(GL_TRANSFORM_FEEDBACK_BUFFER), 0, feedbackBuffer)
     epoxy_glEnable(GLenum(GL_RASTERIZER_DISCARD))
     epoxy_glBeginTransformFeedback(GLenum(GL_POINTS))
-    // Every vertex of a copy computes the same outputs; the first of each is kept.
-    self.instances.drawVertices(drawn * verticesPerCopy, instances: slots)
+    // Every vertex of a copy computes the same outputs.
+    let landing = self.instances.drawForCapture(sprites.primitive, slots: slots, copies: drawn)
     epoxy_glEndTransformFeedback()
     epoxy_glDisable(GLenum(GL_RASTERIZER_DISCARD))
     var floats = [Float](repeating: .nan, count: vertices * Self.capturedFloats)
     epoxy_glBindBuffer(GLenum(GL_TRANSFORM_FEEDBACK_BUFFER), feedbackBuffer)
     epoxy_glGetBufferSubData(GLenum(GL_TRANSFORM_FEEDBACK_BUFFER), 0, GLsizeiptr(bytes), &floats)
     try checkGL("capturing \(slots.count) particles with transform feedback")
-    // Captured instance by instance, each from its oldest copy to the particle itself; returned
-    // copy by copy. A copy the particle does not have stays hidden (opacity 0).
+    // Captured in drawing order (each particle from its oldest copy to itself); returned copy
+    // by copy. A copy the particle does not have stays hidden (opacity 0).
     var captured = [CapturedParticle](repeating: .hidden, count: copies * slots.count)
     let v = floats.map(Double.init)
-    for vertex in stride(from: 0, to: vertices, by: verticesPerCopy) {
+    for vertex in 0..<vertices {
       let i = vertex * Self.capturedFloats
       let copy = Int(v[i + 11])
       guard copy >= 0, copy < copies else { continue }
-      let slot = vertex / (drawn * verticesPerCopy)
+      let slot = landing(vertex).slot
       captured[copy * slots.count + slot] = CapturedParticle(
         position: Point(x: v[i], y: v[i + 1]), rotation: v[i + 2], widthScale: v[i + 3],
         opacity: v[i + 4], size: Size(width: v[i + 5], height: v[i + 6]),

@@ -1,27 +1,38 @@
-/// How each particle reaches the rasteriser. Both draw the same picture; they differ in cost.
+/// How each particle reaches the rasteriser. All draw the same picture; they differ in cost,
+/// and which is cheapest depends on the GL (``resolved(for:)``).
 public enum SpritePrimitive: String, CaseIterable, Sendable {
-  /// One point sprite per particle, a square around the rotated piece's bounding box. One
-  /// vertex per particle, but the square shades pixels the piece does not cover, and the GL
-  /// caps its size (``GLInfo/maxPointSize``): a ring holding a piece bigger than that is drawn
-  /// with quads from then on.
+  /// A point sprite per particle, each particle a vertex (its record read per vertex; trail
+  /// copies are instances). The sprite is a square around the rotated piece's bounding box: it
+  /// shades pixels the piece does not cover, and the GL caps its size
+  /// (``GLInfo/maxPointSize``): a ring holding a piece bigger than that is drawn with quads from
+  /// then on.
   case points
-  /// Four corners per particle, fitted to the rotated piece: only its own pixels (and a
-  /// one-pixel edge) are shaded, at any size, for four vertex shader runs instead of one.
+  /// The same point sprites, each particle an instance (its record read with divisor 1; trail
+  /// copies are vertices within it). GPUs run one-vertex instances at nearly the cost of
+  /// vertices; Mesa's llvmpipe runs its vertex pipeline once per instance, which costs it a
+  /// quarter more time at 100,000 particles (measured: see the README's performance section).
+  case instancedPoints = "instanced-points"
+  /// Four corners per particle, each particle an instance, fitted to the rotated piece: only its
+  /// own pixels (and a one-pixel edge) are shaded, at any size, for four vertex shader runs
+  /// instead of one.
   case quads
-  /// The one measured faster on this GL (``resolved(for:)``).
+  /// The one measured fastest on this GL.
   case auto
 
-  /// What `auto` picks on GLs whose renderer string starts with the prefix, from
-  /// `confetti bench --compare-primitives` runs (the README's performance section has them).
-  /// Every other GL gets ``points``.
-  static let measuredFaster: [(rendererPrefix: String, primitive: SpritePrimitive)] = [
+  /// What `auto` picks on GLs whose renderer string starts with the prefix, from `confetti bench
+  /// --compare` runs (the README's performance section has them). Other GLs, unmeasured, get
+  /// ``instancedPoints``: the design, and what GPUs run at the cost of vertices.
+  static let measuredFastest: [(rendererPrefix: String, primitive: SpritePrimitive)] = [
     ("llvmpipe", .points)
   ]
 
-  /// ``points`` or ``quads``: `auto` resolved for the GL `info` describes.
+  /// The concrete primitive: `auto` resolved for the GL `info` describes.
   public func resolved(for info: GLInfo) -> SpritePrimitive {
     guard self == .auto else { return self }
-    return Self.measuredFaster.first { info.renderer.hasPrefix($0.rendererPrefix) }?.primitive
-      ?? .points
+    return Self.measuredFastest.first { info.renderer.hasPrefix($0.rendererPrefix) }?.primitive
+      ?? .instancedPoints
   }
+
+  /// The three ways of drawing, in the order the bench compares them.
+  public static let concrete: [SpritePrimitive] = [.points, .instancedPoints, .quads]
 }

@@ -55,12 +55,12 @@ package final class SpriteProgram {
     _ vertex: ShaderSource, _ attributes: [RecordAttribute], _ feedbackVaryings: [String],
     kinds: ParticleShape.Kinds, primitive: SpritePrimitive
   ) throws -> ShaderProgram {
-    let quads = primitive == .quads ? ["QUADS"] : []
-    var defines = quads
+    let feed = primitive == .quads ? ["QUADS"] : primitive == .points ? ["PER_VERTEX"] : []
+    var defines = feed
     if kinds.contains(.polygons) { defines.append("WITH_POLYGONS") }
     if kinds.contains(.images) { defines.append("WITH_IMAGES") }
     return try ShaderProgram(
-      vertex: vertex.defining(quads),
+      vertex: vertex.defining(feed),
       fragment: ShaderSource.embedded("particle.frag").defining(defines),
       attributes: attributes, feedbackVaryings: feedbackVaryings)
   }
@@ -96,7 +96,7 @@ package final class SpriteProgram {
   ) throws -> Bool {
     var rebuilt = false
     let wantedPrimitive =
-      primitive == .points && !pointsHold(ring, pixelsPerPoint: pixelsPerPoint)
+      primitive != .quads && !pointsHold(ring, pixelsPerPoint: pixelsPerPoint)
       ? SpritePrimitive.quads : primitive
     if !kinds.isSuperset(of: ring.shapeKinds) || wantedPrimitive != primitive {
       let wanted = kinds.union(ring.shapeKinds)

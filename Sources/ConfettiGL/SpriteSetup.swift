@@ -65,19 +65,22 @@ package func drawSprites(
   }
   let copies = trails ? Int(ring.longestTrail) + 1 : 1
   for range in ranges {
-    instances.draw(primitive, instances: range, copies: copies)
+    instances.draw(primitive, slots: range, copies: copies)
     meter.drawCalls += 1
   }
   try checkGL("drawing \(ring.drawnCount) particles")
 }
 
-/// A vertex array whose attributes advance once per instance (divisor 1): each particle is one
-/// instance, and the vertices within it are its trail copies, one each for point sprites, four
-/// for quads (two triangles each, from the array's own small index buffer).
+/// The vertex array that feeds particles to a sprite program, in one of two ways:
 ///
-/// A draw starts at any instance: with base instances where the GL has them
-/// (``GLInfo/hasBaseInstance``), otherwise by moving the attribute pointers to that instance,
-/// and only when it differs from the last draw's.
+/// - each particle an instance (``SpritePrimitive/instancedPoints``, ``SpritePrimitive/quads``):
+///   the attributes advance once per instance (divisor 1), and the vertices within an instance
+///   are its trail copies, one each for point sprites, four for quads (two triangles each, from
+///   the array's own small index buffer). A draw starts at any instance: with base instances
+///   where the GL has them (``GLInfo/hasBaseInstance``), otherwise by moving the attribute
+///   pointers there, and only when that differs from the last draw's.
+/// - each particle a vertex (``SpritePrimitive/points``): the attributes advance per vertex, a
+///   draw starts at its first vertex, and trail copies are instances.
 package final class InstanceArray {
   /// A buffer and the attributes read from it, `stride` bytes per instance.
   package struct Binding {
@@ -97,6 +100,8 @@ package final class InstanceArray {
   private let hasBaseInstance: Bool
   /// The instance the attribute pointers start at.
   private var pointedAt = 0
+  /// Whether the attributes advance per vertex (``SpritePrimitive/points``).
+  private var perVertex = false
 
   /// The most copies a particle is drawn as: itself and the longest trail a record holds.
   static let maximumCopies = Int(ConfettiParticle.maximumTrail) + 1
@@ -135,23 +140,50 @@ package final class InstanceArray {
   /// The GL names the array owns.
   package var objectNames: (vertexArray: GLuint, indexBuffer: GLuint) { (name, indexBuffer) }
 
-  /// Draws `copies` copies of each instance in `instances` as `primitive`s (``SpritePrimitive/points``
-  /// or ``SpritePrimitive/quads``), with the array bound.
-  package func draw(_ primitive: SpritePrimitive, instances: Range<Int>, copies: Int) {
-    precondition(primitive != .auto, "resolve the primitive first")
+  /// Draws `copies` copies of the particles in `slots` as `primitive`s, with the array bound.
+  package func draw(_ primitive: SpritePrimitive, slots: Range<Int>, copies: Int) {
     precondition((1...Self.maximumCopies).contains(copies), "copies out of range")
+    feed(perVertex: primitive == .points)
     switch primitive {
     case .quads:
-      drawElements(GL_TRIANGLES, count: copies * Self.quadIndices.count, instances: instances)
-    default:
-      drawArrays(GL_POINTS, vertices: copies, instances: instances)
+      drawElements(GL_TRIANGLES, count: copies * Self.quadIndices.count, instances: slots)
+    case .points:
+      drawPerVertex(slots, copies: copies)
+    case .instancedPoints, .auto:
+      precondition(primitive != .auto, "resolve the primitive first")
+      drawArrays(GL_POINTS, vertices: copies, instances: slots)
     }
   }
 
-  /// Runs the vertex shader `vertices` times per instance in `instances`, as points (for
-  /// transform feedback).
-  package func drawVertices(_ vertices: Int, instances: Range<Int>) {
-    drawArrays(GL_POINTS, vertices: vertices, instances: instances)
+  /// Runs the vertex shader of a `primitive` program over `copies` copies of the particles in
+  /// `slots` as points, for transform feedback; returns where each vertex's output lands: the
+  /// slot (from 0) and the copy in drawing order.
+  package func drawForCapture(_ primitive: SpritePrimitive, slots: Range<Int>, copies: Int)
+    -> (Int) -> (slot: Int, copy: Int)
+  {
+    feed(perVertex: primitive == .points)
+    if primitive == .points {
+      drawPerVertex(slots, copies: copies)
+      return { vertex in (vertex % slots.count, vertex / slots.count) }
+    }
+    let vertices = primitive == .quads ? 4 : 1
+    drawArrays(GL_POINTS, vertices: copies * vertices, instances: slots)
+    return { vertex in
+      (vertex / (copies * vertices), vertex % (copies * vertices) / vertices)
+    }
+  }
+
+  /// Per-vertex attributes: the first vertex is the span's start; copies are instances.
+  private func drawPerVertex(_ slots: Range<Int>, copies: Int) {
+    epoxy_glDrawArraysInstanced(
+      GLenum(GL_POINTS), GLint(slots.lowerBound), GLsizei(slots.count), GLsizei(copies))
+  }
+
+  /// Makes the attributes advance per vertex or per instance, if they do not already.
+  private func feed(perVertex: Bool) {
+    guard perVertex != self.perVertex else { return }
+    self.perVertex = perVertex
+    point(at: 0)
   }
 
   private func drawArrays(_ mode: Int32, vertices: Int, instances: Range<Int>) {
@@ -181,12 +213,13 @@ package final class InstanceArray {
     return 0
   }
 
-  /// Points every attribute at instance `first` of its buffer, advancing once per instance.
+  /// Points every attribute at record `first` of its buffer, advancing once per instance (or
+  /// per vertex).
   private func point(at first: Int) {
     for binding in bindings {
       epoxy_glBindBuffer(GLenum(GL_ARRAY_BUFFER), binding.buffer)
       for attribute in binding.attributes {
-        pointAttribute(attribute, stride: binding.stride, first: first)
+        pointAttribute(attribute, stride: binding.stride, first: first, perVertex: perVertex)
       }
     }
     pointedAt = first
@@ -194,14 +227,15 @@ package final class InstanceArray {
 }
 
 /// Points the bound vertex array's `attribute` into the bound array buffer, from record `first`
-/// on, one record per instance.
-private func pointAttribute(_ attribute: RecordAttribute, stride: Int, first: Int) {
+/// on, one record per instance (or per vertex).
+private func pointAttribute(_ attribute: RecordAttribute, stride: Int, first: Int, perVertex: Bool)
+{
   let location = attribute.location
   let count = GLint(attribute.count)
   let offset = UnsafeRawPointer(bitPattern: attribute.offset + first * stride)
   let stride = GLsizei(stride)
   epoxy_glEnableVertexAttribArray(location)
-  epoxy_glVertexAttribDivisor(location, 1)
+  epoxy_glVertexAttribDivisor(location, perVertex ? 0 : 1)
   switch attribute.component {
   case .float32:
     epoxy_glVertexAttribPointer(

@@ -24,10 +24,10 @@ final class CommandLineTests: XCTestCase {
     let directory = try temporaryDirectory()
     let big = directory.appendingPathComponent("big.json")
     try #"""
-      {"name": "big", "emitters": [{"position": {"x": 0.5, "y": 0.5}, "cells": [{"count": 1,
-        "sizes": [[300, 300]], "speed": 0, "gravity": 0, "spin": 0, "rotation": 45,
-        "flips": false, "colors": ["#ff0000"]}]}]}
-      """#.write(to: big, atomically: true, encoding: .utf8)
+    {"name": "big", "emitters": [{"position": {"x": 0.5, "y": 0.5}, "cells": [{"count": 1,
+      "sizes": [[300, 300]], "speed": 0, "gravity": 0, "spin": 0, "rotation": 45,
+      "flips": false, "colors": ["#ff0000"]}]}]}
+    """#.write(to: big, atomically: true, encoding: .utf8)
     var painted: [String: Int] = [:]
     for primitive in ["points", "quads"] {
       let out = directory.appendingPathComponent("\(primitive).png")

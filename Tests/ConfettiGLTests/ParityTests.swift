@@ -18,7 +18,8 @@ final class ParityTests: HeadlessGLTestCase {
     try assertParity(uptime: 1_000_000)
   }
 
-  func testTheQuadProgramComputesTheSame() throws {
+  func testTheInstancedProgramsComputeTheSame() throws {
+    try assertParity(uptime: 1, primitive: .instancedPoints)
     try assertParity(uptime: 1, primitive: .quads)
   }
 

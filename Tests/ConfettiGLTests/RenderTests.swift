@@ -230,17 +230,19 @@ final class PrimitiveTests: HeadlessGLTestCase {
       ("a 300 × 300 square turned 30°", piece(300, 300, rotation: 30)),
       ("a 400 × 40 bar", piece(400, 40, rotation: 0)),
       ("a 400 × 40 bar turned 105°", piece(400, 40, rotation: 105)),
-      ("a 120 × 60 piece tumbled to half its width", piece(120, 60, rotation: -20, tumble: .pi / 3)),
+      (
+        "a 120 × 60 piece tumbled to half its width", piece(120, 60, rotation: -20, tumble: .pi / 3)
+      ),
       ("a 12 × 7 piece turned 60°", piece(12, 7, rotation: 60)),
     ]
     let (green, empty) = (RGBAImage.Pixel(.green), RGBAImage.Pixel(background))
-    for primitive in [SpritePrimitive.points, .quads] {
+    for primitive in SpritePrimitive.concrete {
       for scale in [1, 2] {
         for (name, p) in pieces {
           let (image, state, used) = try draw(p, as: primitive, pixelsPerPoint: scale)
           let what = "\(name) as \(primitive) at \(scale) px/pt"
           let pixels = p.size.width.magnitude * Double(scale) * 1.5
-          if primitive == .points, pixels > Double(context.info.maxPointSize) {
+          if primitive != .quads, pixels > Double(context.info.maxPointSize) {
             XCTAssertEqual(used, .quads, "\(what): too big for a point sprite")
           } else {
             XCTAssertEqual(used, primitive, what)
@@ -254,7 +256,8 @@ final class PrimitiveTests: HeadlessGLTestCase {
             XCTAssertEqual(
               image[Int(inside.0), Int(inside.1)], green, "\(what): corner \(sx), \(sy) is missing")
             XCTAssertEqual(
-              image[Int(outside.0), Int(outside.1)], empty, "\(what): drawn beyond corner \(sx), \(sy)")
+              image[Int(outside.0), Int(outside.1)], empty,
+              "\(what): drawn beyond corner \(sx), \(sy)")
           }
         }
       }
@@ -274,7 +277,7 @@ final class PrimitiveTests: HeadlessGLTestCase {
     var withoutBaseInstance = context.info
     withoutBaseInstance.hasBaseInstance = false
     var pictures: [String: RGBAImage] = [:]
-    for primitive in [SpritePrimitive.points, .quads] {
+    for primitive in SpritePrimitive.concrete {
       for info in [context.info, withoutBaseInstance] {
         var ring = scene.ring
         let renderer = try ParticleRenderer(capacity: 300, info: info, primitive: primitive)
