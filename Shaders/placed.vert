@@ -1,29 +1,27 @@
 #version 330 core
-// The baselines' vertex shader: no physics. Each particle's centre, rotation, flip width and
-// opacity arrive ready-made in a_placement (computed by Swift every frame in the bench's `cpu`
-// mode, once in its `floor` mode); the sprite is placed by the same sprite.glsl as
-// particle.vert's, and particle.frag cuts the same shape, so the modes differ only in where the
-// physics runs.
+// The baselines' vertex shader: no physics. Each sprite's centre, rotation, opacity, size,
+// colour and shape arrive ready-made (PlacedSprite, computed by Swift every frame in the bench's
+// `cpu` modes, once in its `floor` mode); the sprite is placed by the same sprite.glsl as
+// particle.vert's, and particle.frag cuts the same shape, so the modes draw the same picture and
+// differ only in where the physics runs.
 //
-// Attribute locations are bound by name from ParticleRecord.attributes and
-// PlacedRenderer.placementAttributes (Sources/ConfettiBench).
+// Attribute locations are bound by name from PlacedSprite.attributes (Sources/ConfettiBench).
 
 #include "sprite.glsl"
 
-in vec4 a_placement;  // centre x, y (pt), rotation (deg), width scale
-in float a_opacity;   // 0 hides the particle
-in vec4 a_color;      // from the particle record: straight-alpha RGBA
-in vec4 a_lifeSize;   // from the particle record: lifetime, fade, width (pt), height (pt)
-in uvec4 a_style;     // from the particle record: shape, flags
+in vec4 a_place;  // centre x, y (pt), rotation (deg), opacity
+in vec2 a_size;   // apparent width, height (pt)
+in vec4 a_rgba;   // straight-alpha colour
+in uint a_shape;
 
 void main() {
-  float angle = radians(a_placement.z);
+  float angle = radians(a_place.z);
   v_turn = vec2(cos(angle), sin(angle));
-  v_halfSize = 0.5 * vec2(a_lifeSize.z * a_placement.w, a_lifeSize.w) * u_pixelsPerPoint;
-  v_color = vec4(a_color.rgb, 1.0) * (a_color.a * a_opacity);
-  v_shape = a_style.x;
-  if (a_opacity > 0.0) {
-    placeSprite(a_placement.xy);
+  v_halfSize = 0.5 * a_size * u_pixelsPerPoint;
+  v_color = vec4(a_rgba.rgb, 1.0) * (a_rgba.a * a_place.w);
+  v_shape = a_shape;
+  if (a_place.w > 0.0) {
+    placeSprite(a_place.xy);
   } else {
     hideSprite();
   }

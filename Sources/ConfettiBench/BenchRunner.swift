@@ -7,9 +7,11 @@ import Foundation
 public enum BenchMode: String, CaseIterable, Codable, Sendable {
   /// The product: records written once, the vertex shader evaluates the closed form.
   case gpu
-  /// The usual CPU way: Swift evaluates the closed form per particle per frame and uploads the
-  /// results; the shader only places the sprites.
+  /// The usual CPU way: Swift evaluates the closed form per particle per frame on one core and
+  /// uploads the sprites to draw; the shader only places them.
   case cpu
+  /// The same on every core.
+  case cpuParallel = "cpu-parallel"
   /// The same sprites placed once, drawn with no physics at all: the cost of drawing alone.
   case floor
 }
@@ -20,13 +22,15 @@ public final class BenchRun {
   private var scene: BenchScene
   private let product: ParticleRenderer?
   private let placed: PlacedRenderer?
-  private var placements: [Float] = []
+  private var sprites: [PlacedSprite] = []
   private let timer = GPUTimer()
   private var frame = 0
   public private(set) var frameMilliseconds: [Double] = []
   public private(set) var gpuMilliseconds: [Double] = []
   public private(set) var appMilliseconds: [Double] = []
   public private(set) var uploadBytes: [Int] = []
+  /// What the particles are drawn as.
+  public var primitive: SpritePrimitive { product?.primitive ?? placed!.primitive }
 
   public init(
     mode: BenchMode, scene: BenchScene, churn: Bool, images: [RGBAImage],
@@ -35,6 +39,7 @@ public final class BenchRun {
     self.mode = mode
     self.scene = scene
     let count = scene.count
+    let spriteCapacity = PlacementEvaluator.capacity(for: scene.ring, slots: count)
     switch mode {
     case .gpu:
       product = try ParticleRenderer(capacity: count, info: info, primitive: primitive)
@@ -42,31 +47,34 @@ public final class BenchRun {
       try product!.setShapeTable(scene.shapes, images: images)
       product!.resetMeter()
       placed = nil
-    case .cpu:
+    case .cpu, .cpuParallel:
       product = nil
-      placed = try PlacedRenderer(capacity: count, primitive: primitive, info: info)
+      placed = try PlacedRenderer(capacity: spriteCapacity, primitive: primitive, info: info)
       try placed!.setShapeTable(scene.shapes, images: images)
-      placements = [Float](repeating: 0, count: count * PlacementEvaluator.floatsPerParticle)
+      sprites = Array(repeating: PlacedSprite(), count: spriteCapacity)
     case .floor:
       precondition(!churn, "the floor has no births to place")
       product = nil
       placed = try PlacedRenderer(
-        capacity: count, phases: Self.floorPhases, primitive: primitive, info: info)
+        capacity: spriteCapacity, phases: Self.floorPhases, primitive: primitive, info: info)
       try placed!.setShapeTable(scene.shapes, images: images)
-      placements = [Float](repeating: 0, count: count * PlacementEvaluator.floatsPerParticle)
+      sprites = Array(repeating: PlacedSprite(), count: spriteCapacity)
       try placeFloorPhases()
     }
   }
 
-  /// The moments of the steady loop the floor keeps placements for: every sixth frame.
+  /// The moments of the steady loop the floor keeps sprites for: every sixth frame.
   public static let floorPhases = 15
 
-  /// Evaluates and uploads, once, where every particle is at each floor phase.
+  /// Evaluates and uploads, once, the sprites of every floor phase.
   private func placeFloorPhases() throws {
     for phase in 0..<Self.floorPhases {
       let time =
         BenchScene.start + BenchScene.birthSpread * Double(phase) / Double(Self.floorPhases)
-      try place(scene.ring.drawnSlotRanges, at: Tick(time), phase: phase)
+      let count = evaluateSprites(at: Tick(time), allCores: true)
+      try sprites.withUnsafeBufferPointer {
+        try placed!.upload(UnsafeBufferPointer(rebasing: $0[0..<count]), phase: phase)
+      }
     }
     placed!.resetMeter()
   }
@@ -84,7 +92,9 @@ public final class BenchRun {
     _ = ContinuousClock.now  // warms the clock's own code, so its first read is not timed
     let appStart = ContinuousClock.now
     let time = scene.advance(toFrame: frame)
-    if mode == .cpu { evaluatePlacements(scene.ring.drawnSlotRanges, at: Tick(time)) }
+    let spriteCount =
+      mode == .cpu || mode == .cpuParallel
+      ? evaluateSprites(at: Tick(time), allCores: mode == .cpuParallel) : 0
     let appTime = ContinuousClock.now - appStart
     let finished = timer.begin()
 
@@ -95,8 +105,11 @@ public final class BenchRun {
         &scene.ring, at: Tick(time), in: PixelRect(width: width, height: height), window: window)
     } else if let placed {
       placed.resetMeter()
-      try placed.upload(from: &scene.ring)
-      if mode == .cpu { try uploadPlacements(scene.ring.drawnSlotRanges, phase: 0) }
+      if mode != .floor {
+        try sprites.withUnsafeBufferPointer {
+          try placed.upload(UnsafeBufferPointer(rebasing: $0[0..<spriteCount]))
+        }
+      }
       try placed.draw(
         scene.ring, phase: mode == .floor ? floorPhase(at: time) : 0,
         in: PixelRect(width: width, height: height), window: window)
@@ -125,48 +138,46 @@ public final class BenchRun {
     gpuMilliseconds += timer.drain()
   }
 
-  /// Evaluates where the particles in `ranges` are at `now` (the `cpu` mode's per-frame work).
-  private func evaluatePlacements(_ ranges: [Range<Int>], at now: Tick) {
-    let floats = PlacementEvaluator.floatsPerParticle
-    placements.withUnsafeMutableBufferPointer { all in
-      for range in ranges {
-        PlacementEvaluator.evaluate(
-          scene.ring, slots: range, at: now, table: scene.table,
-          into: UnsafeMutableBufferPointer(rebasing: all[(range.lowerBound * floats)...]))
+  /// Evaluates the sprites of every drawn particle at `now` (the `cpu` modes' per-frame work)
+  /// into ``sprites``, and returns how many there are.
+  private func evaluateSprites(at now: Tick, allCores: Bool) -> Int {
+    let ring = scene.ring
+    let table = scene.table
+    return sprites.withUnsafeMutableBufferPointer { all in
+      var written = 0
+      for range in ring.drawnSlotRanges {
+        let output = UnsafeMutableBufferPointer(rebasing: all[written...])
+        written += PlacementEvaluator.evaluate(
+          ring, slots: range, at: now, table: table, as: primitive, allCores: allCores,
+          into: output)
       }
+      return written
     }
   }
 
-  /// Sends the evaluated placements of `ranges` into `phase`.
-  private func uploadPlacements(_ ranges: [Range<Int>], phase: Int) throws {
-    let floats = PlacementEvaluator.floatsPerParticle
-    try placements.withUnsafeBufferPointer { all in
-      for range in ranges {
-        try placed!.uploadPlacements(
-          UnsafeBufferPointer(rebasing: all[(range.lowerBound * floats)...]), slots: range,
-          phase: phase)
-      }
-    }
-  }
-
-  private func place(_ ranges: [Range<Int>], at now: Tick, phase: Int) throws {
-    evaluatePlacements(ranges, at: now)
-    try uploadPlacements(ranges, phase: phase)
-  }
-
-  /// This mode's figures.
-  public func result(particles: Int) -> ModeResult {
+  /// This mode's figures; the pixels shaded are those of the last frame drawn, of `size`
+  /// pixels, on a GL whose largest point sprite is `maxPointSize`.
+  public func result(particles: Int, size: PixelRect, maxPointSize: Float) -> ModeResult {
     let frame = Summary(frameMilliseconds)
+    let pixels = SpriteCoverage.pixelsPerParticle(
+      scene.ring, table: scene.table, at: Tick(scene.time(ofFrame: max(0, self.frame - 1))),
+      primitive: primitive,
+      pixelsPerPoint: SpriteProjection.pixelsPerPoint(
+        width: size.width, height: size.height, window: scene.window),
+      maxPointSize: Double(maxPointSize))
     return ModeResult(
-      frames: frameMilliseconds.count, frame_ms: frame, gpu_ms: Summary(gpuMilliseconds),
-      app_cpu_ms: Summary(appMilliseconds),
+      primitive: primitive.rawValue, frames: frameMilliseconds.count, frame_ms: frame,
+      gpu_ms: Summary(gpuMilliseconds), app_cpu_ms: Summary(appMilliseconds),
       upload_bytes_per_frame: Summary(uploadBytes.map(Double.init)).median,
-      particles_per_second: frame.median > 0 ? Double(particles) / (frame.median / 1000) : 0)
+      particles_per_second: frame.median > 0 ? Double(particles) / (frame.median / 1000) : 0,
+      pixels_per_particle: pixels)
   }
 }
 
-/// One mode's figures, as `--json` writes them.
+/// One mode's figures, as `--json` writes them (times in ms, to the microsecond).
 public struct ModeResult: Codable, Sendable {
+  /// What the particles were drawn as.
+  public var primitive: String
   public var frames: Int
   public var frame_ms: Summary
   public var gpu_ms: Summary
@@ -175,6 +186,33 @@ public struct ModeResult: Codable, Sendable {
   public var upload_bytes_per_frame: Double
   /// Particles drawn per second of median frame time.
   public var particles_per_second: Double
+  /// Pixels the fragment shader ran for, per particle (``SpriteCoverage``).
+  public var pixels_per_particle: Double
+
+  /// The same figures rounded as reports give them: times to the microsecond, rates and
+  /// pixels to whole numbers and tenths.
+  public var rounded: ModeResult {
+    var r = self
+    for path in [\ModeResult.frame_ms, \.gpu_ms, \.app_cpu_ms] {
+      r[keyPath: path] = r[keyPath: path].rounded(toPlaces: 3)
+    }
+    r.upload_bytes_per_frame = r.upload_bytes_per_frame.rounded()
+    r.particles_per_second = r.particles_per_second.rounded()
+    r.pixels_per_particle = (r.pixels_per_particle * 10).rounded() / 10
+    return r
+  }
+}
+
+extension Summary {
+  /// Every figure rounded to `places` decimals.
+  func rounded(toPlaces places: Int) -> Summary {
+    let scale = pow(10, Double(places))
+    var s = self
+    for path in [\Summary.min, \.median, \.p95, \.p99, \.max] {
+      s[keyPath: path] = (s[keyPath: path] * scale).rounded() / scale
+    }
+    return s
+  }
 }
 
 extension Duration {

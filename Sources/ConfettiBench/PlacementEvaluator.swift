@@ -1,30 +1,154 @@
 import ConfettiCore
+import ConfettiGL
+import Foundation
 
-/// The usual CPU way, for the bench's `cpu` baseline: Swift evaluates the closed form for every
-/// particle every frame, and the GPU only places the results.
+/// One sprite as the bench's baselines draw it: everything the product's vertex shader hands its
+/// fragment shader, computed on the CPU. 32 bytes; `Shaders/placed.vert` reads it.
+public struct PlacedSprite: Equatable, Sendable {
+  /// The centre, in points.
+  public var x: Float = 0
+  public var y: Float = 0
+  /// Clockwise, in degrees.
+  public var rotation: Float = 0
+  public var opacity: Float = 0
+  /// The apparent size in points: flip, growth, shrinking and trail applied.
+  public var width: Float = 0
+  public var height: Float = 0
+  /// Straight colour after the emitter's ramp and the back's shading.
+  public var red: UInt8 = 0
+  public var green: UInt8 = 0
+  public var blue: UInt8 = 0
+  public var alpha: UInt8 = 0
+  public var shape: UInt8 = 0
+  private var padding: (UInt8, UInt8, UInt8) = (0, 0, 0)
+
+  public init() {}
+
+  public static func == (a: PlacedSprite, b: PlacedSprite) -> Bool {
+    (a.x, a.y, a.rotation, a.opacity, a.width, a.height)
+      == (b.x, b.y, b.rotation, b.opacity, b.width, b.height)
+      && (a.red, a.green, a.blue, a.alpha, a.shape) == (b.red, b.green, b.blue, b.alpha, b.shape)
+  }
+
+  /// The sprite of a particle (or trail copy) in `state`, cut as `shape`.
+  init(_ state: ParticleState, shape: UInt8) {
+    x = Float(state.position.x)
+    y = Float(state.position.y)
+    rotation = Float(state.rotation)
+    opacity = Float(state.opacity)
+    width = Float(state.size.width)
+    height = Float(state.size.height)
+    let c = state.color
+    (red, green, blue, alpha) = (Self.byte(c.x), Self.byte(c.y), Self.byte(c.z), Self.byte(c.w))
+    self.shape = shape
+  }
+
+  private static func byte(_ share: Double) -> UInt8 {
+    UInt8((min(max(share, 0), 1) * 255).rounded())
+  }
+
+  /// The attributes placed.vert reads, by name.
+  static let attributes = [
+    RecordAttribute(name: "a_place", location: 0, component: .float32, count: 4, offset: 0),
+    RecordAttribute(name: "a_size", location: 1, component: .float32, count: 2, offset: 16),
+    RecordAttribute(name: "a_rgba", location: 2, component: .normalizedUInt8, count: 4, offset: 24),
+    RecordAttribute(name: "a_shape", location: 3, component: .uint8, count: 1, offset: 28),
+  ]
+}
+
+/// The bench's CPU baselines: Swift evaluates the closed form for every particle (and every trail
+/// copy) every frame and writes the sprites to draw; the GPU only places them.
 public enum PlacementEvaluator {
-  /// Floats written per particle: centre x, y (pt), rotation (°), width scale, opacity.
-  public static let floatsPerParticle = 5
+  /// The most sprites `slots` of `ring` can need: one per particle and trail copy.
+  public static func capacity(for ring: ParticleRing, slots: Int) -> Int {
+    slots * (Int(ring.longestTrail) + 1)
+  }
 
-  /// Evaluates the records in `slots` of `ring` at clock `now` with the CPU reference, writing
-  /// five floats per slot from the start of `output`; a particle not alive gets opacity 0.
+  /// Evaluates the particles in `slots` of `ring` at clock `now` with the CPU reference and
+  /// writes one sprite per visible particle and trail copy from the start of `output`, in the
+  /// order the product draws them as `primitive`: particle by particle, each from its oldest
+  /// copy to itself (instances); or copy by copy, every particle's oldest copy first and every
+  /// particle itself last (points fed per vertex). On one core, or on all of them. Returns how
+  /// many it wrote: the dead and unborn are left out, as a careful CPU renderer would.
   public static func evaluate(
     _ ring: ParticleRing, slots: Range<Int>, at now: Tick, table: EmitterTable = .plain,
-    into output: UnsafeMutableBufferPointer<Float>
-  ) {
-    precondition(output.count >= slots.count * floatsPerParticle, "output too small")
-    var i = 0
-    for slot in slots {
-      if let state = ConfettiPhysics.state(of: ring.records[slot], at: now, table: table) {
-        output[i] = Float(state.position.x)
-        output[i + 1] = Float(state.position.y)
-        output[i + 2] = Float(state.rotation)
-        output[i + 3] = Float(state.widthScale)
-        output[i + 4] = Float(state.opacity)
-      } else {
-        output[i + 4] = 0
-      }
-      i += floatsPerParticle
+    as primitive: SpritePrimitive = .instancedPoints, allCores: Bool = false,
+    into output: UnsafeMutableBufferPointer<PlacedSprite>
+  ) -> Int {
+    precondition(output.count >= capacity(for: ring, slots: slots.count), "output too small")
+    let run = allCores ? onAllCores : onOneCore
+    guard primitive == .points else {
+      return run(ring, slots, now, table, nil, output)
     }
+    var written = 0
+    for step in 0...Int(ring.longestTrail) {
+      written += run(
+        ring, slots, now, table, step, UnsafeMutableBufferPointer(rebasing: output[written...]))
+    }
+    return written
   }
+
+  /// `step` nil: every copy of each particle, oldest first; otherwise the copy `step` places
+  /// after each particle's oldest (none where it has fewer).
+  private static func onOneCore(
+    _ ring: ParticleRing, _ slots: Range<Int>, _ now: Tick, _ table: EmitterTable, _ step: Int?,
+    _ output: UnsafeMutableBufferPointer<PlacedSprite>
+  ) -> Int {
+    var written = 0
+    ring.records.withUnsafeBufferPointer { records in
+      for slot in slots {
+        let record = records[slot]
+        let oldest = Int(record.trail)
+        let copies =
+          step.map { stride(from: oldest - $0, through: oldest - $0, by: -1) }
+          ?? stride(from: oldest, through: 0, by: -1)
+        for copy in copies where copy >= 0 {
+          guard
+            let state = ConfettiPhysics.state(of: record, at: now, table: table, trailCopy: copy)
+          else { continue }
+          output[written] = PlacedSprite(state, shape: record.shape)
+          written += 1
+        }
+      }
+    }
+    return written
+  }
+
+  /// The same on every core: `slots` split into one chunk per core, each evaluated into its own
+  /// part of `output`, then moved together.
+  private static func onAllCores(
+    _ ring: ParticleRing, _ slots: Range<Int>, _ now: Tick, _ table: EmitterTable, _ step: Int?,
+    _ output: UnsafeMutableBufferPointer<PlacedSprite>
+  ) -> Int {
+    let chunks = min(max(1, slots.count / 1024), ProcessInfo.processInfo.activeProcessorCount)
+    let room = step == nil ? Int(ring.longestTrail) + 1 : 1
+    var written = [Int](repeating: 0, count: chunks)
+    let bounds = (0...chunks).map { slots.lowerBound + slots.count * $0 / chunks }
+    written.withUnsafeMutableBufferPointer { counts in
+      let (counts, sprites) = (Disjoint(counts), Disjoint(output))
+      DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+        let part = bounds[chunk]..<bounds[chunk + 1]
+        let start = (part.lowerBound - slots.lowerBound) * room
+        counts.buffer[chunk] = onOneCore(
+          ring, part, now, table, step,
+          UnsafeMutableBufferPointer(rebasing: sprites.buffer[start..<(start + part.count * room)]))
+      }
+    }
+    var total = 0
+    for chunk in 0..<chunks {
+      let start = (bounds[chunk] - slots.lowerBound) * room
+      if start != total {
+        let base = output.baseAddress!
+        (base + total).update(from: base + start, count: written[chunk])
+      }
+      total += written[chunk]
+    }
+    return total
+  }
+}
+
+/// A buffer whose parts are written by different threads, each only its own part.
+private struct Disjoint<Element>: @unchecked Sendable {
+  let buffer: UnsafeMutableBufferPointer<Element>
+  init(_ buffer: UnsafeMutableBufferPointer<Element>) { self.buffer = buffer }
 }

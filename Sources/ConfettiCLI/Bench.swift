@@ -28,10 +28,23 @@ struct Bench {
     static let build = "release"
   #endif
 
-  /// The modes --compare runs. With churn, `floor` is left out: it keeps placements for moments
-  /// of the steady loop, and a churning scene has no loop.
+  /// The modes --compare runs. With churn, `floor` is left out: it keeps sprites for moments of
+  /// the steady loop, and a churning scene has no loop.
   static func comparedModes(churn: Bool) -> [BenchMode] {
-    churn ? [.gpu, .cpu] : BenchMode.allCases
+    churn ? [.gpu, .cpu, .cpuParallel] : BenchMode.allCases
+  }
+
+  /// What a run measures, one row each: the modes at the chosen `primitive` (resolved), and with
+  /// more than one mode the product with every other primitive too, as "gpu quads" and so on.
+  static func rows(modes: [BenchMode], primitive: SpritePrimitive) -> [BenchRow] {
+    var rows = modes.map { BenchRow(label: $0.rawValue, mode: $0, primitive: primitive) }
+    if modes.count > 1, modes.contains(.gpu) {
+      let others = SpritePrimitive.concrete.filter { $0 != primitive }
+      rows.insert(
+        contentsOf: others.map { BenchRow(label: "gpu \($0.rawValue)", mode: .gpu, primitive: $0) },
+        at: 1)
+    }
+    return rows
   }
 
   /// Modes take turns in this many rounds, so that drift in the machine hits them all alike.
@@ -59,30 +72,35 @@ struct Bench {
       fflush(nil)  // before the progress lines on stderr
     }
 
-    var sweep: [(count: Int, results: [BenchMode: ModeResult])] = []
+    let rows = Self.rows(modes: modes, primitive: primitive.resolved(for: info))
+    var sweep: [(count: Int, results: [String: ModeResult])] = []
     for count in counts {
-      let results = try measure(count: count, info: info)
+      let results = try measure(count: count, rows: rows, info: info)
       sweep.append((count, results))
-      if !json { printTable(count: count, results: results) }
+      if !json { printTable(count: count, rows: rows, results: results) }
     }
     if let plot, counts.count > 1 {
       try SweepPlot(
-        points: sweep.map { ($0.count, $0.results.mapValues(\.frame_ms.median)) },
+        labels: rows.map(\.label),
+        points: sweep.map {
+          ($0.count, $0.results.mapValues { ($0.frame_ms.median, $0.app_cpu_ms.median) })
+        },
         renderer: info.renderer, size: size
       ).write(to: plot)
-      if !json { print("plot of median frame time against N: \(plot)") }
+      if !json { print("plot of median frame time and app CPU time against N: \(plot)") }
     }
-    if json { try printJSON(sweep: sweep, info: info) }
+    if json { try printJSON(sweep: sweep, rows: rows, info: info) }
   }
 
-  /// Runs every mode for `count` particles, interleaved in rounds.
-  private func measure(count: Int, info: GLInfo) throws -> [BenchMode: ModeResult] {
+  /// Runs every row for `count` particles, interleaved in rounds.
+  private func measure(count: Int, rows: [BenchRow], info: GLInfo) throws -> [String: ModeResult] {
     let window = Size(width: Double(size.width), height: Double(size.height))
-    let scenes = try modes.map { _ in try scene(count: count, window: window) }
+    let scenes = try rows.map { _ in try scene(count: count, window: window) }
     let images = try effect.images(for: scenes[0].shapes)
-    let runs = try zip(modes, scenes).map {
+    let runs = try zip(rows, scenes).map {
       try BenchRun(
-        mode: $0, scene: $1, churn: churn, images: images, primitive: primitive, info: info)
+        mode: $0.mode, scene: $1, churn: churn, images: images, primitive: $0.primitive,
+        info: info)
     }
     for run in runs {
       for _ in 0..<Self.warmUpFrames {
@@ -110,15 +128,19 @@ struct Bench {
           try run.renderFrame(width: size.width, height: size.height, measured: true)
           framesThisRound += 1
           progress.report(
-            "N=\(count) round \(round + 1)/\(Self.rounds) \(run.mode.rawValue)",
+            "N=\(count) round \(round + 1)/\(Self.rounds) \(rows[(index + round) % runs.count].label)",
             elapsed: (ContinuousClock.now - begun).milliseconds / 1000)
         }
       }
     }
-    var results: [BenchMode: ModeResult] = [:]
-    for run in runs {
+    var results: [String: ModeResult] = [:]
+    for (row, run) in zip(rows, runs) {
       run.finish()
-      results[run.mode] = run.result(particles: count)
+      results[row.label] =
+        run.result(
+          particles: count, size: PixelRect(width: size.width, height: size.height),
+          maxPointSize: info.maxPointSize
+        ).rounded
     }
     return results
   }
@@ -132,12 +154,6 @@ struct Bench {
     print("renderer: \(info.renderer)")
     print("GL version: \(info.version) (EGL \(platform))")
     print("build: \(Self.build)")
-    let trail = effect.config.emitters.flatMap(\.cells).map(\.trail).max() ?? 0
-    if trail > 0, modes.count > 1 {
-      print(
-        "note: the effect draws trails (up to \(trail) copies a particle) in gpu mode only: "
-          + "the cpu and floor baselines place one moment and draw no trails")
-    }
     if info.renderer.hasPrefix("llvmpipe") {
       print(
         "note: llvmpipe rasterises on the CPU after its timer query has ended, so gpu ms "
@@ -150,23 +166,24 @@ struct Bench {
     }
   }
 
-  private func printTable(count: Int, results: [BenchMode: ModeResult]) {
+  private func printTable(count: Int, rows benchRows: [BenchRow], results: [String: ModeResult]) {
     print("")
     print("N = \(count) particles")
     let header = [
-      "mode", "frames", "frame ms: min", "median", "p95", "p99", "max", "gpu ms median",
-      "app cpu ms median", "bytes/frame", "particles/s",
+      "mode", "drawn as", "frames", "frame ms: min", "median", "p95", "p99", "max",
+      "gpu ms median", "app cpu ms median", "bytes/frame", "particles/s", "px/particle",
     ]
     var rows = [header]
-    for mode in modes {
-      guard let r = results[mode] else { continue }
+    for row in benchRows {
+      guard let r = results[row.label] else { continue }
       rows.append(
-        [mode.rawValue, "\(r.frames)"]
+        [row.label, r.primitive, "\(r.frames)"]
           + [r.frame_ms.min, r.frame_ms.median, r.frame_ms.p95, r.frame_ms.p99, r.frame_ms.max]
           .map(figure)
           + [
             figure(r.gpu_ms.median), figure(r.app_cpu_ms.median),
             "\(Int(r.upload_bytes_per_frame))", String(format: "%.3g", r.particles_per_second),
+            String(format: "%.1f", r.pixels_per_particle),
           ])
     }
     let widths = header.indices.map { column in rows.map { $0[column].count }.max()! }
@@ -174,7 +191,7 @@ struct Bench {
       print(
         zip(row, widths).enumerated().map { column, cell in
           let (text, width) = cell
-          return column == 0
+          return column < 2
             ? text.padding(toLength: width, withPad: " ", startingAt: 0) : text.leftPadded(width)
         }.joined(separator: "  "))
     }
@@ -189,12 +206,13 @@ struct Bench {
     }
   }
 
-  /// gpu/cpu and gpu/floor, for frame time, GPU time and app CPU time, where both modes ran.
-  static func ratios(_ results: [BenchMode: ModeResult]) -> [String: Double] {
-    guard let gpu = results[.gpu] else { return [:] }
+  /// gpu over each baseline, for frame time, GPU time and app CPU time, where both ran; to a
+  /// thousandth.
+  static func ratios(_ results: [String: ModeResult]) -> [String: Double] {
+    guard let gpu = results[BenchMode.gpu.rawValue] else { return [:] }
     var ratios: [String: Double] = [:]
-    for other in [BenchMode.cpu, .floor] {
-      guard let base = results[other] else { continue }
+    for other in [BenchMode.cpu, .cpuParallel, .floor] {
+      guard let base = results[other.rawValue] else { continue }
       let name = "gpu/\(other.rawValue)"
       if base.frame_ms.median > 0 {
         ratios["\(name) frame_ms"] = gpu.frame_ms.median / base.frame_ms.median
@@ -206,7 +224,7 @@ struct Bench {
         ratios["\(name) app_cpu_ms"] = gpu.app_cpu_ms.median / base.app_cpu_ms.median
       }
     }
-    return ratios
+    return ratios.mapValues { ($0 * 1000).rounded() / 1000 }
   }
 
   /// A fresh scene of `count` of the effect's particles: each mode starts from the same one.
@@ -216,25 +234,25 @@ struct Bench {
       effect: effect.config, reduceMotion: reduceMotion)
   }
 
-  private func printJSON(sweep: [(count: Int, results: [BenchMode: ModeResult])], info: GLInfo)
-    throws
-  {
-    func report(_ count: Int, _ results: [BenchMode: ModeResult]) -> JSONReport {
+  private func printJSON(
+    sweep: [(count: Int, results: [String: ModeResult])], rows: [BenchRow], info: GLInfo
+  ) throws {
+    func report(_ count: Int, _ results: [String: ModeResult]) -> JSONReport {
       var report = JSONReport(
         renderer: info.renderer, gl_version: info.version, particles: count, width: size.width,
         height: size.height, build: Self.build, scenario: churn ? "churn" : "steady",
         effect: effectName)
-      if modes.count == 1, let only = results[modes[0]] {
-        report.mode = modes[0].rawValue
+      if rows.count == 1, let only = results[rows[0].label] {
+        report.mode = rows[0].label
         report.result = only
       } else {
         // Each mode a whole report of its own, as a single-mode run prints it.
         report.modes = Dictionary(
-          uniqueKeysWithValues: results.map { mode, result in
+          uniqueKeysWithValues: results.map { label, result in
             var single = report
-            single.mode = mode.rawValue
+            single.mode = label
             single.result = result
-            return (mode.rawValue, single)
+            return (label, single)
           })
         report.ratios = Self.ratios(results)
       }
@@ -250,6 +268,13 @@ struct Bench {
     }
     print(String(decoding: data, as: UTF8.self))
   }
+}
+
+/// One measured row of a bench run: a mode, drawn as a primitive.
+struct BenchRow {
+  var label: String
+  var mode: BenchMode
+  var primitive: SpritePrimitive
 }
 
 /// The `--json` object: run facts, then either one mode's figures at the top level or

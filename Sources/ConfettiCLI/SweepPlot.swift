@@ -2,14 +2,17 @@ import Confetti
 import ConfettiBench
 import Foundation
 
-/// Median frame time against particle count on log–log axes, one line per mode, as SVG.
+/// Median frame time (solid) and application CPU time per frame (dashed) against particle
+/// count on log–log axes, one colour per mode, as SVG.
 struct SweepPlot {
-  var points: [(count: Int, medians: [BenchMode: Double])]
+  /// The modes, in the legend's order.
+  var labels: [String]
+  var points: [(count: Int, medians: [String: (frame: Double, app: Double)])]
   var renderer: String
   var size: PixelSize
 
-  private static let colors: [BenchMode: String] = [
-    .gpu: "#ff9500", .cpu: "#007aff", .floor: "#8e8e93",
+  private static let colors = [
+    "#ff9500", "#ffcc00", "#a2845e", "#007aff", "#5856d6", "#8e8e93", "#34c759",
   ]
 
   func write(to path: String) throws {
@@ -18,9 +21,10 @@ struct SweepPlot {
 
   func render() -> String {
     let (width, height) = (720.0, 440.0)
-    let (left, right, top, bottom) = (70.0, 130.0, 40.0, 50.0)
+    let (left, right, top, bottom) = (70.0, 170.0, 40.0, 50.0)
     let counts = points.map { Double($0.count) }
-    let times = points.flatMap { $0.medians.values }.filter { $0 > 0 }
+    let times = points.flatMap { $0.medians.values.flatMap { [$0.frame, $0.app] } }
+      .filter { $0 > 0 }
     let xRange = decades(counts.min() ?? 1, counts.max() ?? 10)
     let yRange = decades(times.min() ?? 1, times.max() ?? 10)
     func x(_ value: Double) -> Double {
@@ -35,8 +39,8 @@ struct SweepPlot {
       <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" \
       font-family="sans-serif" font-size="12">
       <rect width="100%" height="100%" fill="white"/>
-      <text x="\(left)" y="22" font-size="14">confetti --bench: median frame time, \
-      \(size.width)×\(size.height), \(escape(renderer))</text>
+      <text x="\(left)" y="22" font-size="14">confetti --bench: median frame time (solid) and \
+      app CPU time per frame (dashed), \(size.width)×\(size.height), \(escape(renderer))</text>
 
       """
     for decade in Int(xRange.lowerBound)...Int(xRange.upperBound) {
@@ -51,17 +55,26 @@ struct SweepPlot {
     }
     svg += text((left + width - right) / 2, height - 12, "particles (N)", anchor: "middle")
     svg += text(16, (top + height - bottom) / 2, "ms per frame", anchor: "middle", rotate: true)
-    for (index, mode) in BenchMode.allCases.enumerated() {
-      let series = points.compactMap { point in point.medians[mode].map { (point.count, $0) } }
-      guard !series.isEmpty, let color = Self.colors[mode] else { continue }
-      let path = series.map { "\(x(Double($0.0))),\(y($0.1))" }.joined(separator: " ")
-      svg += "<polyline points=\"\(path)\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\"/>\n"
-      for (count, time) in series {
-        svg += "<circle cx=\"\(x(Double(count)))\" cy=\"\(y(time))\" r=\"3\" fill=\"\(color)\"/>\n"
+    for (index, label) in labels.enumerated() {
+      let color = Self.colors[index % Self.colors.count]
+      for (dash, figure) in [
+        ("", \(frame: Double, app: Double).frame), (" stroke-dasharray=\"5 4\"", \.app),
+      ] {
+        let series = points.compactMap { point in
+          point.medians[label].map { (point.count, $0[keyPath: figure]) }
+        }.filter { $0.1 > 0 }
+        guard !series.isEmpty else { continue }
+        let path = series.map { "\(x(Double($0.0))),\(y($0.1))" }.joined(separator: " ")
+        svg +=
+          "<polyline points=\"\(path)\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\"\(dash)/>\n"
+        for (count, time) in series {
+          svg +=
+            "<circle cx=\"\(x(Double(count)))\" cy=\"\(y(time))\" r=\"3\" fill=\"\(color)\"/>\n"
+        }
       }
       let legendY = top + 20 + Double(index) * 20
       svg += line(width - right + 15, legendY - 4, width - right + 40, legendY - 4, color, 2)
-      svg += text(width - right + 46, legendY, mode.rawValue, anchor: "start")
+      svg += text(width - right + 46, legendY, label, anchor: "start")
     }
     return svg + "</svg>\n"
   }

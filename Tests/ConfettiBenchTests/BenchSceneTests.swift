@@ -35,23 +35,50 @@ final class BenchSceneTests: XCTestCase {
     XCTAssertEqual(Double(appended), 10_000, accuracy: 40)
   }
 
-  func testTheCPUBaselineWritesWhatTheReferenceComputes() throws {
-    let ring = try BenchScene(count: 300, window: window, seed: 2, churn: false, effect: cannon)
-      .ring
+  func testTheCPUBaselinesWriteWhatTheReferenceComputesOnOneCoreOrAll() throws {
+    // The fireworks preset: trails, colour ramps and fades, all of which the sprites carry.
+    let scene = try BenchScene(
+      count: 3000, window: window, seed: 2, churn: false, effect: Presets.named("fireworks"))
+    let (ring, table) = (scene.ring, scene.table)
+    XCTAssertGreaterThan(ring.longestTrail, 0)
     let now = Tick(BenchScene.start + 0.4)
-    var floats = [Float](repeating: -1, count: 300 * PlacementEvaluator.floatsPerParticle)
-    floats.withUnsafeMutableBufferPointer {
-      PlacementEvaluator.evaluate(ring, slots: 0..<300, at: now, into: $0)
+    let capacity = PlacementEvaluator.capacity(for: ring, slots: 3000)
+    var one = [PlacedSprite](repeating: PlacedSprite(), count: capacity)
+    var all = one
+    let written = one.withUnsafeMutableBufferPointer {
+      PlacementEvaluator.evaluate(ring, slots: 0..<3000, at: now, table: table, into: $0)
     }
-    for slot in 0..<300 {
-      let state = try XCTUnwrap(ConfettiPhysics.state(of: ring.records[slot], at: now))
-      let i = slot * 5
-      XCTAssertEqual(Double(floats[i]), state.position.x, accuracy: 1e-3)
-      XCTAssertEqual(Double(floats[i + 1]), state.position.y, accuracy: 1e-3)
-      XCTAssertEqual(Double(floats[i + 2]), state.rotation, accuracy: 1e-3)
-      XCTAssertEqual(Double(floats[i + 3]), state.widthScale, accuracy: 1e-6)
-      XCTAssertEqual(Double(floats[i + 4]), state.opacity, accuracy: 1e-6)
+    let writtenOnAllCores = all.withUnsafeMutableBufferPointer {
+      PlacementEvaluator.evaluate(
+        ring, slots: 0..<3000, at: now, table: table, allCores: true, into: $0)
     }
+    XCTAssertEqual(written, writtenOnAllCores)
+    XCTAssertEqual(one[0..<written], all[0..<written], "all cores write the same sprites")
+    // Each visible particle and copy, oldest copy first, nothing for the dead.
+    var expected: [PlacedSprite] = []
+    for record in ring.records {
+      for copy in stride(from: Int(record.trail), through: 0, by: -1) {
+        guard
+          let state = ConfettiPhysics.state(of: record, at: now, table: table, trailCopy: copy)
+        else {
+          continue
+        }
+        var sprite = PlacedSprite()
+        sprite.x = Float(state.position.x)
+        sprite.y = Float(state.position.y)
+        sprite.rotation = Float(state.rotation)
+        sprite.opacity = Float(state.opacity)
+        sprite.width = Float(state.size.width)
+        sprite.height = Float(state.size.height)
+        let c = (0..<4).map { UInt8((state.color[$0] * 255).rounded()) }
+        (sprite.red, sprite.green, sprite.blue, sprite.alpha) = (c[0], c[1], c[2], c[3])
+        sprite.shape = record.shape
+        expected.append(sprite)
+      }
+    }
+    XCTAssertEqual(written, expected.count)
+    XCTAssertGreaterThan(expected.count, 3000, "trail copies are sprites too")
+    XCTAssertEqual(Array(one[0..<written]), expected)
   }
 
   func testSummaryPercentiles() {

@@ -42,7 +42,11 @@ final class BenchCommandTests: XCTestCase {
       "--bench", "2000", "--size", "200x150", "--frames", "6", "--compare", "--json",
     ])
     let modes = try XCTUnwrap(report["modes"] as? [String: [String: Any]])
-    XCTAssertEqual(Set(modes.keys), ["gpu", "cpu", "floor"])
+    // On llvmpipe `auto` draws points fed per vertex; the product is also run with the others.
+    XCTAssertEqual(
+      Set(modes.keys),
+      ["gpu", "gpu instanced-points", "gpu quads", "cpu", "cpu-parallel", "floor"])
+    XCTAssertEqual(modes["gpu quads"]?["primitive"] as? String, "quads")
     for (name, mode) in modes {
       assertModeFigures(mode, name)
       XCTAssertEqual(mode["mode"] as? String, name)
@@ -50,10 +54,22 @@ final class BenchCommandTests: XCTestCase {
       XCTAssertEqual(mode["renderer"] as? String, report["renderer"] as? String)
     }
     XCTAssertEqual(modes["gpu"]?["upload_bytes_per_frame"] as? Double, 4)
-    // The cpu baseline sends 20 bytes of placement per particle per frame.
-    XCTAssertEqual(modes["cpu"]?["upload_bytes_per_frame"] as? Double, 2000 * 20)
+    // The cpu baselines send a 32-byte sprite per particle per frame.
+    XCTAssertEqual(modes["cpu"]?["upload_bytes_per_frame"] as? Double, 2000 * 32)
+    XCTAssertEqual(modes["cpu-parallel"]?["upload_bytes_per_frame"] as? Double, 2000 * 32)
     XCTAssertEqual(modes["floor"]?["upload_bytes_per_frame"] as? Double, 0)
+    // Quads shade fewer pixels per particle than point sprites: only the piece and its edge.
+    let pixels = modes.mapValues { $0["pixels_per_particle"] as? Double ?? 0 }
+    XCTAssertLessThan(pixels["gpu quads"]!, pixels["gpu"]!)
+    XCTAssertEqual(pixels["gpu"], pixels["gpu instanced-points"])
+    XCTAssertEqual(pixels["gpu"], pixels["cpu"])
+    // Every figure is rounded to the microsecond: no long binary fractions in the text.
+    let text = try confetti([
+      "--bench", "500", "--size", "100x100", "--frames", "3", "--compare", "--json",
+    ]).stdout
+    XCTAssertNil(text.range(of: #"\.\d{4,}"#, options: .regularExpression), text)
     let ratios = try XCTUnwrap(report["ratios"] as? [String: Double])
+    XCTAssertNotNil(ratios["gpu/cpu-parallel frame_ms"])
     XCTAssertNotNil(ratios["gpu/cpu frame_ms"])
     XCTAssertNotNil(ratios["gpu/floor frame_ms"])
     XCTAssertNotNil(ratios["gpu/cpu app_cpu_ms"])
@@ -80,7 +96,13 @@ final class BenchCommandTests: XCTestCase {
       result.stdout.contains("N = 100 particles") && result.stdout.contains("N = 1000 particles"))
     let svg = try String(contentsOf: plot, encoding: .utf8)
     XCTAssert(svg.hasPrefix("<svg"))
-    XCTAssertEqual(svg.components(separatedBy: "<polyline").count - 1, 3, "one line per mode")
+    // Six rows (the product drawn three ways, three baselines), each with a frame time line
+    // and an application CPU time line, dashed.
+    XCTAssertEqual(svg.components(separatedBy: "<polyline").count - 1, 12, "two lines per row")
+    XCTAssertEqual(svg.components(separatedBy: "stroke-dasharray").count - 1, 6)
+    for label in ["gpu", "gpu quads", "gpu instanced-points", "cpu-parallel", "floor"] {
+      XCTAssert(svg.contains(">\(label)</text>"), "the legend names \(label)")
+    }
   }
 
   func testAnUnwritablePlotIsRefusedBeforeMeasuring() throws {

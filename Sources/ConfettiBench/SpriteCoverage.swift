@@ -1,0 +1,52 @@
+import ConfettiCore
+import ConfettiGL
+import Foundation
+
+/// How many pixels the sprites of a frame shade: every pixel a point sprite's square or a quad
+/// covers runs the fragment shader, whatever the piece itself covers. The sizes are those
+/// `Shaders/sprite.glsl` gives them.
+public enum SpriteCoverage {
+  /// The pixels the sprite of a piece in `state` covers when drawn as `primitive` at
+  /// `pixelsPerPoint`, on a GL whose largest point sprite is `maxPointSize` pixels.
+  public static func pixels(
+    of state: ParticleState, shape: UInt8, primitive: SpritePrimitive, pixelsPerPoint: Double,
+    maxPointSize: Double
+  ) -> Double {
+    let (hx, hy) = (state.size.width / 2 * pixelsPerPoint, state.size.height / 2 * pixelsPerPoint)
+    if primitive == .quads { return (2 * hx + 2) * (2 * hy + 2) }
+    let angle = state.rotation * .pi / 180
+    let (c, s) = (abs(cos(angle)), abs(sin(angle)))
+    let extent =
+      shape == ParticleShape.circle.rawValue
+      ? max(
+        ((c * hx) * (c * hx) + (s * hy) * (s * hy)).squareRoot(),
+        ((s * hx) * (s * hx) + (c * hy) * (c * hy)).squareRoot())
+      : max(c * hx + s * hy, s * hx + c * hy)
+    let side = min((2 * extent).rounded(.up) + 2, maxPointSize)
+    return side * side
+  }
+
+  /// The pixels shaded per particle of `ring` at `now`, trail copies included, divided by the
+  /// particles drawn.
+  public static func pixelsPerParticle(
+    _ ring: ParticleRing, table: EmitterTable, at now: Tick, primitive: SpritePrimitive,
+    pixelsPerPoint: Double, maxPointSize: Double
+  ) -> Double {
+    var (pixels, particles) = (0.0, 0)
+    for range in ring.drawnSlotRanges {
+      for slot in range {
+        let record = ring.records[slot]
+        particles += 1
+        for copy in 0...Int(record.trail) {
+          guard
+            let state = ConfettiPhysics.state(of: record, at: now, table: table, trailCopy: copy)
+          else { continue }
+          pixels += Self.pixels(
+            of: state, shape: record.shape, primitive: primitive,
+            pixelsPerPoint: pixelsPerPoint, maxPointSize: maxPointSize)
+        }
+      }
+    }
+    return particles > 0 ? pixels / Double(particles) : 0
+  }
+}
