@@ -200,14 +200,14 @@ struct Bench {
       print(
         "ratios of medians: "
           + ratios.sorted { $0.key < $1.key }.map {
-            "\($0.key) \(String(format: "%.3f", $0.value))"
+            "\($0.key) \(String(format: "%.4g", $0.value))"
           }
           .joined(separator: ", "))
     }
   }
 
-  /// gpu over each baseline, for frame time, GPU time and app CPU time, where both ran; to a
-  /// thousandth.
+  /// gpu over each baseline, for frame time, GPU time and app CPU time, where both ran; to four
+  /// significant digits.
   static func ratios(_ results: [String: ModeResult]) -> [String: Double] {
     guard let gpu = results[BenchMode.gpu.rawValue] else { return [:] }
     var ratios: [String: Double] = [:]
@@ -224,7 +224,11 @@ struct Bench {
         ratios["\(name) app_cpu_ms"] = gpu.app_cpu_ms.median / base.app_cpu_ms.median
       }
     }
-    return ratios.mapValues { ($0 * 1000).rounded() / 1000 }
+    return ratios.mapValues { ratio in
+      guard ratio > 0, ratio.isFinite else { return ratio }
+      let scale = pow(10, 3 - floor(log10(ratio)))
+      return (ratio * scale).rounded() / scale
+    }
   }
 
   /// A fresh scene of `count` of the effect's particles: each mode starts from the same one.
