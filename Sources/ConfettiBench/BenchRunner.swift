@@ -76,6 +76,7 @@ public final class BenchRun {
         try placed!.upload(UnsafeBufferPointer(rebasing: $0[0..<count]), phase: phase)
       }
     }
+    sprites = []  // on the GPU now; the floor evaluates nothing per frame
     placed!.resetMeter()
   }
 
@@ -162,8 +163,7 @@ public final class BenchRun {
     let pixels = SpriteCoverage.pixelsPerParticle(
       scene.ring, table: scene.table, at: Tick(scene.time(ofFrame: max(0, self.frame - 1))),
       primitive: primitive,
-      pixelsPerPoint: SpriteProjection.pixelsPerPoint(
-        width: size.width, height: size.height, window: scene.window),
+      pixelsPerPoint: SpriteProjection.pixelsPerPoint(size, window: scene.window) ?? 0,
       maxPointSize: Double(maxPointSize))
     return ModeResult(
       primitive: primitive.rawValue, frames: frameMilliseconds.count, frame_ms: frame,

@@ -89,15 +89,9 @@ public final class PlacedRenderer {
   /// of `window` points spread over `rect`.
   public func draw(_ ring: ParticleRing, phase: Int = 0, in rect: PixelRect, window: Size) throws {
     let count = phaseCounts[phase]
-    guard count > 0, rect.width > 0, rect.height > 0, window.width > 0, window.height > 0 else {
-      return
-    }
+    guard count > 0 else { return }
     try HostGLState.preserving {
-      try sprites.prepare(
-        for: ring,
-        pixelsPerPoint: SpriteProjection.pixelsPerPoint(
-          width: rect.width, height: rect.height, window: window),
-        meter: &meter)
+      try sprites.prepare(for: ring, in: rect, window: window, meter: &meter)
       guard sprites.target(rect, window: window, clip: nil, meter: &meter) else { return }
       epoxy_glUseProgram(sprites.program.id)
       epoxy_glBindVertexArray(phaseArrays[phase].name)

@@ -197,12 +197,8 @@ public final class ParticleRenderer {
     let host = HostGLState.current()
     defer { host.restore() }
     try uploadPendingRecords(of: &ring, into: recordBuffer, meter: &meter)
-    guard !ring.drawnSlotRanges.isEmpty, rect.width > 0, rect.height > 0, window.width > 0,
-      window.height > 0
-    else { return }
-    let pixelsPerPoint = SpriteProjection.pixelsPerPoint(
-      width: rect.width, height: rect.height, window: window)
-    if try sprites.prepare(for: ring, pixelsPerPoint: pixelsPerPoint, meter: &meter) {
+    guard !ring.drawnSlotRanges.isEmpty else { return }
+    if try sprites.prepare(for: ring, in: rect, window: window, meter: &meter) {
       // A new program, built for more shapes: it needs the clock's location and the table.
       nowUniform = program.uniform("u_now")
       sendEmitterTable()
@@ -235,7 +231,7 @@ public final class ParticleRenderer {
     // Every copy a record can have is run (a draw's copies count from the oldest), and those up
     // to `trailCopies` returned.
     let drawn = InstanceArray.maximumCopies
-    let vertices = drawn * (sprites.primitive == .quads ? 4 : 1) * slots.count
+    let vertices = drawn * sprites.primitive.verticesPerCopy * slots.count
     let bytes = vertices * Self.capturedFloats * MemoryLayout<Float>.stride
     if bytes > feedbackBytes {
       if feedbackBuffer == 0 { epoxy_glGenBuffers(1, &feedbackBuffer) }

@@ -33,6 +33,18 @@ public enum SpritePrimitive: String, CaseIterable, Sendable {
       ?? .instancedPoints
   }
 
+  /// Vertices a draw runs per particle and copy: a quad's four corners, or one.
+  var verticesPerCopy: Int { self == .quads ? 4 : 1 }
+
+  /// What sprite.glsl and particle.frag are compiled with to draw this primitive.
+  var shaderDefines: [String] {
+    switch self {
+    case .quads: ["QUADS"]
+    case .points: ["PER_VERTEX"]
+    case .instancedPoints, .auto: []
+    }
+  }
+
   /// The three ways of drawing, in the order the bench compares them.
   public static let concrete: [SpritePrimitive] = [.points, .instancedPoints, .quads]
 }

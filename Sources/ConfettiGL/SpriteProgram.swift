@@ -55,7 +55,7 @@ package final class SpriteProgram {
     _ vertex: ShaderSource, _ attributes: [RecordAttribute], _ feedbackVaryings: [String],
     kinds: ParticleShape.Kinds, primitive: SpritePrimitive
   ) throws -> ShaderProgram {
-    let feed = primitive == .quads ? ["QUADS"] : primitive == .points ? ["PER_VERTEX"] : []
+    let feed = primitive.shaderDefines
     var defines = feed
     if kinds.contains(.polygons) { defines.append("WITH_POLYGONS") }
     if kinds.contains(.images) { defines.append("WITH_IMAGES") }
@@ -86,18 +86,20 @@ package final class SpriteProgram {
       rect: rect, window: window, clip: clip, program: program, meter: &meter)
   }
 
-  /// Makes sure the program cuts every shape `ring` holds, and draws each of its pieces whole at
-  /// `pixelsPerPoint` (switching to quads for good if one is too big for a point sprite), and
-  /// binds the atlas. Returns true when it built a new program: the caller's own uniforms must
-  /// then be set on it again (the sprite state, projection and shapes already are).
+  /// Makes sure the program cuts every shape `ring` holds, and draws each of its pieces whole
+  /// when a window of `window` points fills `rect` (switching to quads for good if one is too big
+  /// for a point sprite), and binds the atlas. Returns true when it built a new program: the
+  /// caller's own uniforms must then be set on it again (the sprite state, projection and shapes
+  /// already are).
   @discardableResult
   package func prepare(
-    for ring: ParticleRing, pixelsPerPoint: Double, meter: inout UploadMeter
+    for ring: ParticleRing, in rect: PixelRect, window: Size, meter: inout UploadMeter
   ) throws -> Bool {
     var rebuilt = false
-    let wantedPrimitive =
-      primitive != .quads && !pointsHold(ring, pixelsPerPoint: pixelsPerPoint)
-      ? SpritePrimitive.quads : primitive
+    let tooBig = SpriteProjection.pixelsPerPoint(rect, window: window).map {
+      !pointsHold(ring, pixelsPerPoint: $0)
+    }
+    let wantedPrimitive = primitive != .quads && tooBig == true ? SpritePrimitive.quads : primitive
     if !kinds.isSuperset(of: ring.shapeKinds) || wantedPrimitive != primitive {
       let wanted = kinds.union(ring.shapeKinds)
       let replaced = program

@@ -166,7 +166,7 @@ package final class InstanceArray {
       drawPerVertex(slots, copies: copies)
       return { vertex in (vertex % slots.count, vertex / slots.count) }
     }
-    let vertices = primitive == .quads ? 4 : 1
+    let vertices = primitive.verticesPerCopy
     drawArrays(GL_POINTS, vertices: copies * vertices, instances: slots)
     return { vertex in
       (vertex / (copies * vertices), vertex % (copies * vertices) / vertices)
@@ -312,9 +312,7 @@ package struct SpriteProjection {
     rect: PixelRect, window: Size, clip: PixelRect?, program: ShaderProgram,
     meter: inout UploadMeter
   ) -> Bool {
-    guard rect.width > 0, rect.height > 0, window.width > 0, window.height > 0 else {
-      return false
-    }
+    guard Self.pixelsPerPoint(rect, window: window) != nil else { return false }
     let margin = margin(width: rect.width, height: rect.height)
     epoxy_glViewport(
       GLint(rect.x - margin), GLint(rect.y - margin), GLsizei(rect.width + 2 * margin),
@@ -327,10 +325,12 @@ package struct SpriteProjection {
     return true
   }
 
-  /// Framebuffer pixels per window point when a window of `window` points fills `width ×
-  /// height` pixels: the larger of the two axes' (sprites are square in pixels).
-  package static func pixelsPerPoint(width: Int, height: Int, window: Size) -> Double {
-    max(Double(width) / window.width, Double(height) / window.height)
+  /// Framebuffer pixels per window point when a window of `window` points fills `rect`: the
+  /// larger of the two axes' (sprites are square in pixels); nil when either is empty, and
+  /// nothing can be drawn.
+  package static func pixelsPerPoint(_ rect: PixelRect, window: Size) -> Double? {
+    guard rect.width > 0, rect.height > 0, window.width > 0, window.height > 0 else { return nil }
+    return max(Double(rect.width) / window.width, Double(rect.height) / window.height)
   }
 
   private mutating func setUniforms(
@@ -360,7 +360,7 @@ package struct SpriteProjection {
       Float(-2 / Double(extendedHeight)))
     epoxy_glUniform1f(
       program.uniform("u_pixelsPerPoint"),
-      Float(Self.pixelsPerPoint(width: width, height: height, window: window)))
+      Float(Self.pixelsPerPoint(PixelRect(width: width, height: height), window: window)!))
     meter.uniformBytes += 28
     meter.uniformWrites += 3
   }

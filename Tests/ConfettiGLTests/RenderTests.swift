@@ -241,7 +241,8 @@ final class PrimitiveTests: HeadlessGLTestCase {
         for (name, p) in pieces {
           let (image, state, used) = try draw(p, as: primitive, pixelsPerPoint: scale)
           let what = "\(name) as \(primitive) at \(scale) px/pt"
-          let pixels = p.size.width.magnitude * Double(scale) * 1.5
+          // The renderer's own test: the piece's largest diagonal, and a pixel each side.
+          let pixels = ParticleRecord(p, birth: Tick(0)).largestDiagonal * Double(scale) + 2
           if primitive != .quads, pixels > Double(context.info.maxPointSize) {
             XCTAssertEqual(used, .quads, "\(what): too big for a point sprite")
           } else {
