@@ -40,6 +40,12 @@ let package = Package(
       pkgConfig: "epoxy",
       providers: [.apt(["libepoxy-dev", "libgl-dev", "libegl-dev"])]
     ),
+    // X11 through GLFW's own connection, for the overlay: XFixes input shapes.
+    .systemLibrary(
+      name: "CX11",
+      pkgConfig: "xfixes",
+      providers: [.apt(["libxfixes-dev", "libx11-dev"])]
+    ),
     .systemLibrary(
       name: "CPNG",
       pkgConfig: "libpng",
@@ -82,7 +88,7 @@ let package = Package(
     .executableTarget(
       name: "ConfettiCLI",
       dependencies: [
-        "Confetti", "ConfettiBench", "CGLFW",
+        "Confetti", "ConfettiBench", "CGLFW", "CX11",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

@@ -10,10 +10,12 @@
 ///
 /// **The host owns the clock.** Every time is a clock reading in seconds (Double, finite, from
 /// 0 to ``Tick/latestReading``) from a clock of the host's choosing; a reading outside that
-/// stops the program (a precondition, as for an index out of range). Readings should not run
-/// backwards: emission only moves forward, and an earlier reading is drawn without new births. Births
-/// are decided on the CPU when the clock passes them, each with its exact time; everything
-/// after birth is the vertex shader's closed form at the reading ``draw(in:at:)`` is given.
+/// stops the program (a precondition, as for an index out of range). Births are decided on the
+/// CPU when the clock passes them, each with its exact time; everything after birth is the
+/// vertex shader's closed form at the reading ``draw(in:at:)`` is given. So a reading may go
+/// back (paused, slowed, rewound: ``PlaybackClock`` drives one): emission only moves forward,
+/// an earlier reading is drawn without new births, and what was born after it is unborn
+/// there. Set ``history`` to keep what has ended for as long as the clock may run back.
 ///
 /// **Points and pixels.** The effect lives in an area of ``size`` points (emitter positions,
 /// speeds in window heights, the pointer of a click): ``draw(in:at:)`` spreads that area over
@@ -121,6 +123,22 @@ public final class ConfettiSystem {
     renderer?.release()
     renderer = nil
   }
+
+  /// How long, in seconds, particles that have ended are kept after the latest reading, so that
+  /// a clock run backwards draws them again (they are drawn, invisible, meanwhile). Finite and
+  /// not negative. Default 0: freed as they end.
+  public var history: Seconds {
+    get { scene.history }
+    set {
+      precondition(newValue.isFinite && newValue >= 0, "a history is finite and not negative")
+      scene.history = newValue
+    }
+  }
+
+  /// The earliest clock reading drawn exactly: before it, a particle the system has let go of
+  /// (ended longer than ``history`` ago, overwritten when the capacity was reached, cleared)
+  /// would still be visible. The latest reading when such a particle is visible now.
+  public var earliestExactReading: Seconds { scene.earliestExactReading }
 
   /// Whether the effect has emitters that `trigger` starts.
   public func has(_ trigger: EmitterTrigger) -> Bool {

@@ -103,18 +103,16 @@ struct ConfettiCommand: ParsableCommand {
     commandName: "confetti",
     abstract: "Physics-based confetti, computed entirely by the GPU's vertex shader.",
     discussion: """
-      With no command, opens a window (its options: confetti window --help):
-        left click   the effect's click emitters at the pointer (confetti: a burst)
-        space        the effect's key emitters (confetti: the classic cannon from the bottom edge)
-        p, o         the next, the previous preset
-        c            clear every particle
-        esc, q       quit
-
+      With no command, opens a window (its options: confetti window --help).
+      \(WindowApp.controls)
+      confetti overlay throws the effect over the desktop and exits when it is over:
+        make && confetti overlay
       confetti --bench N is short for confetti bench --particles N.
       """,
     version: ConfettiVersion.current,
     subcommands: [
-      Window.self, Render.self, BenchCommand.self, PresetsCommand.self, SchemaCommand.self,
+      Window.self, OverlayCommand.self, Render.self, BenchCommand.self, PresetsCommand.self,
+      SchemaCommand.self,
     ],
     defaultSubcommand: Window.self
   )
@@ -129,14 +127,7 @@ struct ConfettiCommand: ParsableCommand {
 struct Window: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Open a window and throw confetti in it (the default command).",
-    discussion: """
-      In the window:
-        left click   the effect's click emitters at the pointer (confetti: a burst)
-        space        the effect's key emitters (confetti: the classic cannon from the bottom edge)
-        p, o         the next, the previous preset
-        c            clear every particle
-        esc, q       quit
-      """
+    discussion: WindowApp.controls
   )
 
   @OptionGroup(title: "Effect")
@@ -154,10 +145,25 @@ struct Window: ParsableCommand {
   @Flag(help: "Draw as fast as possible instead of in step with the display.")
   var noVsync = false
 
+  @Flag(help: "Read the --config file again whenever it changes (r reads it at any time).")
+  var watch = false
+
+  @Flag(help: "Throw it over the desktop instead (as confetti overlay does).")
+  var overlay = false
+
+  @OptionGroup(title: "Overlay")
+  var overlayOptions: OverlayOptions
+
   @Option(help: .hidden)
   var exitAfter: Double?
 
   func validate() throws {
+    if watch, effect.config == nil {
+      throw ValidationError("--watch needs a --config file to watch")
+    }
+    if !overlay, overlayOptions.isGiven {
+      throw ValidationError("--monitor and --loop go with --overlay (or use confetti overlay)")
+    }
     let most = ParticleRenderer.maximumCapacity
     guard (1...most).contains(capacity) else {
       throw ValidationError("--capacity must be between 1 and \(most), not \(capacity)")
@@ -171,9 +177,12 @@ struct Window: ParsableCommand {
   func run() throws {
     try reportingFailures {
       let app = try WindowApp(
-        size: size, capacity: capacity, seed: seed, effect: try effect.load(fallback: "confetti"),
-        reduceMotion: effect.wantsReducedMotion, primitive: effect.primitive, vsync: !noVsync,
-        exitAfter: exitAfter)
+        WindowSettings(
+          size: size, capacity: capacity, seed: seed,
+          effect: try effect.load(fallback: "confetti"), configPath: effect.config, watch: watch,
+          reduceMotion: effect.wantsReducedMotion, primitive: effect.primitive, vsync: !noVsync,
+          exitAfter: exitAfter,
+          overlay: overlay ? overlayOptions.settings : nil))
       app.run()
     }
   }

@@ -2,47 +2,83 @@ import CGLFW
 import Confetti
 import Foundation
 
+/// What the window (or the overlay) runs, and how.
+struct WindowSettings {
+  var size: PixelSize
+  var capacity: Int
+  var seed: UInt64
+  var effect: Effect
+  /// The configuration file the effect came from: `r` and `--watch` read it again.
+  var configPath: String?
+  var watch = false
+  var reduceMotion: Bool
+  var primitive: SpritePrimitive
+  var vsync: Bool
+  var exitAfter: Seconds?
+  /// Set: a transparent, click-through window over a whole monitor (see ``Overlay``).
+  var overlay: Overlay.Settings?
+}
+
 /// The interactive window: set up, loop (events, update, draw), tear down. The effect is a
-/// ``ConfettiSystem`` on the window's context, as any host program would use it.
+/// ``ConfettiSystem`` on the window's context, as any host program would use it, driven by a
+/// ``PlaybackClock`` that the keys pause, slow, speed up and run backwards.
 final class WindowApp {
+  /// The keys, as `confetti --help` and `confetti window --help` list them.
+  static let controls = """
+    In the window:
+      left click   the effect's click emitters at the pointer (confetti: a burst)
+      space        the effect's key emitters (confetti: the classic cannon from the bottom edge);
+                   an effect with neither starts again
+      p, o         the next, the previous preset
+      k, pause     pause and play
+      [, ]         half and double speed (1/8× to 8×)
+      ←, →         while paused, step a frame; held, run time backwards (or forwards)
+      r            read the configuration file again (--config)
+      c            clear every particle
+      esc, q       quit
+    """
+
+  /// How long the window keeps particles that have ended, so that time can run back over them.
+  static let history: Seconds = 120
+
   private let window: OpaquePointer
+  private let settings: WindowSettings
   /// Released before the window: its GL objects are deleted on the window's context.
   private var system: ConfettiSystem!
   /// The effect given on the command line, then the presets the p key cycles through.
   private var effects: [Effect]
   private var effectIndex = 0
-  private let capacity: Int
-  private let seed: UInt64
-  private let reduceMotion: Bool
-  private let primitive: SpritePrimitive
-  private let start = ContinuousClock.now
-  private let exitAfter: Seconds?
-  /// Whether the last frame drawn had no particles, so the screen already shows the backdrop.
-  private var screenIsEmpty = false
+  /// The clock reading at which the current effect started.
+  private var effectStart: Seconds = 0
+  private let opened = ContinuousClock.now
+  private var clock: PlaybackClock
+  /// The overlay's X11 side, when the window is one.
+  private var overlay: Overlay?
+  /// The reading and framebuffer size of the frame on screen: while they stay, nothing is drawn.
+  private var shown: (reading: Seconds, width: Int32, height: Int32)?
   private var frameCounter = FrameCounter()
   /// The title last set: setting a title sends the window an event, which would wake an idle
   /// loop again and again, so an unchanged title is not set.
   private var title = ""
+  /// The last reload's error, shown in the title until a reload succeeds.
+  private var reloadError: String?
+  private var watched: FileWatch?
 
-  init(
-    size: PixelSize, capacity: Int, seed: UInt64, effect: Effect, reduceMotion: Bool,
-    primitive: SpritePrimitive,
-    vsync: Bool, exitAfter: Seconds?
-  ) throws {
+  init(_ settings: WindowSettings) throws {
     // The effect (its shapes and images) is checked before any window opens: nothing starts
     // half-configured.
-    _ = try effect.images(for: EffectScene(config: effect.config, capacity: 1, seed: seed).shapes)
+    let effect = settings.effect
+    _ = try effect.images(
+      for: EffectScene(config: effect.config, capacity: 1, seed: settings.seed).shapes)
     effects = try Presets.names.map { try Effect.preset($0) }
-    if effect.imageFolder != nil {
+    if settings.configPath != nil || effect.imageFolder != nil {
       effects.insert(effect, at: 0)
     } else {
       effectIndex = effects.firstIndex { $0.config.name == effect.config.name } ?? 0
     }
-    self.capacity = capacity
-    self.seed = seed
-    self.reduceMotion = reduceMotion
-    self.primitive = primitive
-    self.exitAfter = exitAfter
+    self.settings = settings
+    clock = PlaybackClock(reading: 0, wall: 0)
+    if settings.watch, let path = settings.configPath { watched = FileWatch(path: path) }
     guard glfwInit() == GLFW_TRUE else {
       throw WindowError(
         "cannot open a window: \(Self.glfwError()) — run it in a desktop session "
@@ -53,8 +89,20 @@ final class WindowApp {
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE)
     glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE)
     glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE)
+    var frame = (
+      x: Int32(0), y: Int32(0), width: Int32(settings.size.width),
+      height: Int32(settings.size.height)
+    )
+    if let overlaySettings = settings.overlay {
+      do {
+        frame = try Overlay.prepare(overlaySettings)
+      } catch {
+        glfwTerminate()
+        throw error
+      }
+    }
     let created = DriverMessages.silenced {
-      glfwCreateWindow(Int32(size.width), Int32(size.height), "Confetti", nil, nil)
+      glfwCreateWindow(frame.width, frame.height, "Confetti", nil, nil)
     }
     guard let window = created
     else {
@@ -65,10 +113,13 @@ final class WindowApp {
           + "driver, or use Mesa's llvmpipe (LIBGL_ALWAYS_SOFTWARE=1)")
     }
     self.window = window
-    glfwMakeContextCurrent(window)
-    glfwSwapInterval(vsync ? 1 : 0)
     do {
-      system = try makeSystem(effect, seed: seed)
+      if let overlaySettings = settings.overlay {
+        overlay = try Overlay(window: window, at: frame, settings: overlaySettings)
+      }
+      glfwMakeContextCurrent(window)
+      glfwSwapInterval(settings.vsync ? 1 : 0)
+      system = try makeSystem(effect, seed: settings.seed)
     } catch {
       glfwDestroyWindow(window)
       glfwTerminate()
@@ -85,20 +136,33 @@ final class WindowApp {
     glfwTerminate()
   }
 
-  /// `effect` on the window's context, its start emitters started now.
+  /// `effect` on the window's context, started now: its start emitters, or, with none, its key
+  /// (or click) emitters, so that the window opens with something happening.
   private func makeSystem(_ effect: Effect, seed: UInt64) throws -> ConfettiSystem {
     let system = try ConfettiSystem(
-      effect: effect, size: windowSize, capacity: capacity, seed: seed,
-      reduceMotion: reduceMotion, primitive: primitive)
+      effect: effect, size: windowSize, capacity: settings.capacity, seed: seed,
+      reduceMotion: settings.reduceMotion, primitive: settings.primitive)
+    system.history = Self.history
+    effectStart = now
     system.trigger(.start, time: now)
+    if overlay != nil || !system.has(.start) {
+      if let first = [EmitterTrigger.key, .click].first(where: system.has) {
+        system.trigger(first, time: now)
+      }
+    }
+    shown = nil
     return system
   }
 
-  /// Seconds since the window opened: the one clock reading of the whole program.
-  private var now: Seconds {
-    let elapsed = ContinuousClock.now - start
+  /// Wall seconds since the window opened.
+  private var wall: Seconds {
+    let elapsed = ContinuousClock.now - opened
     return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
   }
+
+  /// The clock reading of this moment: the one clock of the whole program, which the keys
+  /// pause, slow and run backwards.
+  private var now: Seconds { clock.reading }
 
   /// The window's size in points (GLFW screen coordinates): the physics' frame of reference.
   private var windowSize: Size {
@@ -110,56 +174,79 @@ final class WindowApp {
 
   func run() {
     while glfwWindowShouldClose(window) == GLFW_FALSE {
-      let time = now
-      if let exitAfter, time >= exitAfter { break }
+      if Overlay.signalled { break }
+      clock.earliest = system.earliestExactReading
+      let time = clock.update(wall: wall)
+      if let exitAfter = settings.exitAfter, wall >= exitAfter { break }
+      if watched?.changed() == true { reload() }
       if windowSize.width > 0, windowSize.height > 0 { system.size = windowSize }
       system.advance(to: time)
+      if overlay != nil, settings.overlay?.loop != true, !system.isAlive(at: time) { break }
       var width: Int32 = 0
       var height: Int32 = 0
       glfwGetFramebufferSize(window, &width, &height)
-      if !system.isAlive(at: time) && screenIsEmpty {
-        // Nothing moves and the screen shows it: sleep until an event. Zero cost when idle.
+      if let shown, shown.width == width, shown.height == height,
+        shown.reading == time || !system.isAlive(at: time) && !system.isAlive(at: shown.reading)
+      {
+        // What is on screen is this moment (paused, or nothing left): sleep until an event.
+        // Zero cost when idle; a held arrow key or a watched file wakes it in a while.
         updateTitle(force: true)
-        if exitAfter == nil { glfwWaitEvents() } else { glfwWaitEventsTimeout(0.05) }
+        let waking = watched != nil || clock.isHeld || overlay != nil || settings.exitAfter != nil
+        if waking { glfwWaitEventsTimeout(0.05) } else { glfwWaitEvents() }
       } else if width == 0 || height == 0 || glfwGetWindowAttrib(window, GLFW_ICONIFIED) != 0 {
         // Minimised (X11 keeps an iconified window's framebuffer size, hence the attribute):
         // draw nothing, but keep handling events, and the clock keeps running.
         glfwWaitEventsTimeout(0.25)
       } else {
-        drawFrame(width: Int(width), height: Int(height))
+        drawFrame(at: time, width: width, height: height)
         glfwSwapBuffers(window)
         glfwPollEvents()
       }
     }
   }
 
-  private func drawFrame(width: Int, height: Int) {
-    let time = now
+  private func drawFrame(at time: Seconds, width: Int32, height: Int32) {
     do {
-      GLFrame.clear(to: GLFrame.background)
-      try system.draw(in: PixelRect(width: width, height: height), at: time)
+      GLFrame.clear(to: overlay == nil ? GLFrame.background : .transparent)
+      try system.draw(in: PixelRect(width: Int(width), height: Int(height)), at: time)
+      try overlay?.frameDrawn(at: time - effectStart, width: Int(width), height: Int(height))
     } catch {
       say("\(error)")
       glfwSetWindowShouldClose(window, GLFW_TRUE)
     }
-    screenIsEmpty = !system.isAlive(at: time)
-    frameCounter.count(at: time)
+    shown = (time, width, height)
+    frameCounter.count(at: wall)
     updateTitle(force: false)
   }
 
   private func updateTitle(force: Bool) {
+    guard force || frameCounter.titleIsStale(at: wall) else { return }
     let time = now
-    guard force || frameCounter.titleIsStale(at: time) else { return }
     let alive = system.aliveCount(at: time)
-    let idle = !system.isAlive(at: time)
+    let idle = !system.isAlive(at: time) && !clock.isPaused
     let rate = idle ? "idle" : String(format: "%.0f fps", frameCounter.rate)
-    let calm = reduceMotion ? " (reduced motion)" : ""
-    let title = "Confetti — \(system.effect.config.name)\(calm) — \(alive) particles — \(rate)"
+    let calm = settings.reduceMotion ? " (reduced motion)" : ""
+    var parts = ["Confetti", "\(system.effect.config.name)\(calm)", "\(alive) particles", rate]
+    let at = String(format: "%.3f s", time - effectStart)
+    var playing: [String] = []
+    if clock.isPaused { playing.append("paused at \(at)") }
+    if clock.isRunningBackwards { playing.append("◀ back at \(at)") }
+    if clock.speed != 1 { playing.append(speedLabel(clock.speed)) }
+    if !playing.isEmpty { parts.append(playing.joined(separator: " ")) }
+    if let reloadError { parts.append("error: \(reloadError)") }
+    parts.append(
+      "click · space · p next preset (\(effectIndex + 1)/\(effects.count)) · "
+        + (clock.isPaused ? "k play · ← → step" : "k pause"))
+    let title = parts.joined(separator: " — ")
     if title != self.title {
       glfwSetWindowTitle(window, title)
       self.title = title
     }
-    frameCounter.titleShown(at: time)
+    frameCounter.titleShown(at: wall)
+  }
+
+  private func speedLabel(_ speed: Double) -> String {
+    speed >= 1 ? "\(Int(speed))×" : "1/\(Int(1 / speed))×"
   }
 
   // MARK: Input
@@ -171,12 +258,15 @@ final class WindowApp {
       WindowApp.of(window)?.pointerPressed()
     }
     glfwSetKeyCallback(window) { window, key, _, action, _ in
-      guard action == GLFW_PRESS else { return }
-      WindowApp.of(window)?.keyPressed(key)
+      if action == GLFW_PRESS {
+        WindowApp.of(window)?.keyPressed(key)
+      } else if action == GLFW_RELEASE {
+        WindowApp.of(window)?.keyReleased(key)
+      }
     }
     glfwSetWindowRefreshCallback(window) { window in
-      // Exposed or resized while idle: the backdrop must be redrawn.
-      WindowApp.of(window)?.screenIsEmpty = false
+      // Exposed or resized while idle: the frame must be drawn again.
+      WindowApp.of(window)?.shown = nil
     }
   }
 
@@ -187,39 +277,91 @@ final class WindowApp {
 
   private func pointerPressed() {
     // Cursor positions are in screen coordinates, i.e. window points, as the physics is: the
-    // projection alone scales points to framebuffer pixels on a HiDPI display.
+    // projection alone scales points to framebuffer pixels on a HiDPI display. A click fires
+    // click emitters, or the key emitters of an effect without any: never the effect's own
+    // start emitters, which would run twice (a second rain) for good.
     var x = 0.0
     var y = 0.0
     glfwGetCursorPos(window, &x, &y)
-    let trigger = [.click, .key, .start].first(where: system.has) ?? .click
-    system.trigger(trigger, at: Point(x: x, y: y), time: now)
-    screenIsEmpty = false
+    clock.update(wall: wall)
+    if let trigger = [EmitterTrigger.click, .key].first(where: system.has) {
+      system.trigger(trigger, at: Point(x: x, y: y), time: now)
+    }
+    shown = nil
   }
 
   private func keyPressed(_ key: Int32) {
+    clock.update(wall: wall)
     switch key {
     case GLFW_KEY_SPACE:
-      let trigger = [.key, .click, .start].first(where: system.has) ?? .key
-      system.trigger(trigger, time: now)
+      if let trigger = [EmitterTrigger.key, .click].first(where: system.has) {
+        system.trigger(trigger, time: now)
+      } else {
+        // Only start emitters (rain, a timed fall): start the effect again.
+        system.removeAll()
+        effectStart = now
+        system.trigger(.start, time: now)
+      }
     case GLFW_KEY_P: switchEffect(by: 1)
     case GLFW_KEY_O: switchEffect(by: -1)
+    case GLFW_KEY_K, GLFW_KEY_PAUSE: clock.togglePause(wall: wall)
+    case GLFW_KEY_LEFT_BRACKET: clock.changeSpeed(by: -1, wall: wall)
+    case GLFW_KEY_RIGHT_BRACKET: clock.changeSpeed(by: 1, wall: wall)
+    case GLFW_KEY_LEFT: clock.hold(.backward, wall: wall)
+    case GLFW_KEY_RIGHT: clock.hold(.forward, wall: wall)
+    case GLFW_KEY_R: reload()
     case GLFW_KEY_C: system.removeAll(keepingStartEmitters: true)
     case GLFW_KEY_ESCAPE, GLFW_KEY_Q: glfwSetWindowShouldClose(window, GLFW_TRUE)
     default: return
     }
-    screenIsEmpty = false
+    shown = nil
+    updateTitle(force: true)
+  }
+
+  private func keyReleased(_ key: Int32) {
+    switch key {
+    case GLFW_KEY_LEFT: clock.release(.backward, wall: wall)
+    case GLFW_KEY_RIGHT: clock.release(.forward, wall: wall)
+    default: return
+    }
+    shown = nil
   }
 
   /// Moves to the next (or previous) effect: the particles of the last one are cleared.
   private func switchEffect(by step: Int) {
     let next = (effectIndex + step + effects.count) % effects.count
     do {
-      let replacement = try makeSystem(effects[next], seed: seed &+ UInt64(next))
+      let replacement = try makeSystem(effects[next], seed: settings.seed &+ UInt64(next))
       system.release()
       system = replacement
       effectIndex = next
     } catch {
       say("\(error)")
+    }
+  }
+
+  /// Reads the configuration file again and, if it is good, runs it from now; a bad one leaves
+  /// the last good effect running and says what is wrong (on stderr and in the title).
+  private func reload() {
+    guard let path = settings.configPath else {
+      reloadError = "r reloads a --config file; this effect is a preset"
+      return
+    }
+    do {
+      let effect = try Effect(contentsOfFile: path)
+      _ = try effect.images(
+        for: EffectScene(config: effect.config, capacity: 1, seed: settings.seed).shapes)
+      effects[0] = effect
+      let replacement = try makeSystem(effect, seed: settings.seed)
+      system.release()
+      system = replacement
+      effectIndex = 0
+      reloadError = nil
+      say("reloaded \(path)")
+    } catch {
+      let message = "\(error)"
+      if message != reloadError { say("\(message) (still running the last good effect)") }
+      reloadError = message
     }
     updateTitle(force: true)
   }
@@ -242,15 +384,26 @@ struct WindowError: Error, CustomStringConvertible {
   init(_ description: String) { self.description = description }
 }
 
-/// Frames per second over the last half second, for the title.
+/// Frames per second over the last half second of drawing, for the title. A pause in drawing
+/// (an idle window, a paused clock) starts the count afresh, so the first frames after it are
+/// not reported as 0 fps.
 struct FrameCounter {
   private var frames = 0
   private var since: Seconds = 0
+  private var last: Seconds = -.infinity
   private var lastTitle: Seconds = -1
   private(set) var rate = 0.0
 
+  /// A gap between frames, in seconds, after which the count starts again.
+  static let gap: Seconds = 0.25
+
   mutating func count(at time: Seconds) {
-    frames += 1
+    if time - last > Self.gap {
+      (frames, since) = (0, time)
+    } else {
+      frames += 1
+    }
+    last = time
     if time - since >= 0.5 {
       rate = Double(frames) / (time - since)
       frames = 0
@@ -261,4 +414,32 @@ struct FrameCounter {
   func titleIsStale(at time: Seconds) -> Bool { time - lastTitle >= 0.5 }
 
   mutating func titleShown(at time: Seconds) { lastTitle = time }
+}
+
+/// A file's identity and modification time, polled: editors that save by renaming a new file
+/// over the old one are seen too.
+struct FileWatch {
+  let path: String
+  private var last: (Int, Int, Int)?
+
+  init(path: String) {
+    self.path = path
+    last = Self.stamp(path)
+  }
+
+  /// Whether the file changed (or appeared, or went) since the last call.
+  mutating func changed() -> Bool {
+    let now = Self.stamp(path)
+    defer { last = now }
+    return now.map { n in last.map { $0 != n } ?? true } ?? (last != nil)
+  }
+
+  private static func stamp(_ path: String) -> (Int, Int, Int)? {
+    var status = stat()
+    guard stat(path, &status) == 0 else { return nil }
+    return (
+      Int(status.st_ino), Int(status.st_mtim.tv_sec) * 1_000_000_000 + status.st_mtim.tv_nsec,
+      Int(status.st_size)
+    )
+  }
 }

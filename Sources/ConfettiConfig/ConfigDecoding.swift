@@ -311,7 +311,7 @@ extension ConfigNode {
     e.position = try m["position"]?.pair() ?? e.position
     e.offset = try m["offset"]?.pair() ?? e.offset
     e.shape = try m["shape"]?.emitterShape() ?? e.shape
-    e.emission = try m["emission"]?.emission() ?? e.emission
+    if let emission = m["emission"] { (e.emission, e.prewarm) = try emission.emission() }
     if let wind = try m["wind"]?.members() {
       e.wind = try wind["speed"]?.number() ?? e.wind
       e.gustAmplitude = try wind["gust"]?.number() ?? e.gustAmplitude
@@ -337,18 +337,22 @@ extension ConfigNode {
     }
   }
 
-  func emission() throws(ConfigError) -> Emission {
+  /// An emission and its prewarm, in seconds.
+  func emission() throws(ConfigError) -> (Emission, Seconds) {
     let m = try members()
     let mode = try m["mode"]!.choice()
     try m.check(variant: mode)
+    let prewarm = try m["prewarm"]?.number() ?? EmitterConfig().prewarm
     switch mode {
     case "timed":
       guard case .timed(let duration, let fadeOut) = Emission.timed() else { fatalError() }
-      return .timed(
-        duration: try m["duration"]?.number() ?? duration,
-        fadeOut: try m["fadeOut"]?.number() ?? fadeOut)
-    case "continuous": return .continuous
-    default: return .burst
+      return (
+        .timed(
+          duration: try m["duration"]?.number() ?? duration,
+          fadeOut: try m["fadeOut"]?.number() ?? fadeOut), prewarm
+      )
+    case "continuous": return (.continuous, prewarm)
+    default: return (.burst, 0)
     }
   }
 

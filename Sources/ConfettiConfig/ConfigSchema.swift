@@ -299,11 +299,20 @@ extension ConfigSchema {
         Key(
           "fadeOut", .number(0...60), unit: "seconds", default: .number(fadeOut),
           help: "how long it and its particles then take to fade out, opacity × (1 - f)²"),
+        Key(
+          "prewarm", .number(0...EmitterConfig.longestPrewarm), unit: "seconds",
+          default: .number(EmitterConfig().prewarm),
+          help:
+            "start as if it had been emitting this long already: snow or rain fills the "
+            + "window from the first frame"),
       ],
       variants: Variants(
         key: "mode", selector: "mode", subject: "a % emission",
         cases: emissionModes.map {
-          .init(value: $0, optional: $0 == "timed" ? ["duration", "fadeOut"] : [])
+          .init(
+            value: $0,
+            optional: $0 == "timed"
+              ? ["duration", "fadeOut", "prewarm"] : $0 == "continuous" ? ["prewarm"] : [])
         }))
   }()
 

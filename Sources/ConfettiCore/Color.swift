@@ -14,6 +14,9 @@ public struct RGBA8: Equatable, Hashable, Sendable {
 }
 
 extension RGBA8 {
+  /// Nothing at all: a backdrop a compositor or a video shows through.
+  public static let transparent = RGBA8(red: 0, green: 0, blue: 0, alpha: 0)
+
   // The classic palette, in the tones SwiftUI gives these names.
   public static let red = RGBA8(red: 255, green: 59, blue: 48)
   public static let orange = RGBA8(red: 255, green: 149, blue: 0)

@@ -67,6 +67,12 @@ public struct EmitterConfig: Equatable, Sendable {
   public var shape = EmitterShape.point
   /// How long it emits. Default a burst.
   public var emission = Emission.burst
+  /// Seconds of emission it starts with, as if started that long before it was triggered: its
+  /// particles are born at earlier times, so snow fills the window from the first frame. Timed
+  /// and continuous emitters only; 0 to ``longestPrewarm``. Default 0.
+  public var prewarm: Seconds = 0
+  /// The longest prewarm, in seconds.
+  public static let longestPrewarm: Seconds = 120
   /// Constant wind shared by its particles, pt/s, positive blowing right (see ``EmitterStyle``).
   /// Default 0.
   public var wind: PointsPerSecond = 0

@@ -20,6 +20,11 @@ public struct EffectScene: Sendable {
   private var cellStyles: [[UInt8]] = []
   private var cellShapes: [[[ParticleShape]]] = []
   private var running: [RunningEmitter] = []
+  /// The latest clock reading the scene was advanced to (−infinity before the first).
+  public private(set) var latest: Seconds = -.infinity
+  /// How long after the latest reading particles that have ended are kept, in seconds, so that
+  /// a clock run backwards draws them again. Default 0: freed as they end.
+  public var history: Seconds = 0
 
   /// The most emitters emitting at once. Starting another stops the oldest one a click or a key
   /// started; the effect's own start emitters are stopped only when nothing else is left.
@@ -107,6 +112,10 @@ public struct EffectScene: Sendable {
           RunningEmitter(
             emitter: index, pointer: placed, lastTime: time,
             born: Array(repeating: 0, count: emitter.cells.count)))
+        if emitter.prewarm > 0 {
+          prewarm(running.count - 1, by: emitter.prewarm, to: time, window: window)
+          if isSpent(running[running.count - 1]) { running.removeLast() }
+        }
       }
     }
   }
@@ -119,48 +128,88 @@ public struct EffectScene: Sendable {
   }
 
   /// Emits what the running emitters owe up to `time` (at most ``longestStep`` of it each) and
-  /// frees the records of particles no longer visible. Emitters placed by the configuration
-  /// follow `window` (a resized window moves them); those placed at a click stay at its point.
+  /// frees the records of particles no longer visible (but those ended within ``history`` of
+  /// the latest reading). Emitters placed by the configuration follow `window` (a resized
+  /// window moves them); those placed at a click stay at its point. A reading earlier than the
+  /// latest emits nothing: emission only moves forward, and what was born after it is already
+  /// in the ring, unborn at that reading.
   public mutating func advance(to time: Seconds, window: Size) {
+    latest = max(latest, time)
     var budget = Self.maximumBirthsPerStep
     for index in running.indices {
-      let emitter = config.emitters[running[index].emitter]
-      let step = min(max(0, time - running[index].lastTime), Self.longestStep)
-      let from = running[index].local
-      let to = from + step
-      running[index].local = to
-      running[index].lastTime = max(running[index].lastTime, time)
-      guard step > 0 else { continue }
-      for (c, cell) in emitter.cells.enumerated() {
-        let due = Int(Self.births(of: cell.birthRate, emission: emitter.emission, by: to))
-        let owed = due - running[index].born[c]
-        running[index].born[c] = due
-        let count = min(owed, budget)
-        guard count > 0 else { continue }
-        budget -= count
-        // Spread evenly over the step, each written with its own birth time.
-        for k in 0..<count {
-          let local = from + step * Double(k + 1) / Double(count)
-          var fadeAt = Seconds.infinity
-          if case .timed(let duration, _) = emitter.emission { fadeAt = duration - local }
-          let born = particle(
-            emitter: running[index].emitter, cell: c,
-            origin: running[index].pointer ?? emitter.origin(in: window), window: window,
-            fadeAt: fadeAt)
-          ring.append([born], bornAt: time - (to - local), table: table)
-        }
-      }
+      emit(index, to: time, window: window, budget: &budget)
     }
     // A timed emitter owes nothing after half its duration (its taper is over); its particles
     // already carry the moment of its fade-out.
-    running.removeAll { running in
-      guard case .timed(let duration, _) = config.emitters[running.emitter].emission else {
-        return false
-      }
-      return running.local >= duration / 2
-    }
-    ring.reclaim(at: time)
+    running.removeAll(where: isSpent)
+    ring.reclaim(at: min(time, latest - history))
   }
+
+  /// The earliest clock reading drawn exactly: before it, a particle the ring has let go of
+  /// would still be visible, or (an hour back) births would wrap into sight. The latest reading
+  /// when the ring has let go of something still visible; −infinity before any reading.
+  public var earliestExactReading: Seconds {
+    min(latest, max(ring.forgottenUntil, latest - Self.longestRewind))
+  }
+
+  /// How far before the latest reading a clock may run back at most: half the tick counter's
+  /// wrap, less the longest life, so that a particle born later is still unborn there.
+  public static let longestRewind: Seconds =
+    Double(UInt32.max / 2) / Tick.perSecond - ParticleRecord.maximumLifetime
+
+  private func isSpent(_ running: RunningEmitter) -> Bool {
+    guard case .timed(let duration, _) = config.emitters[running.emitter].emission else {
+      return false
+    }
+    return running.local >= duration / 2
+  }
+
+  /// Emits what running emitter `index` owes up to `time`, at most ``longestStep`` of it.
+  private mutating func emit(_ index: Int, to time: Seconds, window: Size, budget: inout Int) {
+    let emitter = config.emitters[running[index].emitter]
+    let step = min(max(0, time - running[index].lastTime), Self.longestStep)
+    let from = running[index].local
+    let to = from + step
+    running[index].local = to
+    running[index].lastTime = max(running[index].lastTime, time)
+    guard step > 0 else { return }
+    for (c, cell) in emitter.cells.enumerated() {
+      let due = Int(Self.births(of: cell.birthRate, emission: emitter.emission, by: to))
+      let owed = due - running[index].born[c]
+      running[index].born[c] = due
+      let count = min(owed, budget)
+      guard count > 0 else { continue }
+      budget -= count
+      // Spread evenly over the step, each written with its own birth time.
+      for k in 0..<count {
+        let local = from + step * Double(k + 1) / Double(count)
+        var fadeAt = Seconds.infinity
+        if case .timed(let duration, _) = emitter.emission { fadeAt = duration - local }
+        let born = particle(
+          emitter: running[index].emitter, cell: c,
+          origin: running[index].pointer ?? emitter.origin(in: window), window: window,
+          fadeAt: fadeAt)
+        ring.append([born], bornAt: time - (to - local), table: table)
+      }
+    }
+  }
+
+  /// Runs a just-started emitter through its prewarm, from `prewarm` seconds before `time` to
+  /// `time` in steps of ``prewarmStep``, as a window would have run it.
+  private mutating func prewarm(_ index: Int, by prewarm: Seconds, to time: Seconds, window: Size) {
+    let start = time - prewarm
+    running[index].lastTime = start
+    var steps = 1
+    while running[index].lastTime < time {
+      let next = min(time, start + Double(steps) * Self.prewarmStep)
+      var budget = Self.maximumBirthsPerStep
+      emit(index, to: next, window: window, budget: &budget)
+      steps += 1
+    }
+  }
+
+  /// The steps a prewarm takes: a frame at 60 Hz.
+  public static let prewarmStep: Seconds = 1.0 / 60
 
   /// A ring capacity that holds everything one firing of each of `config`'s emitters has
   /// visible at once, with room to spare: bursts' counts, and each rate times the longest life

@@ -38,6 +38,9 @@ public struct ParticleRing: Sendable {
   /// (``ParticleRecord/largestDiagonal``): whether every piece fits a point sprite. Forgotten
   /// when the ring empties.
   public private(set) var largestDiagonal: Points = 0
+  /// The latest death of any record the ring has let go of (reclaimed, overwritten, skipped or
+  /// removed): drawn at an earlier reading, the ring's picture may lack that particle.
+  public private(set) var forgottenUntil: Seconds = -.infinity
   /// The latest death of any record in the drawn span (−infinity when it is empty), kept as
   /// records are appended; nil when an overwritten record may have held it (see ``lastDeath``).
   private var latestDeath: Seconds? = -.infinity
@@ -64,8 +67,13 @@ public struct ParticleRing: Sendable {
     let skipped = max(0, particles.count - capacity)
     head += skipped
     if skipped > 0 { latestDeath = nil }
+    for particle in particles.prefix(skipped) {
+      forget(
+        until: time + particle.visibleSpan(style: table[particle.emitter]) + 1 / Tick.perSecond)
+    }
     for particle in particles.dropFirst(skipped) {
       if head - tail == capacity {
+        forget(until: deaths[tail % capacity])
         tail += 1
         latestDeath = nil
       }
@@ -90,7 +98,10 @@ public struct ParticleRing: Sendable {
     // After the ring overwrote records, the latest death is found again once, here.
     if latestDeath == nil { latestDeath = lastDeath }
     guard time >= tailDeath else { return }
-    while tail < head, deaths[tail % capacity] <= time { tail += 1 }
+    while tail < head, deaths[tail % capacity] <= time {
+      forget(until: deaths[tail % capacity])
+      tail += 1
+    }
     refreshTailDeath()
   }
 
@@ -116,6 +127,7 @@ public struct ParticleRing: Sendable {
 
   /// Forgets every particle (they are no longer drawn); what is on the GPU stays valid.
   public mutating func removeAll() {
+    forget(until: lastDeath)
     tail = head
     latestDeath = -.infinity
     refreshTailDeath()
@@ -128,6 +140,10 @@ public struct ParticleRing: Sendable {
   public var lastDeath: Seconds {
     if let latestDeath { return latestDeath }
     return (tail..<head).reduce(-.infinity) { max($0, deaths[$1 % capacity]) }
+  }
+
+  private mutating func forget(until death: Seconds) {
+    forgottenUntil = max(forgottenUntil, death)
   }
 
   private mutating func refreshTailDeath() {

@@ -29,11 +29,12 @@ public struct Tick: Equatable, Sendable {
   }
 
   /// The tick of a clock reading, rounded down. The clock may run for years: only the low
-  /// 32 bits are kept.
+  /// 32 bits are kept. A negative time (a prewarmed emitter's births before the clock's 0)
+  /// wraps like any other, so ages taken from it are exact.
   public init(_ time: Seconds) {
     precondition(
-      Self.isValid(reading: time),
-      "clock readings are finite, non-negative and under 2^43 s (about 278,000 years)")
+      time.isFinite && abs(time) < Self.latestReading,
+      "clock readings are finite and under 2^43 s (about 278,000 years)")
     rawValue = UInt32(truncatingIfNeeded: Int64((time * Tick.perSecond).rounded(.down)))
   }
 

@@ -1,5 +1,6 @@
 @preconcurrency import CEpoxy
 import ConfettiCore
+import ConfettiImage
 
 /// Whole-frame operations on the bound framebuffer.
 public enum GLFrame {
@@ -7,12 +8,42 @@ public enum GLFrame {
   /// palette colour stands out against.
   public static let background = RGBA8(red: 18, green: 20, blue: 28)
 
-  /// Clears the bound framebuffer (within the scissor box, if scissoring is on) to an opaque
-  /// background colour. Leaves that colour as the clear colour.
+  /// Clears the bound framebuffer (within the scissor box, if scissoring is on) to a background
+  /// colour, premultiplied by its alpha as the particles are blended (a transparent backdrop
+  /// is all zeros). Leaves that colour as the clear colour.
   public static func clear(to color: RGBA8) {
+    let alpha = GLfloat(color.alpha) / 255
     epoxy_glClearColor(
-      GLfloat(color.red) / 255, GLfloat(color.green) / 255, GLfloat(color.blue) / 255, 1)
+      GLfloat(color.red) / 255 * alpha, GLfloat(color.green) / 255 * alpha,
+      GLfloat(color.blue) / 255 * alpha, alpha)
     epoxy_glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+  }
+
+  /// The bound framebuffer's pixels from (0, 0) to (`width`, `height`), top row first, as
+  /// stored (premultiplied by alpha where the backdrop is transparent). Waits for the GPU;
+  /// leaves the pack settings as it found them.
+  public static func read(width: Int, height: Int) throws -> RGBAImage {
+    epoxy_glFinish()
+    var bottomUp = [UInt8](repeating: 0, count: width * height * 4)
+    var (packAlignment, packBuffer): (GLint, GLint) = (0, 0)
+    epoxy_glGetIntegerv(GLenum(GL_PACK_ALIGNMENT), &packAlignment)
+    epoxy_glGetIntegerv(GLenum(GL_PIXEL_PACK_BUFFER_BINDING), &packBuffer)
+    defer {
+      epoxy_glPixelStorei(GLenum(GL_PACK_ALIGNMENT), packAlignment)
+      epoxy_glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), GLuint(packBuffer))
+    }
+    epoxy_glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), 0)
+    epoxy_glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
+    epoxy_glReadPixels(
+      0, 0, GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), &bottomUp)
+    try checkGL("reading back \(width)×\(height) pixels")
+    let row = width * 4
+    var topDown = [UInt8]()
+    topDown.reserveCapacity(bottomUp.count)
+    for y in (0..<height).reversed() {
+      topDown += bottomUp[(y * row)..<((y + 1) * row)]
+    }
+    return RGBAImage(width: width, height: height, bytes: topDown)
   }
 
   /// Waits until the GPU has finished every command issued so far.

@@ -88,27 +88,7 @@ public final class OffscreenTarget {
   /// target bound.
   public func read() throws -> RGBAImage {
     bind()
-    epoxy_glFinish()
-    var bottomUp = [UInt8](repeating: 0, count: width * height * 4)
-    var (packAlignment, packBuffer): (GLint, GLint) = (0, 0)
-    epoxy_glGetIntegerv(GLenum(GL_PACK_ALIGNMENT), &packAlignment)
-    epoxy_glGetIntegerv(GLenum(GL_PIXEL_PACK_BUFFER_BINDING), &packBuffer)
-    defer {
-      epoxy_glPixelStorei(GLenum(GL_PACK_ALIGNMENT), packAlignment)
-      epoxy_glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), GLuint(packBuffer))
-    }
-    epoxy_glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), 0)
-    epoxy_glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
-    epoxy_glReadPixels(
-      0, 0, GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), &bottomUp)
-    try checkGL("reading back \(width)×\(height) pixels")
-    let row = width * 4
-    var topDown = [UInt8]()
-    topDown.reserveCapacity(bottomUp.count)
-    for y in (0..<height).reversed() {
-      topDown += bottomUp[(y * row)..<((y + 1) * row)]
-    }
-    return RGBAImage(width: width, height: height, bytes: topDown)
+    return try GLFrame.read(width: width, height: height)
   }
 }
 

@@ -175,7 +175,27 @@ final class EffectConfigTests: XCTestCase {
       #"{"name": "a", "emitters": [{"wind": {"speed": 1e6}, "cells": [{"count": 1}]}]}"#,
       ["wind.speed", "-2000 to 2000 (pt/s)"]
     ),
+    (
+      #"{"name": "a", "emitters": [{"emission": {"mode": "burst", "prewarm": 5}, "cells": [{"count": 1}]}]}"#,
+      ["emission", "prewarm"]
+    ),
+    (
+      #"{"name": "a", "emitters": [{"emission": {"mode": "continuous", "prewarm": 1000}, "cells": [{"birthRate": 1}]}]}"#,
+      ["emission.prewarm", "0 to 120 (seconds)"]
+    ),
   ]
+
+  func testPrewarmIsReadForTimedAndContinuousEmitters() throws {
+    let json = #"""
+      {"name": "a", "emitters": [
+        {"emission": {"mode": "continuous", "prewarm": 12.5}, "cells": [{"birthRate": 1}]},
+        {"emission": {"mode": "timed", "duration": 4, "prewarm": 1}, "cells": [{"birthRate": 1}]},
+        {"emission": {"mode": "continuous"}, "cells": [{"birthRate": 1}]}]}
+      """#
+    let config = try EffectConfig.decode(json)
+    XCTAssertEqual(config.emitters.map(\.prewarm), [12.5, 1, 0])
+    XCTAssertEqual(config.emitters[1].emission, .timed(duration: 4, fadeOut: 1))
+  }
 
   func testBadConfigurationsAreRefusedWithWhereAndWhatIsAllowed() {
     for (json, expected) in Self.badConfigurations {

@@ -1,0 +1,99 @@
+import CGLFW
+import CX11
+import Confetti
+import Foundation
+
+/// The window as an overlay: transparent, undecorated, always on top, over a whole monitor, and
+/// click-through (an empty X11 input shape), so that confetti falls over the desktop while
+/// every click and key reaches the windows below.
+struct Overlay {
+  struct Settings {
+    /// The monitor to cover, from 1 (GLFW's order, the primary first); nil: the primary.
+    var monitor: Int?
+    /// Keep running (a continuous effect) until SIGINT or SIGTERM, instead of exiting when the
+    /// last particle is gone.
+    var loop: Bool
+    /// A PNG to write the framebuffer to, as stored (premultiplied), once the effect has run
+    /// ``snapshotTime``: how tests see what a compositor is given.
+    var snapshot: String?
+  }
+
+  /// When the snapshot is taken, in seconds of the effect.
+  static let snapshotTime: Seconds = 0.4
+
+  /// Set by SIGINT and SIGTERM: the loop ends cleanly at its next turn.
+  nonisolated(unsafe) static var signalled = false
+
+  private var snapshot: String?
+
+  /// Checks the display, picks the monitor and sets the window hints; returns the monitor's
+  /// area in screen coordinates. Call after glfwInit.
+  static func prepare(_ settings: Settings) throws -> (
+    x: Int32, y: Int32, width: Int32, height: Int32
+  ) {
+    guard confetti_x11_display_open() != 0 else {
+      throw WindowError(
+        "the overlay needs an X11 display (an X session, or XWayland under Wayland); "
+          + "none is open here")
+    }
+    guard confetti_x11_has_compositor() != 0 else {
+      throw WindowError(
+        "the overlay needs a compositing window manager to show the desktop through it, and "
+          + "none is running — start one (picom, xcompmgr, or a desktop's own), or use the "
+          + "window: confetti window")
+    }
+    var count: Int32 = 0
+    let monitors = glfwGetMonitors(&count)
+    guard let monitors, count > 0 else {
+      throw WindowError("the display reports no monitor to cover")
+    }
+    let index = (settings.monitor ?? 1) - 1
+    guard (0..<Int(count)).contains(index) else {
+      throw WindowError(
+        "there is no monitor \(index + 1): this display has \(count) (--monitor 1 to \(count))")
+    }
+    var (x, y): (Int32, Int32) = (0, 0)
+    glfwGetMonitorPos(monitors[index], &x, &y)
+    guard let mode = glfwGetVideoMode(monitors[index]) else {
+      throw WindowError("monitor \(index + 1) reports no video mode")
+    }
+    glfwWindowHint(GLFW_TRANSPARENT_FRAMEBUFFER, GLFW_TRUE)
+    glfwWindowHint(GLFW_DECORATED, GLFW_FALSE)
+    glfwWindowHint(GLFW_FLOATING, GLFW_TRUE)
+    glfwWindowHint(GLFW_RESIZABLE, GLFW_FALSE)
+    glfwWindowHint(GLFW_FOCUSED, GLFW_FALSE)
+    glfwWindowHint(GLFW_FOCUS_ON_SHOW, GLFW_FALSE)
+    glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_FALSE)
+    for signalNumber in [SIGINT, SIGTERM] {
+      signal(signalNumber) { _ in Overlay.signalled = true }
+    }
+    return (x, y, mode.pointee.width, mode.pointee.height)
+  }
+
+  /// Makes the just-created `window` an overlay at `frame`: checks that it got a visual with
+  /// alpha and lets input through.
+  init(
+    window: OpaquePointer, at frame: (x: Int32, y: Int32, width: Int32, height: Int32),
+    settings: Settings
+  ) throws {
+    guard glfwGetWindowAttrib(window, GLFW_TRANSPARENT_FRAMEBUFFER) == GLFW_TRUE else {
+      throw WindowError(
+        "the display offers no visual with alpha (ARGB) for a transparent window; "
+          + "the overlay cannot see through — use the window: confetti window")
+    }
+    guard confetti_x11_pass_input_through(window) != 0 else {
+      throw WindowError(
+        "the X server lacks the XFixes extension, so the overlay could not let clicks "
+          + "through; use the window: confetti window")
+    }
+    glfwSetWindowPos(window, frame.x, frame.y)
+    snapshot = settings.snapshot
+  }
+
+  /// After a frame is drawn, `effectTime` seconds into the effect: writes the snapshot once.
+  mutating func frameDrawn(at effectTime: Seconds, width: Int, height: Int) throws {
+    guard let path = snapshot, effectTime >= Self.snapshotTime else { return }
+    snapshot = nil
+    try PNG.write(try GLFrame.read(width: width, height: height), to: URL(fileURLWithPath: path))
+  }
+}

@@ -1,0 +1,76 @@
+import ArgumentParser
+import Confetti
+
+/// The overlay's own options, shared by `confetti overlay` and `confetti window --overlay`.
+struct OverlayOptions: ParsableArguments {
+  @Option(
+    help: ArgumentHelp("The monitor to cover, from 1 (default: the primary).", valueName: "n"))
+  var monitor: Int?
+
+  @Flag(help: "Keep a continuous effect (snow, rain) going until interrupted (Ctrl-C, SIGTERM).")
+  var loop = false
+
+  @Option(help: .hidden)
+  var snapshot: String?
+
+  func validate() throws {
+    if let monitor, monitor < 1 {
+      throw ValidationError("--monitor counts from 1, not \(monitor)")
+    }
+  }
+
+  var isGiven: Bool { monitor != nil || loop || snapshot != nil }
+
+  var settings: Overlay.Settings {
+    Overlay.Settings(monitor: monitor, loop: loop, snapshot: snapshot)
+  }
+}
+
+/// `confetti overlay`: the effect over the whole desktop, click-through, until it is over.
+struct OverlayCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "overlay",
+    abstract: "Throw confetti over the desktop; exit when the last piece is gone.",
+    discussion: """
+      A transparent, always-on-top window over a whole monitor, through which every click and \
+      key reaches the windows below. It fires the effect's start and key emitters (by default \
+      the confetti preset: the classic cannon) and exits 0 the moment the last particle is \
+      gone, so that `make && confetti overlay` celebrates a build. With --loop, a continuous \
+      effect (snow, rain) runs until Ctrl-C or SIGTERM. Needs an X11 display (or XWayland) \
+      with a compositing window manager.
+      """
+  )
+
+  @OptionGroup(title: "Effect")
+  var effect: EffectOptions
+
+  @OptionGroup var overlay: OverlayOptions
+
+  @Option(help: "Seed for every random draw, so a run can be repeated exactly.")
+  var seed: UInt64 = 1
+
+  @Option(help: "The most particles alive at once; the oldest make way beyond it.")
+  var capacity: Int = 100_000
+
+  @Option(help: .hidden)
+  var exitAfter: Double?
+
+  func validate() throws {
+    let most = ParticleRenderer.maximumCapacity
+    guard (1...most).contains(capacity) else {
+      throw ValidationError("--capacity must be between 1 and \(most), not \(capacity)")
+    }
+  }
+
+  func run() throws {
+    try reportingFailures {
+      let app = try WindowApp(
+        WindowSettings(
+          size: PixelSize(width: 1, height: 1), capacity: capacity, seed: seed,
+          effect: try effect.load(fallback: "confetti"), configPath: effect.config,
+          reduceMotion: effect.wantsReducedMotion, primitive: effect.primitive, vsync: true,
+          exitAfter: exitAfter, overlay: overlay.settings))
+      app.run()
+    }
+  }
+}
