@@ -117,7 +117,10 @@ let package = Package(
       dependencies: ["ConfettiBench", "ConfettiCore", "ConfettiPresets"]),
     .testTarget(
       name: "ConfettiCLITests",
-      dependencies: ["ConfettiCLI", "embed-glfw", "headless", "ConfettiImage"]),
+      dependencies: [
+        "ConfettiCLI", "embed-glfw", "headless", "ConfettiImage", "ConfettiCore",
+        "ConfettiPresets",
+      ]),
   ],
   swiftLanguageModes: [.v6]
 )

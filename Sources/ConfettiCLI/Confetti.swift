@@ -354,6 +354,9 @@ func reportingFailures(_ body: () throws -> Void) throws {
     try body()
   } catch let error as ExitCode {
     throw error
+  } catch let error as RenderInterrupted {
+    say("\(error)")
+    throw ExitCode(128 + error.signal)
   } catch {
     say("\(error)")
     throw ExitCode.failure

@@ -21,9 +21,6 @@ struct Overlay {
   /// When the snapshot is taken, in seconds of the effect.
   static let snapshotTime: Seconds = 0.4
 
-  /// Set by SIGINT and SIGTERM: the loop ends cleanly at its next turn.
-  nonisolated(unsafe) static var signalled = false
-
   private var snapshot: String?
 
   /// Checks the display, picks the monitor and sets the window hints; returns the monitor's
@@ -64,9 +61,8 @@ struct Overlay {
     glfwWindowHint(GLFW_FOCUSED, GLFW_FALSE)
     glfwWindowHint(GLFW_FOCUS_ON_SHOW, GLFW_FALSE)
     glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_FALSE)
-    for signalNumber in [SIGINT, SIGTERM] {
-      signal(signalNumber) { _ in Overlay.signalled = true }
-    }
+    // SIGINT and SIGTERM end the loop cleanly at its next turn.
+    Interruption.watch()
     return (x, y, mode.pointee.width, mode.pointee.height)
   }
 

@@ -6,11 +6,16 @@ import Foundation
 struct Render: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "render",
-    abstract: "Render moments of an effect to PNG files, with no window and no display.",
+    abstract: "Render an effect to pictures or an animation, with no window and no display.",
     discussion: """
       Every emitter of the effect starts at time 0 (a click's at its configured position), and \
       the scene runs in steps of 1/60 s to --time. The default effect is the classic cannon.
-      With --frames N > 1, frames are written to OUT with a 4-digit number before the extension.
+      A sequence (--frames N > 1 or --duration S) goes to numbered PNGs (OUT with a 4-digit \
+      frame number before the extension), or, with --out NAME.gif, .webm, .mp4 or .mov, to one \
+      animation made by ffmpeg (apt-get install ffmpeg). --background transparent keeps the \
+      alpha: in PNGs (straight alpha), GIF, WebM (VP9) and .mov (ProRes 4444); MP4 (H.264) has \
+      none. --frame-range A:B renders frames A to B-1 of the sequence only, exactly as in the \
+      whole, so that a long sequence can be split across processes or machines.
       """
   )
 
@@ -32,14 +37,45 @@ struct Render: ParsableCommand {
   var scale: Int = 1
 
   @Option(help: "How many frames to render, from --time on.")
-  var frames: Int = 1
+  var frames: Int?
+
+  @Option(help: "Seconds of animation to render, from --time on (instead of --frames).")
+  var duration: Double?
 
   @Option(help: "Frames per second of a sequence.")
   var fps: Double = 30
 
   @Option(
-    name: .shortAndLong, help: "The PNG file to write.", completion: .file(extensions: ["png"]))
+    help: ArgumentHelp(
+      "Only frames A to B-1 (from 0) of the sequence, numbered as in the whole.",
+      valueName: "A:B"))
+  var frameRange: FrameRange?
+
+  @Option(
+    help: ArgumentHelp(
+      "The backdrop: transparent, or a colour #rrggbb or #rrggbbaa (default: #12141c).",
+      valueName: "colour"))
+  var background: Backdrop = Backdrop(color: GLFrame.background)
+
+  @Option(
+    name: .shortAndLong,
+    help: "The file to write: .png (a picture, or numbered pictures), .gif, .webm, .mp4, .mov.",
+    completion: .file(extensions: ["png", "gif", "webm", "mp4", "mov"]))
   var out: String = "confetti.png"
+
+  /// How many frames the whole sequence has.
+  var frameCount: Int {
+    frames ?? duration.map { max(1, Int(($0 * fps).rounded())) } ?? 1
+  }
+
+  /// The frames this run renders.
+  var renderedFrames: Range<Int> {
+    guard let frameRange else { return 0..<frameCount }
+    return frameRange.range.clamped(to: 0..<frameCount)
+  }
+
+  /// The animation format --out names; nil for PNG.
+  var video: VideoFormat? { VideoFormat(path: out) }
 
   /// The scene's steps between pictures: births are decided per step, as in the window.
   static let step: Seconds = 1.0 / 60
@@ -52,22 +88,40 @@ struct Render: ParsableCommand {
       throw ValidationError("--time must be a number of seconds from 0 to 3600")
     }
     guard fps.isFinite, fps > 0 else { throw ValidationError("--fps must be finite and > 0") }
-    guard (1...100_000).contains(frames) else {
-      throw ValidationError("--frames must be 1 to 100000")
+    if frames != nil, duration != nil {
+      throw ValidationError("give --frames or --duration, not both")
+    }
+    if let duration, !(duration.isFinite && duration > 0 && duration <= 3600) {
+      throw ValidationError("--duration must be a number of seconds above 0, at most 3600")
+    }
+    guard (1...100_000).contains(frameCount) else {
+      throw ValidationError("--frames must be 1 to 100000 (--duration times --fps too)")
+    }
+    if let frameRange, frameRange.range.upperBound > frameCount {
+      throw ValidationError(
+        "--frame-range \(frameRange) reaches past the sequence's \(frameCount) frames "
+          + "(0:\(frameCount) is all of it)")
     }
     guard (1...8).contains(scale) else { throw ValidationError("--scale must be 1 to 8") }
     guard size.width / scale >= 1, size.height / scale >= 1 else {
       throw ValidationError(
         "--size \(size) at --scale \(scale) leaves no window: the size must be at least the scale")
     }
-    let last = time + Double(frames - 1) / fps
+    let last = time + Double(frameCount - 1) / fps
     guard last <= 3600 else {
       throw ValidationError(
         "the last frame would be at \(format(last)) s; --time plus (--frames - 1) / --fps must "
           + "stay within 3600 s")
     }
-    guard URL(fileURLWithPath: out).pathExtension.lowercased() == "png" else {
-      throw ValidationError("--out must name a .png file (render writes PNG), not \(out)")
+    let isPNG = URL(fileURLWithPath: out).pathExtension.lowercased() == "png"
+    guard isPNG || video != nil else {
+      throw ValidationError(
+        "--out must name a .png, .gif, .webm, .mp4 or .mov file, not \(out)")
+    }
+    if let video, video == .mp4, background.color.alpha < 255 {
+      throw ValidationError(
+        "\(video.name) has no transparency: write .webm or .mov for a transparent background, "
+          + "or give --background a colour")
     }
     if let count, !(1...1_000_000).contains(count) {
       throw ValidationError("--count must be 1 to 1000000")
@@ -92,6 +146,7 @@ struct Render: ParsableCommand {
   }
 
   private func render(_ effect: Effect, on context: HeadlessContext) throws {
+    if video == nil { try OutputFile.check(frameCount == 1 ? out : numbered(out, 0)) }
     let target = try OffscreenTarget(width: size.width, height: size.height, info: context.info)
     defer { target.release() }
     let system = try ConfettiSystem(
@@ -99,21 +154,57 @@ struct Render: ParsableCommand {
       size: Size(width: Double(size.width / scale), height: Double(size.height / scale)),
       seed: seed, reduceMotion: self.effect.wantsReducedMotion, primitive: self.effect.primitive)
     defer { system.release() }
+    let writer = try video.map {
+      _ in
+      try VideoWriter(
+        path: out, width: size.width, height: size.height, fps: fps,
+        transparent: background.color.alpha < 255)
+    }
+    Interruption.watch()
     let start = Self.startTime
     for trigger in EmitterTrigger.allCases { system.trigger(trigger, time: start) }
+    var progress = ProgressBar(total: renderedFrames.count, shown: frameCount > 1)
     var clock = start
     target.bind()
-    for frame in 0..<frames {
+    // Every frame from the first is stepped to, drawn or not: the emission is replayed the
+    // same way whichever frames this run renders.
+    for frame in 0..<renderedFrames.upperBound {
       let now = start + time + Double(frame) / fps
       while clock < now {
         clock = min(now, clock + Self.step)
         system.advance(to: clock)
       }
-      GLFrame.clear(to: GLFrame.background)
+      guard renderedFrames.contains(frame) else { continue }
+      if let signal = Interruption.caught {
+        writer?.cancel()
+        progress.clear()
+        throw RenderInterrupted(signal: signal, out: out, video: video != nil)
+      }
+      GLFrame.clear(to: background.color)
       try system.draw(in: target.rect, at: now)
-      let image = try target.read()
-      try PNG.write(image, to: URL(fileURLWithPath: frames == 1 ? out : numbered(out, frame)))
+      let image = try target.read().unpremultiplied()
+      if let writer {
+        try writer.append(image)
+      } else {
+        try PNG.write(image, to: URL(fileURLWithPath: frameCount == 1 ? out : numbered(out, frame)))
+      }
+      progress.advance()
     }
+    try writer?.finish()
+    progress.clear()
+    print(summary)
+  }
+
+  /// The last line: what was written where.
+  private var summary: String {
+    let rendered = renderedFrames
+    let picture = "\(size.width)×\(size.height)"
+    if rendered.count == 1, video == nil, frameCount == 1 { return "wrote \(out) (\(picture))" }
+    let seconds = format(Double(rendered.count) / fps)
+    let what = "\(rendered.count) frames (\(seconds) s at \(format(fps)) fps, \(picture))"
+    if let video { return "wrote \(what) to \(out), \(video.name)" }
+    return "wrote \(what) to \(numbered(out, rendered.lowerBound)) … "
+      + numbered(out, rendered.upperBound - 1)
   }
 
   private func numbered(_ path: String, _ frame: Int) -> String {
@@ -121,6 +212,97 @@ struct Render: ParsableCommand {
     let ext = url.pathExtension.isEmpty ? "png" : url.pathExtension
     let stem = url.deletingPathExtension().path
     return stem + "-" + String(format: "%04d", frame) + "." + ext
+  }
+}
+
+/// `--frame-range A:B`: frames A to B-1, counted from 0.
+struct FrameRange: ExpressibleByArgument, CustomStringConvertible {
+  var range: Range<Int>
+
+  init?(argument: String) {
+    let parts = argument.split(separator: ":", omittingEmptySubsequences: false)
+    guard parts.count == 2, let a = Int(parts[0]), let b = Int(parts[1]), a >= 0, b > a else {
+      return nil
+    }
+    range = a..<b
+  }
+
+  var description: String { "\(range.lowerBound):\(range.upperBound)" }
+}
+
+/// `--background`: `transparent`, `#rrggbb` or `#rrggbbaa`.
+struct Backdrop: ExpressibleByArgument {
+  var color: RGBA8
+
+  init(color: RGBA8) { self.color = color }
+
+  init?(argument: String) {
+    if argument.lowercased() == "transparent" {
+      color = .transparent
+      return
+    }
+    let hex = argument.hasPrefix("#") ? argument.dropFirst() : Substring(argument)
+    guard hex.count == 6 || hex.count == 8, let value = UInt32(hex, radix: 16) else { return nil }
+    let full = hex.count == 6 ? value << 8 | 0xff : value
+    color = RGBA8(
+      red: UInt8(full >> 24), green: UInt8(full >> 16 & 0xff), blue: UInt8(full >> 8 & 0xff),
+      alpha: UInt8(full & 0xff))
+  }
+
+  var defaultValueDescription: String { "#12141c" }
+}
+
+/// Ctrl-C or SIGTERM during a render: what was being written is removed.
+struct RenderInterrupted: Error, CustomStringConvertible {
+  var signal: Int32
+  var out: String
+  var video: Bool
+  var description: String {
+    let name = signal == SIGINT ? "interrupted" : "stopped by signal \(signal)"
+    return video
+      ? "\(name): \(out) was not written" : "\(name): the frames written so far are whole"
+  }
+}
+
+/// SIGINT and SIGTERM, noted instead of ending the program at once, so that a render can
+/// remove its half-made file first.
+enum Interruption {
+  nonisolated(unsafe) private static var received: Int32 = 0
+
+  /// Starts noting the signals.
+  static func watch() {
+    for number in [SIGINT, SIGTERM] {
+      signal(number) { Interruption.received = $0 }
+    }
+  }
+
+  /// The signal received, if any.
+  static var caught: Int32? { received == 0 ? nil : received }
+}
+
+/// A progress bar on standard error, for a terminal only: `rendering ━━━━━━──── 45/120`.
+struct ProgressBar {
+  let total: Int
+  let shown: Bool
+  private var done = 0
+  private static let width = 30
+
+  init(total: Int, shown: Bool) {
+    self.total = total
+    self.shown = shown && isatty(STDERR_FILENO) != 0
+  }
+
+  mutating func advance() {
+    done += 1
+    guard shown else { return }
+    let filled = Self.width * done / max(1, total)
+    let bar =
+      String(repeating: "━", count: filled) + String(repeating: "─", count: Self.width - filled)
+    FileHandle.standardError.write(Data("\rrendering \(bar) \(done)/\(total)".utf8))
+  }
+
+  func clear() {
+    if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
   }
 }
 

@@ -174,7 +174,7 @@ final class WindowApp {
 
   func run() {
     while glfwWindowShouldClose(window) == GLFW_FALSE {
-      if Overlay.signalled { break }
+      if Interruption.caught != nil { break }
       clock.earliest = system.earliestExactReading
       let time = clock.update(wall: wall)
       if let exitAfter = settings.exitAfter, wall >= exitAfter { break }
@@ -189,8 +189,9 @@ final class WindowApp {
         shown.reading == time || !system.isAlive(at: time) && !system.isAlive(at: shown.reading)
       {
         // What is on screen is this moment (paused, or nothing left): sleep until an event.
-        // Zero cost when idle; a held arrow key or a watched file wakes it in a while.
-        updateTitle(force: true)
+        // Zero cost when idle; a held arrow key or a watched file wakes it in a while. The
+        // title (which counts the particles kept for rewinding) follows twice a second.
+        updateTitle(force: false)
         let waking = watched != nil || clock.isHeld || overlay != nil || settings.exitAfter != nil
         if waking { glfwWaitEventsTimeout(0.05) } else { glfwWaitEvents() }
       } else if width == 0 || height == 0 || glfwGetWindowAttrib(window, GLFW_ICONIFIED) != 0 {

@@ -35,3 +35,21 @@ public struct RGBAImage: Equatable, Sendable {
     return Pixel(red: bytes[i], green: bytes[i + 1], blue: bytes[i + 2], alpha: bytes[i + 3])
   }
 }
+
+extension RGBAImage {
+  /// The picture with its colour divided by its alpha: what the GL stores for a transparent
+  /// backdrop (premultiplied) as PNG files and videos expect it (straight). Opaque pixels are
+  /// unchanged; fully transparent ones become 0, 0, 0, 0.
+  public func unpremultiplied() -> RGBAImage {
+    var copy = self
+    for offset in stride(from: 0, to: bytes.count, by: 4) {
+      let alpha = Int(bytes[offset + 3])
+      guard alpha < 255 else { continue }
+      for channel in 0..<3 {
+        copy.bytes[offset + channel] =
+          alpha == 0 ? 0 : UInt8(min(255, (Int(bytes[offset + channel]) * 255 + alpha / 2) / alpha))
+      }
+    }
+    return copy
+  }
+}

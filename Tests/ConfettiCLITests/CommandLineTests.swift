@@ -163,7 +163,7 @@ final class CommandLineTests: XCTestCase {
       (["render", "--config", ""], "no configuration file name given"),
       (["render", "--config", fifo], "it is a FIFO, not a file"),
       (["render", "--config", pngBomb], "100000x100000 pixels; at most 512x512"),
-      (["render", "--out", "x.jpg"], "--out must name a .png file"),
+      (["render", "--out", "x.jpg"], "--out must name a .png, .gif, .webm, .mp4 or .mov file"),
       (["render", "--out", link], "it is a symbolic link"),
       (["render", "--scale", "8", "--size", "4x4"], "leaves no window"),
       (["render", "--fps", "1e-9", "--frames", "2"], "must stay within 3600 s"),

@@ -218,8 +218,12 @@ final class HostileInputTests: XCTestCase {
       Case(arguments: render + [folder], status: 1, message: "it is a folder"),
       Case(arguments: render + ["/nonexistent/x.png"], status: 1, message: "No such file"),
       Case(arguments: render + ["/proc/x.png"], status: 1, message: "cannot write /proc/x.png"),
-      Case(arguments: render + ["x.jpg"], status: 64, message: "must name a .png file"),
-      Case(arguments: render + [""], status: 64, message: "must name a .png file"),
+      Case(
+        arguments: render + ["x.jpg"], status: 64,
+        message: "must name a .png, .gif, .webm, .mp4 or .mov file"),
+      Case(
+        arguments: render + [""], status: 64,
+        message: "must name a .png, .gif, .webm, .mp4 or .mov file"),
       Case(
         arguments: ["--sweep", "10,20", "--frames", "1", "--plot", link], status: 1,
         message: "it is a symbolic link"),

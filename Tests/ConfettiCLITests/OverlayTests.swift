@@ -1,0 +1,107 @@
+import ConfettiCore
+import ConfettiImage
+import ConfettiPresets
+import Foundation
+import XCTest
+
+/// `confetti overlay` under Xvfb with a compositor: a window below gets the clicks made on it,
+/// its framebuffer is transparent away from the pieces, and it exits by itself when the last
+/// piece is gone, when the library predicts. Without a compositor, or on a monitor that does
+/// not exist, it says so in one line.
+final class OverlayTests: XCTestCase {
+  func testTheOverlayLetsClicksThroughIsTransparentAndEndsWhenPredicted() throws {
+    let display = try startXvfb(size: "800x600x24")
+    defer { display.server.terminate() }
+    let tools = ["/usr/bin/xdotool", "/usr/bin/xcompmgr", "/usr/bin/xev"]
+    guard tools.allSatisfy(FileManager.default.isExecutableFile) else {
+      if ProcessInfo.processInfo.environment["CI"] == "true" {
+        XCTFail("CI must test the overlay, but xdotool, xcompmgr or xev is missing")
+      }
+      throw XCTSkip("needs xdotool, xcompmgr and xev")
+    }
+    let environment = ["DISPLAY": display.name]
+
+    // No compositor yet: refused, in one line.
+    let bare = try confetti(["overlay"], environment: environment)
+    XCTAssertEqual(bare.status, 1)
+    XCTAssert(bare.stderr.contains("needs a compositing window manager"), bare.stderr)
+    XCTAssertEqual(bare.stderr.split(separator: "\n").count, 1)
+
+    let compositor = try launch("/usr/bin/xcompmgr", [], display: display.name)
+    defer { compositor.terminate() }
+    usleep(300_000)
+    let nowhere = try confetti(["overlay", "--monitor", "5"], environment: environment)
+    XCTAssertEqual(nowhere.status, 1)
+    XCTAssert(nowhere.stderr.contains("there is no monitor 5"), nowhere.stderr)
+
+    // A plain X window under the whole screen, reporting its button presses.
+    let events = try temporaryDirectory().appendingPathComponent("xev.txt")
+    _ = FileManager.default.createFile(atPath: events.path, contents: nil)
+    let below = try launch(
+      "/usr/bin/xev", ["-geometry", "800x600+0+0", "-event", "button"], display: display.name,
+      output: try FileHandle(forWritingTo: events))
+    defer { below.terminate() }
+    _ = try xdotool(["search", "--sync", "--name", "Event Tester"], display: display.name)
+
+    // What the library predicts: the effect's start and key emitters fired at once.
+    var scene = try EffectScene(config: try Presets.named("confetti"), capacity: 4096, seed: 1)
+    let screen = Size(width: 800, height: 600)
+    for trigger in [EmitterTrigger.start, .key] { scene.trigger(trigger, window: screen, time: 0) }
+    scene.advance(to: 0, window: screen)
+    let predicted = scene.ring.lastDeath
+    XCTAssertGreaterThan(predicted, 1)
+
+    let snapshot = try temporaryDirectory().appendingPathComponent("overlay.png")
+    let overlay = try launch(
+      confettiBinary.path, ["overlay", "--snapshot", snapshot.path], display: display.name)
+    defer { if overlay.isRunning { overlay.terminate() } }
+    _ = try xdotool(["search", "--sync", "--name", "^Confetti"], display: display.name)
+    let appeared = Date()
+    _ = try xdotool(["mousemove", "400", "300", "click", "1"], display: display.name)
+    let deadline = Date().addingTimeInterval(predicted + 10)
+    while overlay.isRunning, Date() < deadline { usleep(5_000) }
+    let lasted = Date().timeIntervalSince(appeared)
+    XCTAssertFalse(overlay.isRunning, "the overlay did not end by itself")
+    XCTAssertEqual(overlay.terminationStatus, 0)
+    XCTAssertEqual(lasted, predicted, accuracy: 0.6, "ended \(lasted) s after it appeared")
+
+    let log = try String(contentsOf: events, encoding: .utf8)
+    XCTAssert(log.contains("ButtonPress"), "the window below got no click: \(log)")
+
+    let frame = try PNG.read(snapshot)
+    XCTAssertEqual([frame.width, frame.height], [800, 600])
+    var clear = 0
+    var solid = 0
+    for y in 0..<frame.height {
+      for x in 0..<frame.width {
+        let alpha = frame[x, y].alpha
+        if alpha == 0 { clear += 1 } else if alpha == 255 { solid += 1 }
+      }
+    }
+    XCTAssertGreaterThan(clear, 800 * 600 * 9 / 10, "transparent away from the pieces")
+    XCTAssertGreaterThan(solid, 200, "the pieces are opaque")
+  }
+
+  private func launch(
+    _ path: String, _ arguments: [String], display: String, output: FileHandle? = nil
+  ) throws -> Process {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    var environment = ProcessInfo.processInfo.environment
+    environment["DISPLAY"] = display
+    process.environment = environment
+    process.standardOutput = output ?? FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    return process
+  }
+
+  private func xdotool(_ arguments: [String], display: String) throws -> String {
+    let result = try runProgram(
+      URL(fileURLWithPath: "/usr/bin/xdotool"), arguments, environment: ["DISPLAY": display],
+      timeout: 30)
+    XCTAssertEqual(result.status, 0, "xdotool \(arguments): \(result.stderr)")
+    return result.stdout
+  }
+}
