@@ -105,8 +105,10 @@ struct ConfettiCommand: ParsableCommand {
     discussion: """
       With no command, opens a window (its options: confetti window --help).
       \(WindowApp.controls)
+
       confetti overlay throws the effect over the desktop and exits when it is over:
         make && confetti overlay
+
       confetti --bench N is short for confetti bench --particles N.
       """,
     version: ConfettiVersion.current,

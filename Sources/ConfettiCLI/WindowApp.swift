@@ -27,13 +27,13 @@ final class WindowApp {
   static let controls = """
     In the window:
       left click   the effect's click emitters at the pointer (confetti: a burst)
-      space        the effect's key emitters (confetti: the classic cannon from the bottom edge);
-                   an effect with neither starts again
+      space        the effect's key emitters (confetti: the classic cannon); an
+                   effect with neither starts again
       p, o         the next, the previous preset
       k, pause     pause and play
       [, ]         half and double speed (1/8× to 8×)
-      ←, →         while paused, step a frame; held, run time backwards (or forwards)
-      r            read the configuration file again (--config)
+      ←, →         paused: step a frame; held: run time backwards (or on)
+      r            read the --config file again
       c            clear every particle
       esc, q       quit
     """
@@ -189,9 +189,8 @@ final class WindowApp {
         shown.reading == time || !system.isAlive(at: time) && !system.isAlive(at: shown.reading)
       {
         // What is on screen is this moment (paused, or nothing left): sleep until an event.
-        // Zero cost when idle; a held arrow key or a watched file wakes it in a while. The
-        // title (which counts the particles kept for rewinding) follows twice a second.
-        updateTitle(force: false)
+        // Zero cost when idle; a held arrow key or a watched file wakes it in a while.
+        updateTitle(force: true)
         let waking = watched != nil || clock.isHeld || overlay != nil || settings.exitAfter != nil
         if waking { glfwWaitEventsTimeout(0.05) } else { glfwWaitEvents() }
       } else if width == 0 || height == 0 || glfwGetWindowAttrib(window, GLFW_ICONIFIED) != 0 {
@@ -223,7 +222,8 @@ final class WindowApp {
   private func updateTitle(force: Bool) {
     guard force || frameCounter.titleIsStale(at: wall) else { return }
     let time = now
-    let alive = system.aliveCount(at: time)
+    // Nothing alive: no need to scan the particles kept for rewinding.
+    let alive = system.isAlive(at: time) ? system.aliveCount(at: time) : 0
     let idle = !system.isAlive(at: time) && !clock.isPaused
     let rate = idle ? "idle" : String(format: "%.0f fps", frameCounter.rate)
     let calm = settings.reduceMotion ? " (reduced motion)" : ""
