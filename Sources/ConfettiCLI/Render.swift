@@ -146,7 +146,7 @@ struct Render: ParsableCommand {
   }
 
   private func render(_ effect: Effect, on context: HeadlessContext) throws {
-    if video == nil { try OutputFile.check(frameCount == 1 ? out : numbered(out, 0)) }
+    if video == nil { try OutputFile.check(picture(renderedFrames.lowerBound)) }
     let target = try OffscreenTarget(width: size.width, height: size.height, info: context.info)
     defer { target.release() }
     let system = try ConfettiSystem(
@@ -186,7 +186,7 @@ struct Render: ParsableCommand {
       if let writer {
         try writer.append(image)
       } else {
-        try PNG.write(image, to: URL(fileURLWithPath: frameCount == 1 ? out : numbered(out, frame)))
+        try PNG.write(image, to: URL(fileURLWithPath: picture(frame)))
       }
       progress.advance()
     }
@@ -198,13 +198,17 @@ struct Render: ParsableCommand {
   /// The last line: what was written where.
   private var summary: String {
     let rendered = renderedFrames
-    let picture = "\(size.width)×\(size.height)"
-    if rendered.count == 1, video == nil, frameCount == 1 { return "wrote \(out) (\(picture))" }
+    let pixels = "\(size.width)×\(size.height)"
+    if video == nil, frameCount == 1 { return "wrote \(out) (\(pixels))" }
     let seconds = format(Double(rendered.count) / fps)
-    let what = "\(rendered.count) frames (\(seconds) s at \(format(fps)) fps, \(picture))"
+    let what = "\(rendered.count) frames (\(seconds) s at \(format(fps)) fps, \(pixels))"
     if let video { return "wrote \(what) to \(out), \(video.name)" }
-    return "wrote \(what) to \(numbered(out, rendered.lowerBound)) … "
-      + numbered(out, rendered.upperBound - 1)
+    return "wrote \(what) to \(picture(rendered.lowerBound)) … \(picture(rendered.upperBound - 1))"
+  }
+
+  /// The PNG file of `frame`: OUT itself for a single picture, numbered in a sequence.
+  private func picture(_ frame: Int) -> String {
+    frameCount == 1 ? out : numbered(out, frame)
   }
 
   private func numbered(_ path: String, _ frame: Int) -> String {

@@ -349,13 +349,12 @@ final class WindowApp {
       return
     }
     do {
+      // The system checks the effect's shapes and images as it is made.
       let effect = try Effect(contentsOfFile: path)
-      _ = try effect.images(
-        for: EffectScene(config: effect.config, capacity: 1, seed: settings.seed).shapes)
-      effects[0] = effect
       let replacement = try makeSystem(effect, seed: settings.seed)
       system.release()
       system = replacement
+      effects[0] = effect
       effectIndex = 0
       reloadError = nil
       say("reloaded \(path)")

@@ -68,8 +68,7 @@ public struct ParticleRing: Sendable {
     head += skipped
     if skipped > 0 { latestDeath = nil }
     for particle in particles.prefix(skipped) {
-      forget(
-        until: time + particle.visibleSpan(style: table[particle.emitter]) + 1 / Tick.perSecond)
+      forget(until: Self.death(of: particle, bornAt: time, table: table))
     }
     for particle in particles.dropFirst(skipped) {
       if head - tail == capacity {
@@ -82,9 +81,8 @@ public struct ParticleRing: Sendable {
       longestTrail = max(longestTrail, records[slot].trail)
       shapeKinds.insert(ParticleShape(rawValue: records[slot].shape).kind)
       largestDiagonal = max(largestDiagonal, records[slot].largestDiagonal)
-      // The record's own (rounded) span plus a tick: never declared dead before the shader.
-      let span = records[slot].particle.visibleSpan(style: table[records[slot].emitter])
-      deaths[slot] = time + span + 1 / Tick.perSecond
+      // The record's own (rounded) particle: never declared dead before the shader.
+      deaths[slot] = Self.death(of: records[slot].particle, bornAt: time, table: table)
       latestDeath = latestDeath.map { max($0, deaths[slot]) }
       head += 1
     }
@@ -140,6 +138,13 @@ public struct ParticleRing: Sendable {
   public var lastDeath: Seconds {
     if let latestDeath { return latestDeath }
     return (tail..<head).reduce(-.infinity) { max($0, deaths[$1 % capacity]) }
+  }
+
+  /// When a particle born at `time` is surely gone: its visible span plus a tick.
+  private static func death(
+    of particle: ConfettiParticle, bornAt time: Seconds, table: EmitterTable
+  ) -> Seconds {
+    time + particle.visibleSpan(style: table[particle.emitter]) + 1 / Tick.perSecond
   }
 
   private mutating func forget(until death: Seconds) {

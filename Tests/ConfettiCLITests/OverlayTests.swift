@@ -81,27 +81,4 @@ final class OverlayTests: XCTestCase {
     XCTAssertGreaterThan(clear, 800 * 600 * 9 / 10, "transparent away from the pieces")
     XCTAssertGreaterThan(solid, 200, "the pieces are opaque")
   }
-
-  private func launch(
-    _ path: String, _ arguments: [String], display: String, output: FileHandle? = nil
-  ) throws -> Process {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    var environment = ProcessInfo.processInfo.environment
-    environment["DISPLAY"] = display
-    process.environment = environment
-    process.standardOutput = output ?? FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    return process
-  }
-
-  private func xdotool(_ arguments: [String], display: String) throws -> String {
-    let result = try runProgram(
-      URL(fileURLWithPath: "/usr/bin/xdotool"), arguments, environment: ["DISPLAY": display],
-      timeout: 30)
-    XCTAssertEqual(result.status, 0, "xdotool \(arguments): \(result.stderr)")
-    return result.stdout
-  }
 }

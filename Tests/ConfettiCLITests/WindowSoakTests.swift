@@ -21,13 +21,13 @@ final class WindowSoakTests: XCTestCase {
     let fonts = ["TitleFont", "ResizeFont", "MenuFont", "IconFont", "IconManagerFont"]
     try (["RandomPlacement"] + fonts.map { "\($0) \"fixed\"" }).joined(separator: "\n")
       .write(to: rc, atomically: true, encoding: .utf8)
-    let twm = try spawn("/usr/bin/twm", ["-f", rc.path], display: display.name)
+    let twm = try launch("/usr/bin/twm", ["-f", rc.path], display: display.name)
     defer { twm.terminate() }
 
     // CONFETTI_SOAK_ROUNDS sets the storm's length: 3 rounds here, as many as wanted by hand.
     let rounds = Int(ProcessInfo.processInfo.environment["CONFETTI_SOAK_ROUNDS"] ?? "") ?? 3
     // The cannon fires on clicks and keys only: between storms, nothing moves.
-    let window = try spawn(
+    let window = try launch(
       confettiBinary.path,
       ["--preset", "cannon", "--size", "640x400", "--exit-after", "\(60 + 10 * rounds)"],
       display: display.name)
@@ -77,27 +77,6 @@ final class WindowSoakTests: XCTestCase {
     XCTAssertNotEqual(busyTitle, idleTitle, "the title follows the window")
     XCTAssert(idleTitle.contains(" 0 particles — idle — click · space"), idleTitle)
     XCTAssert(window.isRunning, "the window quit or crashed during the storm")
-  }
-
-  private func spawn(_ path: String, _ arguments: [String], display: String) throws -> Process {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    var environment = ProcessInfo.processInfo.environment
-    environment["DISPLAY"] = display
-    process.environment = environment
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    return process
-  }
-
-  private func xdotool(_ arguments: [String], display: String) throws -> String {
-    let result = try runProgram(
-      URL(fileURLWithPath: "/usr/bin/xdotool"), arguments, environment: ["DISPLAY": display],
-      timeout: 30)
-    XCTAssertEqual(result.status, 0, "xdotool \(arguments): \(result.stderr)")
-    return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
   }
 }
 
