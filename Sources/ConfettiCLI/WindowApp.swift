@@ -328,7 +328,8 @@ final class WindowApp {
     shown = nil
   }
 
-  /// Moves to the next (or previous) effect: the particles of the last one are cleared.
+  /// Moves to the next (or previous) effect: the particles of the last one are cleared, and so
+  /// is the title's note of a bad configuration file (a later change to it is read again).
   private func switchEffect(by step: Int) {
     let next = (effectIndex + step + effects.count) % effects.count
     do {
@@ -336,6 +337,7 @@ final class WindowApp {
       system.release()
       system = replacement
       effectIndex = next
+      reloadError = nil
     } catch {
       say("\(error)")
     }
