@@ -53,7 +53,7 @@ struct Render: ParsableCommand {
 
   @Option(
     help: ArgumentHelp(
-      "The backdrop: transparent, or a colour #rrggbb or #rrggbbaa (default: #12141c).",
+      "The backdrop: transparent, or a colour #rrggbb or #rrggbbaa.",
       valueName: "colour"))
   var background: Backdrop = Backdrop(color: GLFrame.background)
 

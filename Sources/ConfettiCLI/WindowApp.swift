@@ -225,9 +225,12 @@ final class WindowApp {
     // Nothing alive: no need to scan the particles kept for rewinding.
     let alive = system.isAlive(at: time) ? system.aliveCount(at: time) : 0
     let idle = !system.isAlive(at: time) && !clock.isPaused
-    let rate = idle ? "idle" : String(format: "%.0f fps", frameCounter.rate)
     let calm = settings.reduceMotion ? " (reduced motion)" : ""
-    var parts = ["Confetti", "\(system.effect.config.name)\(calm)", "\(alive) particles", rate]
+    var parts = ["Confetti", "\(system.effect.config.name)\(calm)", "\(alive) particles"]
+    // Paused, nothing is drawn: no frame rate to show.
+    if !clock.isPaused {
+      parts.append(idle ? "idle" : String(format: "%.0f fps", frameCounter.rate))
+    }
     let at = String(format: "%.3f s", time - effectStart)
     var playing: [String] = []
     if clock.isPaused { playing.append("paused at \(at)") }

@@ -129,18 +129,3 @@ extension RGBAImage.Pixel {
     self.init(red: c.red, green: c.green, blue: c.blue)
   }
 }
-
-extension RGBAImage {
-  /// The largest difference in any colour channel between two pictures of the same size, and
-  /// how many pixels differ by more than `threshold` in some channel.
-  func difference(from other: RGBAImage, threshold: Int = 0) -> (largest: Int, pixels: Int) {
-    precondition(width == other.width && height == other.height, "pictures of different sizes")
-    var (largest, pixels) = (0, 0)
-    for i in stride(from: 0, to: bytes.count, by: 4) {
-      let delta = (0..<3).map { abs(Int(bytes[i + $0]) - Int(other.bytes[i + $0])) }.max()!
-      largest = Swift.max(largest, delta)
-      if delta > threshold { pixels += 1 }
-    }
-    return (largest, pixels)
-  }
-}

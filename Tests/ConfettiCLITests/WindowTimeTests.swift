@@ -1,0 +1,234 @@
+import ConfettiImage
+import Foundation
+import XCTest
+
+/// The window's time as a player uses it, under Xvfb: paused, stepped a frame at a time, run
+/// backwards with a held key and played at half speed. Each moment it stops at, read from its
+/// title, is a screenshot of the window equal to `confetti render --time` of that moment. And
+/// `r` and `--watch` read the configuration again, keeping the last good effect through bad
+/// edits and a file that goes away.
+final class WindowTimeTests: XCTestCase {
+  /// A window on its own X display, and the tools the test drives it with.
+  struct Session {
+    var display: String
+    var window: String
+    var process: Process
+
+    func title() throws -> String { try xdotool(["getwindowname", window], display: display) }
+
+    func press(_ keys: String...) throws {
+      try xdotool(["key", "--window", window] + keys, display: display)
+    }
+
+    /// Waits (up to 10 s) for the title to satisfy `condition`; returns it.
+    @discardableResult
+    func waitForTitle(_ what: String, _ condition: (String) -> Bool) throws -> String {
+      let deadline = Date().addingTimeInterval(10)
+      var last = ""
+      while Date() < deadline {
+        last = try title()
+        if condition(last) { return last }
+        usleep(50_000)
+      }
+      XCTFail("the title never showed \(what): \(last)")
+      return last
+    }
+
+    /// The moment the title says the paused window shows, in seconds since the effect began.
+    func pausedMoment() throws -> Double {
+      let title = try waitForTitle("a paused moment") { $0.contains("paused at") }
+      guard let range = title.range(of: #"paused at [0-9.]+"#, options: .regularExpression),
+        let moment = Double(title[range].dropFirst("paused at ".count))
+      else {
+        XCTFail("no moment in the title: \(title)")
+        return 0
+      }
+      return moment
+    }
+  }
+
+  let size = (width: 480, height: 360)
+  let effect = ["--preset", "cannon", "--seed", "7"]
+
+  /// `confetti` with `arguments`, in a window of ``size`` on an X display of that size, both
+  /// ended when the test ends.
+  func openWindow(_ arguments: [String]) throws -> Session {
+    let display = try startXvfb(size: "\(size.width)x\(size.height)x24")
+    addTeardownBlock { display.server.terminate() }
+    let process = try launch(
+      confettiBinary.path,
+      arguments + ["--size", "\(size.width)x\(size.height)", "--exit-after", "60"],
+      display: display.name)
+    addTeardownBlock { process.terminate() }
+    let id =
+      try xdotool(["search", "--sync", "--name", "^Confetti"], display: display.name)
+      .split(separator: "\n").first.map(String.init) ?? ""
+    XCTAssertFalse(id.isEmpty, "the window never appeared")
+    return Session(display: display.name, window: id, process: process)
+  }
+
+  func tools() throws -> URL {
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xdotool"),
+      let ffmpeg = VideoWriter.findFFmpeg()
+    else {
+      if ProcessInfo.processInfo.environment["CI"] == "true" {
+        XCTFail("CI must test the window's time, but xdotool or ffmpeg is missing")
+      }
+      throw XCTSkip("needs xdotool and ffmpeg")
+    }
+    return ffmpeg
+  }
+
+  /// A screenshot of the window (at the screen's top left corner, no window manager) taken by
+  /// ffmpeg's X11 grabber, without the pointer.
+  func screenshot(_ session: Session, ffmpeg: URL, to file: URL) throws -> RGBAImage {
+    let result = try runProgram(
+      ffmpeg,
+      [
+        "-v", "error", "-f", "x11grab", "-draw_mouse", "0", "-video_size",
+        "\(size.width)x\(size.height)", "-i", "\(session.display)+0,0", "-frames:v", "1", "-y",
+        file.path,
+      ])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    return try PNG.read(file)
+  }
+
+  /// Asserts that the window shows what `confetti render` draws at `moment` (given to the
+  /// millisecond, as the title gives it: pieces moved at most about a pixel meanwhile).
+  func assertShowsTheRender(
+    at moment: Double, _ session: Session, ffmpeg: URL, in directory: URL,
+    line: UInt = #line
+  ) throws {
+    let name = String(format: "%.3f", moment)
+    let shot = try screenshot(
+      session, ffmpeg: ffmpeg, to: directory.appendingPathComponent("window-\(name).png"))
+    let file = directory.appendingPathComponent("render-\(name).png")
+    let result = try confetti(
+      ["render"] + effect + [
+        "--size", "\(size.width)x\(size.height)", "--time", name, "--out", file.path,
+      ])
+    XCTAssertEqual(result.status, 0, result.stderr, line: line)
+    let rendered = try PNG.read(file)
+    let painted = rendered.difference(
+      from: RGBAImage(
+        width: size.width, height: size.height,
+        fill: rendered[0, 0]), threshold: 24
+    ).pixels
+    XCTAssertGreaterThan(painted, 100, "pieces are in the picture at \(name) s", line: line)
+    let off = shot.difference(from: rendered, threshold: 48)
+    XCTAssertLessThan(
+      off.pixels, painted / 10,
+      "the window at \(name) s is not the render of that moment (\(off.pixels) of \(painted) "
+        + "painted pixels differ; see \(directory.path))", line: line)
+  }
+
+  func testPausedSteppedRewoundAndSlowedMomentsAreTheRenderOfThoseMoments() throws {
+    let ffmpeg = try tools()
+    let directory = try temporaryDirectory()
+    let session = try openWindow(effect)
+
+    // Paused mid-flight: the picture stays, and is the render of the moment in the title.
+    usleep(600_000)
+    try session.press("k")
+    let paused = try session.pausedMoment()
+    XCTAssertGreaterThan(paused, 0.3)
+    usleep(300_000)
+    XCTAssertEqual(try session.pausedMoment(), paused, "a paused clock stands still")
+    XCTAssertFalse(try session.title().contains("fps"), "nothing is drawn: no frame rate")
+    try assertShowsTheRender(at: paused, session, ffmpeg: ffmpeg, in: directory)
+
+    // Three frames on, one at a time: exactly 3/60 s.
+    try session.press("Right", "Right", "Right")
+    try session.waitForTitle("three frames later") {
+      !$0.contains(String(format: "paused at %.3f s", paused))
+    }
+    let later = try session.pausedMoment()
+    XCTAssertEqual(later - paused, 3.0 / 60, accuracy: 0.0011)
+    try assertShowsTheRender(at: later, session, ffmpeg: ffmpeg, in: directory)
+
+    // Held back: time runs backwards while the key is down, then stands again.
+    try xdotool(["keydown", "--window", session.window, "Left"], display: session.display)
+    try session.waitForTitle("time running back") { $0.contains("◀ back at") }
+    usleep(300_000)
+    try xdotool(["keyup", "--window", session.window, "Left"], display: session.display)
+    try session.waitForTitle("paused again") { !$0.contains("◀") && $0.contains("paused at") }
+    let rewound = try session.pausedMoment()
+    XCTAssertLessThan(rewound, later - 0.2, "held ←, time ran back")
+    XCTAssertGreaterThan(rewound, 0.05)
+    try assertShowsTheRender(at: rewound, session, ffmpeg: ffmpeg, in: directory)
+
+    // Half speed: played for a while, the clock moved half of the wall time.
+    try session.press("bracketleft")
+    try session.waitForTitle("half speed") { $0.contains("1/2×") }
+    let started = Date()
+    try session.press("k")
+    usleep(400_000)
+    try session.press("k")
+    let wall = Date().timeIntervalSince(started)
+    let slowed = try session.pausedMoment()
+    XCTAssertGreaterThanOrEqual(slowed - rewound, 0.5 * 0.4 - 0.002, "at least half of 0.4 s")
+    XCTAssertLessThanOrEqual(slowed - rewound, 0.5 * wall + 0.05, "half of \(wall) s at most")
+    try assertShowsTheRender(at: slowed, session, ffmpeg: ffmpeg, in: directory)
+  }
+
+  func testReloadingAndWatchingTheConfigurationKeepTheLastGoodEffect() throws {
+    _ = try tools()
+    let directory = try temporaryDirectory()
+    let config = directory.appendingPathComponent("party.json")
+    let snow = try String(
+      contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../Presets/snow.json").standardized, encoding: .utf8)
+    func write(_ text: String) throws {
+      // As an editor saves: a new file renamed over the old one.
+      let temporary = directory.appendingPathComponent(".party.json.swp")
+      try text.write(to: temporary, atomically: false, encoding: .utf8)
+      XCTAssertEqual(rename(temporary.path, config.path), 0)
+    }
+    func named(_ name: String) -> String {
+      snow.replacingOccurrences(of: #""name": "snow""#, with: #""name": "\#(name)""#)
+    }
+    XCTAssert(named("first").contains("\"first\""), "the snow preset names itself \"snow\"")
+    try write(named("first"))
+
+    let session = try openWindow(["--config", config.path, "--watch"])
+    try session.waitForTitle("the first effect") { $0.contains("— first") }
+
+    // A good edit runs at once.
+    try write(named("second"))
+    try session.waitForTitle("the edited effect") { $0.contains("— second") }
+
+    // A broken edit: the last good effect runs on, and the title says what is wrong.
+    try write("{ \"name\": \"third\", ")
+    let broken = try session.waitForTitle("the error") { $0.contains("error:") }
+    XCTAssert(broken.contains("— second"), broken)
+    XCTAssert(broken.contains(config.lastPathComponent), "the error names the file: \(broken)")
+    XCTAssertFalse(broken.contains("particles — 0 particles"))
+
+    // The file goes away: still the last good effect, still an error.
+    XCTAssertEqual(unlink(config.path), 0)
+    let gone = try session.waitForTitle("the missing file") {
+      $0.contains("error:") && $0 != broken
+    }
+    XCTAssert(gone.contains("— second"), gone)
+
+    // It comes back, good: read again, the error gone.
+    try write(named("fourth"))
+    let back = try session.waitForTitle("the file back") { $0.contains("— fourth") }
+    XCTAssertFalse(back.contains("error:"), back)
+
+    // r reads it again by hand too (the window restarts the effect from the file).
+    try write(named("fifth"))
+    try session.press("r")
+    try session.waitForTitle("the reloaded effect") { $0.contains("— fifth") }
+    XCTAssert(session.process.isRunning, "the window is still running")
+  }
+
+  func testRWithAPresetSaysThereIsNoFileToRead() throws {
+    _ = try tools()
+    let session = try openWindow(effect)
+    try session.press("r")
+    let title = try session.waitForTitle("the note") { $0.contains("error:") }
+    XCTAssert(title.contains("r reloads a --config file"), title)
+    XCTAssert(title.contains("— cannon"), title)
+  }
+}
