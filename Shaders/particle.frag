@@ -1,6 +1,6 @@
 #version 330 core
-// Cuts the particle's shape out of its sprite (a point, or with QUADS defined a quad), with a one-pixel smoothed edge: a
-// rectangle, a circle, a polygon from the table (the triangle and the star are its first two
+// Cuts the particle's shape out of its sprite (a point, or with QUADS defined a quad), with a
+// one-pixel smoothed edge: a rectangle, a circle, a soft glow, a polygon from the table (the triangle and the star are its first two
 // entries, a scene's own polygons follow), or an image from the atlas, tinted by the colour.
 //
 // Polygons and images are compiled in only when WITH_POLYGONS or WITH_IMAGES is defined
@@ -90,6 +90,11 @@ void main() {
   }
 #endif
   float coverage = clamp(inside + 0.5, 0.0, 1.0);
+  if (v_shape == GLOW) {
+    // Light falling smoothly from the centre to nothing at the edge.
+    float r2 = dot(q / h, q / h);
+    coverage = r2 < 1.0 ? (1.0 - r2) * (1.0 - r2) : 0.0;
+  }
   if (coverage <= 0.0) discard;
   fragColor = v_color * coverage;
 }

@@ -20,6 +20,7 @@ in vec4 a_spin;      // rotation r0 (deg), spin (deg/s), spread S (pt/s^2), flut
 in vec4 a_waves;     // flutter rate w (rad/s), phase phi, flip rate wf (rad/s), phase phif
 in uvec4 a_style;    // shape, flags (bit 0 flips, 1 shrinks with life, 2 darker back), emitter, trail
 in vec2 a_growth;    // scale speed (1/s), emitter fade-out start (s after birth; inf: never)
+in float a_landing;  // when it lands and stops (s after birth; inf: never)
 
 uniform uint u_now;             // the clock (ticks), the only value that changes per frame
 
@@ -29,6 +30,7 @@ uniform vec4 u_wind[EMITTERS];        // wind (pt/s), gust amplitude (pt), gust 
 uniform uint u_gustCycles[EMITTERS];  // gust cycles per 2^32 ticks
 uniform vec4 u_colorSpeed[EMITTERS];  // RGBA change per second
 uniform uint u_trailTicks[EMITTERS];  // time between trail copies (ticks)
+uniform vec4 u_look[EMITTERS];        // fade-in (s), twinkle depth, additive (1) or not (0)
 
 const float RADIANS_PER_TURN_FRACTION = 6.283185307179586 / 4294967296.0;
 
@@ -78,18 +80,23 @@ void main() {
   int emitter = int(a_style.z);
   vec4 wind = u_wind[emitter];
 
+  // Motion stops where the piece lands (m: the age its motion has reached); the gust's clock
+  // stands still there too.
+  bool landed = t >= a_landing;
+  float m = landed ? a_landing : t;
+  uint gustClock = landed ? now - uint((t - a_landing) * TICKS_PER_SECOND) : now;
   float kx = a_drag.x;
   float ky = a_drag.y;
-  float ex = velocityResponse(kx, t);
-  float ey = velocityResponse(ky, t);
-  float fx = accelerationResponse(kx, t);
-  float fy = accelerationResponse(ky, t);
+  float ex = velocityResponse(kx, m);
+  float ey = velocityResponse(ky, m);
+  float fx = accelerationResponse(kx, m);
+  float fy = accelerationResponse(ky, m);
   float side = a_velocity.x >= 0.0 ? 1.0 : -1.0;
   // The gust's angle from the clock in exact integer arithmetic: turns = cycles * ticks / 2^32.
-  float gust = float(u_gustCycles[emitter] * now) * RADIANS_PER_TURN_FRACTION + wind.z;
+  float gust = float(u_gustCycles[emitter] * gustClock) * RADIANS_PER_TURN_FRACTION + wind.z;
   float x = a_origin.x + a_velocity.x * ex + (a_accel.x + kx * wind.x) * fx
-          + a_spin.w * sin(a_waves.x * t + a_waves.y)
-          + side * a_spin.z * t * t
+          + a_spin.w * sin(a_waves.x * m + a_waves.y)
+          + side * a_spin.z * m * m
           + wind.y * kx * ex * sin(gust);
   float y = a_origin.y + a_velocity.y * ey + a_accel.y * fy;
 
@@ -105,23 +112,31 @@ void main() {
   float trailFactor = 1.0 - float(copy) / float(trail + 1u);
   bool flips = (a_style.y & FLIPS) != 0u;
   float growth = max(0.0, 1.0 + a_growth.x * t) * ((a_style.y & SHRINKS) != 0u ? remaining / lifetime : 1.0);
-  float tumble = cos(a_waves.z * t + a_waves.w);
+  // The tumble, or for a piece that does not tumble, its twinkle.
+  float wave = cos(a_waves.z * (flips ? m : t) + a_waves.w);
   v_position = vec2(x, y);
-  v_rotation = a_spin.x + a_spin.y * t;
-  v_widthScale = flips ? max(FLIP_FLOOR, abs(tumble)) : 1.0;
+  v_rotation = a_spin.x + a_spin.y * m;
+  v_widthScale = flips ? max(FLIP_FLOOR, abs(wave)) : 1.0;
   v_size = vec2(a_lifeSize.z * v_widthScale, a_lifeSize.w) * growth * trailFactor;
   v_rgba = clamp(a_color + u_colorSpeed[emitter] * t, 0.0, 1.0);
   if (flips && (a_style.y & DARKER_BACK) != 0u) {
-    // Darker while the back faces the viewer, changing while the piece is edge-on.
-    float shade = mix(BACK_SHADE_FLOOR, 1.0, smoothstep(-0.25, 0.25, tumble));
-    v_rgba.rgb *= shade;
+    // Paper: lit by the tilt, deepening in shade without losing its hue, glinting face on.
+    float light = (1.0 + BACK_LIGHT) / 2.0 + (1.0 - BACK_LIGHT) / 2.0 * wave;
+    vec3 shaded = pow(v_rgba.rgb, vec3(1.0 / light)) * ((1.0 + light) / 2.0);
+    float sheen = GLINT * pow(max(wave, 0.0), 8.0);
+    v_rgba.rgb = shaded + (1.0 - shaded) * sheen;
   }
-  v_opacity = alive ? (remaining < fade ? remaining / fade : 1.0) * emitterFade * trailFactor : 0.0;
+  vec4 look = u_look[emitter];
+  float shown = (remaining < fade ? remaining / fade : 1.0) * emitterFade;
+  if (look.x > 0.0) shown *= min(1.0, t / look.x);
+  if (look.y > 0.0 && !flips) shown *= 1.0 - look.y * (1.0 - wave) / 2.0;
+  v_opacity = alive ? shown * trailFactor : 0.0;
 
   float angle = radians(v_rotation);
   v_turn = vec2(cos(angle), sin(angle));
   v_halfSize = 0.5 * v_size * u_pixelsPerPoint;
-  v_color = vec4(v_rgba.rgb, 1.0) * (v_rgba.a * v_opacity);
+  // Premultiplied; additive light keeps zero alpha, so it adds to what is behind it.
+  v_color = vec4(v_rgba.rgb, look.z > 0.0 ? 0.0 : 1.0) * (v_rgba.a * v_opacity);
   v_shape = a_style.x;
 
   if (alive) {

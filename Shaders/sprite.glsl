@@ -61,11 +61,11 @@ void placeSprite(vec2 centre) {
                      v_turn.y * v_local.x + v_turn.x * v_local.y);
   gl_Position.xy += offset * u_pixelsToClip;
 #else
-  // Half the width and height of the rotated piece's bounding box: an ellipse's for circles, a
-  // rectangle's for every other shape (polygons and images lie within their rectangle).
+  // Half the width and height of the rotated piece's bounding box: an ellipse's for circles and
+  // glows, a rectangle's for every other shape (polygons and images lie within their rectangle).
   vec2 c = abs(v_turn.xx) * v_halfSize;
   vec2 s = abs(v_turn.yy) * v_halfSize;
-  vec2 extent = v_shape == CIRCLE
+  vec2 extent = v_shape == CIRCLE || v_shape == GLOW
       ? vec2(length(vec2(c.x, s.y)), length(vec2(s.x, c.y)))
       : vec2(c.x + s.y, s.x + c.y);
   v_spriteSize = min(ceil(2.0 * max(extent.x, extent.y)) + 2.0, u_maxPointSize);

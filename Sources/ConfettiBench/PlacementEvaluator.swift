@@ -20,14 +20,17 @@ public struct PlacedSprite: Equatable, Sendable {
   public var blue: UInt8 = 0
   public var alpha: UInt8 = 0
   public var shape: UInt8 = 0
-  private var padding: (UInt8, UInt8, UInt8) = (0, 0, 0)
+  /// 1: its light adds to what is behind it; 0: it covers it.
+  public var additive: UInt8 = 0
+  private var padding: (UInt8, UInt8) = (0, 0)
 
   public init() {}
 
   public static func == (a: PlacedSprite, b: PlacedSprite) -> Bool {
     (a.x, a.y, a.rotation, a.opacity, a.width, a.height)
       == (b.x, b.y, b.rotation, b.opacity, b.width, b.height)
-      && (a.red, a.green, a.blue, a.alpha, a.shape) == (b.red, b.green, b.blue, b.alpha, b.shape)
+      && (a.red, a.green, a.blue, a.alpha, a.shape, a.additive)
+        == (b.red, b.green, b.blue, b.alpha, b.shape, b.additive)
   }
 
   /// The sprite of a particle (or trail copy) in `state`, cut as `shape`.
@@ -41,6 +44,7 @@ public struct PlacedSprite: Equatable, Sendable {
     let c = state.color
     (red, green, blue, alpha) = (Self.byte(c.x), Self.byte(c.y), Self.byte(c.z), Self.byte(c.w))
     self.shape = shape
+    additive = state.additive ? 1 : 0
   }
 
   private static func byte(_ share: Double) -> UInt8 {
@@ -52,7 +56,7 @@ public struct PlacedSprite: Equatable, Sendable {
     RecordAttribute(name: "a_place", location: 0, component: .float32, count: 4, offset: 0),
     RecordAttribute(name: "a_size", location: 1, component: .float32, count: 2, offset: 16),
     RecordAttribute(name: "a_rgba", location: 2, component: .normalizedUInt8, count: 4, offset: 24),
-    RecordAttribute(name: "a_shape", location: 3, component: .uint8, count: 1, offset: 28),
+    RecordAttribute(name: "a_shape", location: 3, component: .uint8, count: 2, offset: 28),
   ]
 }
 

@@ -17,7 +17,7 @@ public enum SpriteCoverage {
     let angle = state.rotation * .pi / 180
     let (c, s) = (abs(cos(angle)), abs(sin(angle)))
     let extent =
-      shape == ParticleShape.circle.rawValue
+      ParticleShape(rawValue: shape).isElliptical
       ? max(
         ((c * hx) * (c * hx) + (s * hy) * (s * hy)).squareRoot(),
         ((s * hx) * (s * hx) + (c * hy) * (c * hy)).squareRoot())

@@ -317,6 +317,13 @@ extension ConfigNode {
       e.gustAmplitude = try wind["gust"]?.number() ?? e.gustAmplitude
       e.gustPeriod = try wind["gustPeriod"]?.number() ?? e.gustPeriod
     }
+    if let floor = try m["floor"]?.members() {
+      var f = Floor()
+      f.y = try floor["y"]?.number() ?? f.y
+      f.offset = try floor["offset"]?.number() ?? f.offset
+      f.restTime = try floor["restTime"]?.number() ?? f.restTime
+      e.floor = f
+    }
     let mode = ConfigSchema.mode(of: e.emission)
     e.cells = try m["cells"]!.list().map { (node) throws(ConfigError) in
       try node.cell(mode: mode)
@@ -366,6 +373,8 @@ extension ConfigNode {
     c.birthRate = try m["birthRate"]?.number() ?? c.birthRate
     c.lifetime = try m["lifetime"]?.varied() ?? c.lifetime
     c.fade = try m["fade"]?.number() ?? c.fade
+    c.fadeIn = try m["fadeIn"]?.number() ?? c.fadeIn
+    c.blend = try m["blend"]?.choice(Blend.self) ?? c.blend
     c.speedUnit = try m["speedUnit"]?.choice(SpeedUnit.self) ?? c.speedUnit
     c.speed = try m["speed"]?.varied() ?? c.speed
     c.direction = try m["direction"]?.varied() ?? c.direction
@@ -402,9 +411,19 @@ extension ConfigNode {
       try m["shapes"]?.list().map { (node) throws(ConfigError) in try node.shape() } ?? c.shapes
     c.flutterAmplitude = try m["flutterAmplitude"]?.varied() ?? c.flutterAmplitude
     c.flutterFrequency = try m["flutterFrequency"]?.varied() ?? c.flutterFrequency
+    c.flutterFromBirth = try m["flutterFromBirth"]?.bool() ?? c.flutterFromBirth
     c.flips = try m["flips"]?.bool() ?? c.flips
     c.flipFrequency = try m["flipFrequency"]?.varied() ?? c.flipFrequency
     c.darkensBack = try m["darkensBack"]?.bool() ?? c.darkensBack
+    c.twinkleFrequency = try m["twinkleFrequency"]?.varied() ?? c.twinkleFrequency
+    if let twinkle = m["twinkle"] {
+      c.twinkle = try twinkle.number()
+      if c.twinkle > 0 && c.flips {
+        throw twinkle.fail(
+          "a piece that tumbles cannot twinkle (both use its wave): set flips to false or "
+            + "twinkle to 0")
+      }
+    }
     c.spread = try m["spread"]?.varied() ?? c.spread
     c.trail = try m["trail"]?.integer() ?? c.trail
     c.trailSpacing = try m["trailSpacing"]?.number() ?? c.trailSpacing

@@ -160,8 +160,8 @@ public enum ConfigSchema {
 extension ConfigSchema {
   /// Every object of the format, in the order the documentation lists them.
   public static let objects: [Object] = [
-    effect, emitter, wind, emitterShape, emission, cell, velocity, particleShape, varied, pair,
-    channels,
+    effect, emitter, wind, floor, emitterShape, emission, cell, velocity, particleShape, varied,
+    pair, channels,
   ]
 
   /// The root: one effect.
@@ -219,6 +219,11 @@ extension ConfigSchema {
           "wind", .object(wind), default: defaults(of: wind),
           help: "wind and gusts shared by its particles"),
         Key(
+          "floor", .object(floor),
+          help:
+            "a line its pieces land on and lie on, then fade out; absent, they fall through "
+            + "the window"),
+        Key(
           "cells", .list(.object(cell), count: 1...EffectConfig.cellCapacity), required: true,
           help: "the kinds of particle it makes, each with its own count or birth rate"),
       ])
@@ -242,6 +247,28 @@ extension ConfigSchema {
         Key(
           "gustPeriod", .number(0.1...600), unit: "seconds", default: .number(e.gustPeriod),
           help: "the time of one gust, there and back"),
+      ])
+  }()
+
+  /// An emitter's floor.
+  public static let floor: Object = {
+    let f = Floor()
+    return Object(
+      id: "floor", title: "Floor",
+      summary:
+        "A line an emitter's pieces land on: each stops exactly where it first comes down to "
+        + "it, lies there with its spin and tumble frozen, then fades out.",
+      keys: [
+        Key(
+          "y", .number(-1...2), unit: "shares of the window's height", default: .number(f.y),
+          help: "where it lies: 1 is the bottom edge"),
+        Key(
+          "offset", .number(-100_000...100_000), unit: "pt", default: .number(f.offset),
+          help: "points added, y down"),
+        Key(
+          "restTime", .number(0...ParticleRecord.maximumLifetime), unit: "seconds",
+          default: .number(f.restTime),
+          help: "how long a piece lies there before it fades out over its fade"),
       ])
   }()
 
@@ -337,6 +364,14 @@ extension ConfigSchema {
             "opacity ramps to 0 over the last this many seconds of life; longer than the life "
             + "fades over all of it"),
         Key(
+          "fadeIn", .number(0...lifetime.upperBound), unit: "seconds", default: .number(c.fadeIn),
+          help: "opacity rises from 0 over the first this many seconds of life"),
+        Key(
+          "blend", .choice(Blend.allCases.map(\.rawValue)), default: .string(c.blend.rawValue),
+          help:
+            "\"normal\" covers what is behind, as paper; \"additive\" adds its light to it, as "
+            + "fire and sparks"),
+        Key(
           "speed", .varied(0...100_000), unit: "pt/s, or window heights/s",
           default: json(c.speed), help: "speed at birth, in the unit speedUnit picks"),
         Key(
@@ -420,6 +455,11 @@ extension ConfigSchema {
           "flutterFrequency", .varied(0...1000), unit: "rad/s",
           default: json(c.flutterFrequency), help: "how fast it sways"),
         Key(
+          "flutterFromBirth", .boolean, default: .bool(c.flutterFromBirth),
+          help:
+            "the sway starts at the birth point, so a burst from a point starts at that point; "
+            + "false sways about it, already to one side at birth (the classic cannon)"),
+        Key(
           "flips", .boolean, default: .bool(c.flips),
           help: "the fake 3D tumble: width × max(0.15, |cos(ω·t + φ)|); false is flat"),
         Key(
@@ -427,7 +467,17 @@ extension ConfigSchema {
           help: "how fast it tumbles"),
         Key(
           "darkensBack", .boolean, default: .bool(c.darkensBack),
-          help: "while tumbling, the back face is drawn at 55 % brightness"),
+          help:
+            "while tumbling, shaded as paper: deeper (gold, not olive, from yellow) as its back "
+            + "turns to the viewer, a glint as its face does"),
+        Key(
+          "twinkle", .number(0...1), unit: "share of its opacity", default: .number(c.twinkle),
+          help:
+            "how deep it twinkles: opacity dips by up to this share and back, each piece at its "
+            + "own rate and phase; not with flips"),
+        Key(
+          "twinkleFrequency", .varied(0...1000), unit: "rad/s", default: json(c.twinkleFrequency),
+          help: "how fast it twinkles"),
         Key(
           "spread", .varied(-10_000...10_000), unit: "pt/s²", default: json(c.spread),
           help: "outward drift growing as t²"),

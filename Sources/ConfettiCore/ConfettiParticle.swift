@@ -1,6 +1,6 @@
 /// The initial conditions of one piece of confetti: everything the closed form needs, in Double.
 ///
-/// Spawners produce these; ``ParticleRecord`` packs one into the 64 bytes the GPU reads, and
+/// Spawners produce these; ``ParticleRecord`` packs one into the 68 bytes the GPU reads, and
 /// ``ParticleRecord/particle`` unpacks it again, so the CPU reference can evaluate exactly what the
 /// GPU evaluates, quantisation included.
 public struct ConfettiParticle: Equatable, Sendable {
@@ -61,6 +61,10 @@ public struct ConfettiParticle: Equatable, Sendable {
   /// Seconds after birth when the particle's emitter starts to fade out (over the emitter's
   /// ``EmitterStyle/fadeOut``), taking the particle with it. Infinity: never.
   public var emitterFadeAt: Seconds = .infinity
+  /// Seconds after birth when the piece lands on its emitter's floor and stops there: its
+  /// position, spin, tumble and sway stay as they were at that moment (colour, size and
+  /// opacity go on). Infinity: it never lands. Solved once, at birth (``landingTime(onto:)``).
+  public var landing: Seconds = .infinity
 
   public init() {}
 
@@ -82,9 +86,13 @@ public struct ParticleShape: Hashable, Sendable, CustomStringConvertible {
   public static let circle = ParticleShape(rawValue: 1)
   public static let triangle = ParticleShape(rawValue: 2)
   public static let star = ParticleShape(rawValue: 3)
+  /// A soft glow: an ellipse whose light falls smoothly from full at its centre to nothing at its
+  /// edge, (1 − r²)², for fire, sparks and light (best with additive blending).
+  public static let glow = ParticleShape(rawValue: 4)
   /// The built-in shapes by name, as configuration files spell them.
   public static let named: [(String, ParticleShape)] = [
     ("rectangle", .rectangle), ("circle", .circle), ("triangle", .triangle), ("star", .star),
+    ("glow", .glow),
   ]
 
   /// How many polygons and images one scene may use (the shader's tables).
@@ -113,6 +121,9 @@ public struct ParticleShape: Hashable, Sendable, CustomStringConvertible {
     public static let polygons = Kinds(rawValue: 1)
     public static let images = Kinds(rawValue: 2)
   }
+
+  /// Whether its sprite is bounded by an ellipse (a circle, a glow) rather than a rectangle.
+  public var isElliptical: Bool { self == .circle || self == .glow }
 
   /// Which costly kind this shape is, if any.
   public var kind: Kinds {

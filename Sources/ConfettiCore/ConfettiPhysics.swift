@@ -14,8 +14,12 @@ import Foundation
 ///     rotation = r0 + spin·t
 ///     width    = w · max(0.15, |cos(ωf·t + φf)|) · growth,   height = h · growth
 ///     growth   = max(0, 1 + scaleSpeed·t) · (remaining / lifetime if it shrinks with life)
-///     colour   = clamp(colour0 + colourSpeed·t, 0, 1)
-///     opacity  = (lifetime − t) / fade in the last `fade` seconds, else 1
+///     colour   = clamp(colour0 + colourSpeed·t, 0, 1), shaded as paper while it tumbles
+///     opacity  = (lifetime − t) / fade in the last `fade` seconds, else 1,
+///                × min(1, t / fadeIn) × (1 − twinkle·(1 − cos(ωf·t + φf))/2)
+///
+/// A piece that lands (``ConfettiParticle/landing``, T) stops there: position, rotation, tumble
+/// and sway are those at min(t, T), the gust's clock stands at the landing.
 ///
 /// With the classic values (no wind, kx = ky = k) this is the classic formula exactly:
 /// vy·E + g·F = (vy/k)·D + (g/k)·(t − D/k) with D = 1 − e^(−k·t).
@@ -95,37 +99,46 @@ public enum ConfettiPhysics {
     let p = particle
     let fading = emitterFade(age: t, fadeAt: p.emitterFadeAt, fadeOut: style.fadeOut)
     guard fading > 0 else { return nil }
+    // Motion stops where the piece lands; the gust's clock stands still there too.
+    let landed = t >= p.landing
+    let m = landed ? p.landing : t
+    let gustClock =
+      landed ? Tick(rawValue: now.rawValue &- UInt32((t - p.landing) * Tick.perSecond)) : now
     let (kx, ky) = (p.dragX, p.dragY)
-    let ex = velocityResponse(drag: kx, age: t)
-    let ey = velocityResponse(drag: ky, age: t)
-    let fx = accelerationResponse(drag: kx, age: t)
-    let fy = accelerationResponse(drag: ky, age: t)
+    let ex = velocityResponse(drag: kx, age: m)
+    let ey = velocityResponse(drag: ky, age: m)
+    let fx = accelerationResponse(drag: kx, age: m)
+    let fy = accelerationResponse(drag: ky, age: m)
     let side: Double = p.velocityX >= 0 ? 1 : -1
     let x =
       p.origin.x + p.velocityX * ex + (p.accelerationX + kx * style.wind) * fx
-      + p.flutterAmplitude * sin(p.flutterFrequency * t + p.flutterPhase)
-      + side * p.spread * t * t
-      + style.gustAmplitude * kx * ex * sin(style.gustAngle(at: now))
+      + p.flutterAmplitude * sin(p.flutterFrequency * m + p.flutterPhase)
+      + side * p.spread * m * m
+      + style.gustAmplitude * kx * ex * sin(style.gustAngle(at: gustClock))
     let y = p.origin.y + p.velocityY * ey + p.gravity * fy
     let remaining = p.lifetime - t
     let growth = max(0, 1 + p.scaleSpeed * t) * (p.shrinksWithLife ? remaining / p.lifetime : 1)
-    let tumble = cos(p.flipFrequency * t + p.flipPhase)
-    let flip = p.flips ? flipScale(tumble: tumble) : 1
+    let wave = cos(p.flipFrequency * (p.flips ? m : t) + p.flipPhase)
+    let flip = p.flips ? flipScale(tumble: wave) : 1
     let base =
       SIMD4(Double(p.color.red), Double(p.color.green), Double(p.color.blue), Double(p.color.alpha))
       / 255
     var color = (base + style.colorSpeed * t).clamped(lowerBound: .zero, upperBound: .one)
     if p.flips && p.darkensBack {
-      let shade = backShade(tumble: tumble)
-      color *= SIMD4(shade, shade, shade, 1)
+      let shaded = paperShade(SIMD3(color.x, color.y, color.z), tumble: wave)
+      color = SIMD4(shaded.x, shaded.y, shaded.z, color.w)
     }
+    var shown = opacity(age: t, lifetime: p.lifetime, fade: p.fade) * fading
+    if style.fadeIn > 0 { shown *= min(1, t / style.fadeIn) }
+    if style.twinkle > 0 && !p.flips { shown *= 1 - style.twinkle * (1 - wave) / 2 }
     return ParticleState(
       position: Point(x: x, y: y),
-      rotation: p.rotation + p.spin * t,
+      rotation: p.rotation + p.spin * m,
       widthScale: flip,
       size: Size(width: p.size.width * flip * growth, height: p.size.height * growth),
       color: color,
-      opacity: opacity(age: t, lifetime: p.lifetime, fade: p.fade) * fading
+      opacity: shown,
+      additive: style.additive
     )
   }
 
@@ -164,16 +177,25 @@ public enum ConfettiPhysics {
     return f >= 1 ? 0 : (1 - f) * (1 - f)
   }
 
-  /// How dark the back face is drawn: the colour's share that remains.
-  public static let backShadeFloor = 0.55
+  /// The light on a tumbling piece's back when it faces the viewer squarely: the front gets 1,
+  /// a piece edge-on the mean of the two.
+  public static let backLight = 0.56
+  /// How much nearer white a piece turns at the peak of its glint, facing the viewer squarely.
+  public static let glint = 0.25
 
-  /// The colour factor of a tumbling piece whose tumble cosine is `tumble`: 1 facing the viewer,
-  /// ``backShadeFloor`` showing its back, and a smooth step between (|cos| < 0.25), so that the
-  /// change happens while the piece is edge-on.
-  public static func backShade(tumble c: Double) -> Double {
-    let x = min(1, max(0, (c + 0.25) / 0.5))
-    let step = x * x * (3 - 2 * x)
-    return backShadeFloor + (1 - backShadeFloor) * step
+  /// Paper's colour for tumble cosine `c` (1 facing the viewer, −1 showing its back), in shares
+  /// of full scale: lit by l = (1 + b)/2 + (1 − b)/2·c (b = ``backLight``), continuous with the
+  /// tilt. The light deepens the colour as paper in shade does, rgb^(1/l)·(1 + l)/2: a bright
+  /// channel keeps its brightness longer than a dim one, so yellow turns gold rather than
+  /// olive and every colour keeps its hue; and it glints, nearer white by ``glint``·c⁸, as it
+  /// turns to face the viewer.
+  public static func paperShade(_ rgb: SIMD3<Double>, tumble c: Double) -> SIMD3<Double> {
+    let light = (1 + backLight) / 2 + (1 - backLight) / 2 * c
+    let lit = SIMD3(pow(rgb.x, 1 / light), pow(rgb.y, 1 / light), pow(rgb.z, 1 / light))
+    let shaded = lit * ((1 + light) / 2)
+    let facing = max(c, 0)
+    let sheen = glint * pow(facing, 8)
+    return shaded + (SIMD3(repeating: 1) - shaded) * sheen
   }
 }
 
@@ -191,4 +213,55 @@ public struct ParticleState: Equatable, Sendable {
   public var color: SIMD4<Double>
   /// Opacity in [0, 1].
   public var opacity: Double
+  /// Whether its light adds to what is behind it (``EmitterStyle/additive``).
+  public var additive = false
+}
+
+extension ConfettiParticle {
+  /// The moment, in seconds after birth, when the piece's lowest point first comes down to
+  /// `floor` (a y in points, down positive) within its life: its centre plus the half height
+  /// of the turned, tumbled, grown piece (of its ellipse for circles and glows, of its
+  /// rectangle for the rest). Infinity when it never does, or when it is born touching or below
+  /// it. Solved once, at birth, in Double, from the particle as given (pack it first for the
+  /// record's values): the first of 64 steps across the life that ends at or below the floor
+  /// holds a crossing, which bisection finds to a microsecond.
+  public func landingTime(onto floor: Points) -> Seconds {
+    var free = self
+    free.landing = .infinity
+    free.emitterFadeAt = .infinity
+    let elliptical = shape.isElliptical
+    func below(_ t: Seconds) -> Bool {
+      guard let state = ConfettiPhysics.state(of: free, age: t) else { return false }
+      return state.lowestPoint(elliptical: elliptical) >= floor
+    }
+    guard lifetime > 0, !below(0) else { return .infinity }
+    let steps = 64
+    var above: Seconds = 0
+    for step in 1...steps {
+      let t = min(lifetime * Double(step) / Double(steps), lifetime.nextDown)
+      guard below(t) else {
+        above = t
+        continue
+      }
+      var reached = t
+      while reached - above > 1e-6 {
+        let middle = (above + reached) / 2
+        if below(middle) { reached = middle } else { above = middle }
+      }
+      return reached
+    }
+    return .infinity
+  }
+}
+
+extension ParticleState {
+  /// The y of the piece's lowest point, in points: its centre plus half the height of its
+  /// turned outline, an ellipse's when `elliptical`, else a rectangle's.
+  public func lowestPoint(elliptical: Bool) -> Points {
+    let angle = rotation * .pi / 180
+    let (across, up) = (size.width * sin(angle), size.height * cos(angle))
+    let half =
+      elliptical ? (across * across + up * up).squareRoot() / 2 : (abs(across) + abs(up)) / 2
+    return position.y + half
+  }
 }

@@ -81,6 +81,8 @@ public struct EmitterConfig: Equatable, Sendable {
   /// The time of one gust cycle, in seconds. Default 4 (nothing sways while
   /// ``gustAmplitude`` is 0).
   public var gustPeriod: Seconds = 4
+  /// A line its pieces land on and stay, or nil (the default): they fall through the window.
+  public var floor: Floor?
   /// The kinds of particle it makes (1 or more in a file). Default none.
   public var cells: [CellConfig] = []
 
@@ -92,6 +94,33 @@ public struct EmitterConfig: Equatable, Sendable {
     Point(
       x: position.x * window.width + offset.x, y: position.y * window.height + offset.y)
   }
+}
+
+/// A horizontal line an emitter's pieces land on: each stops where its closed form first brings
+/// it down to the line (solved once, at its birth), lying there with its spin, tumble and sway
+/// frozen, then fades out.
+public struct Floor: Equatable, Sendable {
+  /// Where it lies, as a share of the window's height: 1 is the bottom edge. Default 1.
+  public var y = 1.0
+  /// Points added, y down. Default 0.
+  public var offset: Points = 0
+  /// How long a piece lies there before it fades out (over its cell's fade), in seconds.
+  /// Default 3.
+  public var restTime: Seconds = 3
+
+  /// A floor along the window's bottom edge.
+  public init() {}
+
+  /// Its height in a window of `window` points.
+  public func line(in window: Size) -> Points { y * window.height + offset }
+}
+
+/// How a particle's colour meets what is behind it.
+public enum Blend: String, CaseIterable, Sendable {
+  /// It covers what is behind it, as paper does.
+  case normal
+  /// Its light adds to what is behind it, as fire and sparks do.
+  case additive
 }
 
 /// A value drawn uniformly from value ± range (CAEmitterCell's convention).
@@ -152,6 +181,10 @@ public struct CellConfig: Equatable, Sendable {
   public var lifetime = Varied(2)
   /// Seconds at the end of life over which opacity ramps to 0.
   public var fade: Seconds = 0.4
+  /// Seconds at the start of life over which opacity rises from 0. Default 0.
+  public var fadeIn: Seconds = 0
+  /// How its colour meets what is behind it. Default normal.
+  public var blend = Blend.normal
   /// Speed at birth, in ``speedUnit``, along ``direction``. Default 0.
   public var speed = Varied(0)
   /// The unit of ``speed``. Default points per second.
@@ -198,12 +231,22 @@ public struct CellConfig: Equatable, Sendable {
   public var flutterAmplitude = Varied(0)
   /// The sway's ω in rad/s. Default 0.
   public var flutterFrequency = Varied(0)
+  /// Whether the sway starts at the birth point, so that every piece of a burst from a point
+  /// starts at that point; false sways about it, A·sin φ to one side at birth, as the classic
+  /// cannon does. Default true.
+  public var flutterFromBirth = true
   /// Whether pieces tumble (a fake 3D flip that narrows them). Default false.
   public var flips = false
   /// The tumble's rate in rad/s. Default 3–6.
   public var flipFrequency = Varied(4.5, range: 1.5)
-  /// Whether a tumbling piece is darker while its back faces the viewer. Default true.
+  /// Whether a tumbling piece is shaded as paper: deeper while its back faces the viewer,
+  /// glinting as it turns to face it. Default true.
   public var darkensBack = true
+  /// How deep the particles twinkle, 0 to 1 (opacity dips by up to this share and back), each
+  /// at its own rate; not with ``flips``. Default 0.
+  public var twinkle = 0.0
+  /// The twinkle's ω in rad/s. Default 8 ± 4.
+  public var twinkleFrequency = Varied(8, range: 4)
   /// Outward drift in pt/s², growing as t², to the side the piece flies. Default 0.
   public var spread = Varied(0)
   /// Copies drawn behind each particle, each from an earlier moment. Default 0.

@@ -53,6 +53,9 @@ public struct EffectScene: Sendable {
         style.colorSpeed = cell.colorSpeed
         if case .timed(_, let fadeOut) = emitter.emission { style.fadeOut = fadeOut }
         style.trailSpacing = cell.trailSpacing
+        style.fadeIn = cell.fadeIn
+        style.twinkle = cell.twinkle
+        style.additive = cell.blend == .additive
         table.set(style, at: next)
         styles.append(UInt8(next))
         next += 1
@@ -300,8 +303,15 @@ public struct EffectScene: Sendable {
     p.flutterAmplitude = cell.flutterAmplitude.sample(using: &random)
     p.flutterFrequency = cell.flutterFrequency.sample(using: &random)
     p.flutterPhase = .random(in: 0...(2 * .pi), using: &random)
+    if cell.flutterFromBirth {
+      // With the sway's values as the record keeps them, so that it is zero at birth exactly.
+      let (sway, phase) = (Float16(p.flutterAmplitude), Float16(p.flutterPhase))
+      p.origin.x -= Double(sway) * sin(Double(phase))
+    }
     p.flips = cell.flips
-    p.flipFrequency = cell.flipFrequency.sample(using: &random)
+    // A piece that does not tumble twinkles with its tumble's wave.
+    let twinkles = cell.twinkle > 0 && !cell.flips
+    p.flipFrequency = (twinkles ? cell.twinkleFrequency : cell.flipFrequency).sample(using: &random)
     p.flipPhase = .random(in: 0...(2 * .pi), using: &random)
     p.darkensBack = cell.darkensBack
     p.spread = cell.spread.sample(using: &random)
@@ -310,6 +320,15 @@ public struct EffectScene: Sendable {
     p.trail = UInt8(cell.trail)
     p.emitter = cellStyles[e][c]
     p.emitterFadeAt = fadeAt
+    if let floor = emitter.floor {
+      // Solved from the values the record keeps, so that the piece touches the floor exactly.
+      let packed = ParticleRecord(p, birth: Tick(rawValue: 0)).particle
+      p.landing = packed.landingTime(onto: floor.line(in: window))
+      if p.landing.isFinite {
+        p.lifetime = min(p.lifetime, p.landing + floor.restTime + p.fade)
+        p.fade = min(p.fade, p.lifetime)
+      }
+    }
     return reduceMotion ? p.reducedMotion(style: table[p.emitter]) : p
   }
 
@@ -387,6 +406,7 @@ extension ConfettiParticle {
     calm.flips = false
     calm.shrinksWithLife = false
     calm.trail = 0
+    calm.landing = .infinity
     calm.lifetime = min(lifetime, Self.reducedMotionLifetime)
     calm.fade = calm.lifetime
     return calm

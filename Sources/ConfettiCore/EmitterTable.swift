@@ -1,7 +1,7 @@
-/// What every particle of one emitter shares: wind, a colour ramp, the emitter's fade-out and
-/// its trails' spacing. The GPU keeps the table
-/// as a uniform array that each record indexes (``ConfettiParticle/emitter``), so the record
-/// stays at 64 bytes however many of these there are.
+/// What every particle of one cell shares: wind, a colour ramp, the emitter's fade-out, its
+/// trails' spacing, how it blends, fades in and twinkles. The GPU keeps the table as uniform
+/// arrays that each record indexes (``ConfettiParticle/emitter``), so the record stays small
+/// however many of these there are.
 public struct EmitterStyle: Equatable, Sendable {
   /// Constant wind in pt/s, positive blowing right. A particle drifts toward it as its
   /// horizontal drag lets it (w·(t − (1 − e^(−k·t))/k)); without drag it feels no wind. Default 0.
@@ -24,6 +24,17 @@ public struct EmitterStyle: Equatable, Sendable {
   /// The time between a particle and its first trail copy, and between copies, in ticks: each
   /// copy is the particle as it was that much earlier. Default 0.
   public var trailTicks: UInt32 = 0
+  /// Seconds over which a new particle's opacity rises from 0 to full, linearly. Default 0.
+  public var fadeIn: Seconds = 0
+  /// How deep the particles twinkle, 0 to 1: opacity × (1 − depth·(1 − cos(ω·t + φ))/2), with
+  /// each particle's own ω and φ (``ConfettiParticle/flipFrequency`` and
+  /// ``ConfettiParticle/flipPhase``, which a piece that does not tumble has no other use for).
+  /// Default 0: steady.
+  public var twinkle: Double = 0
+  /// Whether the particles add their light to what is behind them (fire, sparks, glows)
+  /// instead of covering it. Drawn in the same draw as the rest: premultiplied colour with zero
+  /// alpha adds. Default false.
+  public var additive = false
 
   public init() {}
 

@@ -1,4 +1,4 @@
-/// One particle's initial conditions as the GPU reads them: 64 bytes, written once at birth.
+/// One particle's initial conditions as the GPU reads them: 68 bytes, written once at birth.
 ///
 /// The vertex shader evaluates the closed form from these fields, the time uniform and the
 /// emitter table alone; the CPU reference evaluates it from the same fields (``particle`` unpacks
@@ -18,9 +18,12 @@
 ///     48     8     flutterFrequency, flutterPhase, flipFrequency, flipPhase  4 × Float16  a_waves
 ///     56     4     shape, flags, emitter, trail                    4 × UInt8       a_style
 ///     60     4     scaleSpeed (1/s), emitterFadeAt (s)             2 × Float16     a_growth
+///     64     4     landing (s after birth; infinity: never)         Float32         a_landing
 ///
 /// Positions and velocities stay 32-bit: a half float's step at 1000 pt is half a point.
-/// Everything else is bounded and small, where a half float's 11 significant bits are plenty.
+/// Everything else is bounded and small, where a half float's 11 significant bits are plenty,
+/// but the landing time: the piece must stop on its floor, neither above it nor below, and a half
+/// float's step at 8 s is 4 ms, a point and more of fall.
 public struct ParticleRecord: Equatable, Sendable {
   public var originX: Float
   public var originY: Float
@@ -55,6 +58,7 @@ public struct ParticleRecord: Equatable, Sendable {
   public var trail: UInt8
   public var scaleSpeed: Float16
   public var emitterFadeAt: Float16
+  public var landing: Float
 
   /// Bit 0 of ``flags``: the piece tumbles (fake 3D flip).
   public static let flipsFlag: UInt8 = 1
@@ -106,6 +110,7 @@ public struct ParticleRecord: Equatable, Sendable {
     // Rounded down, so the packed fade never starts later than the emitter's.
     let fadeAt = Float16(p.emitterFadeAt)
     emitterFadeAt = Double(fadeAt) > p.emitterFadeAt ? fadeAt.nextDown : fadeAt
+    landing = Float(p.landing)
   }
 
   /// The longest diagonal, in points, the piece reaches over its life: its size grown by its
@@ -145,6 +150,7 @@ public struct ParticleRecord: Equatable, Sendable {
     p.trail = trail
     p.scaleSpeed = Double(scaleSpeed)
     p.emitterFadeAt = Double(emitterFadeAt)
+    p.landing = Double(landing)
     return p
   }
 }
@@ -196,5 +202,6 @@ extension ParticleRecord {
     RecordAttribute(name: "a_waves", location: 8, component: .float16, count: 4, offset: 48),
     RecordAttribute(name: "a_style", location: 9, component: .uint8, count: 4, offset: 56),
     RecordAttribute(name: "a_growth", location: 10, component: .float16, count: 2, offset: 60),
+    RecordAttribute(name: "a_landing", location: 11, component: .float32, count: 1, offset: 64),
   ]
 }

@@ -167,12 +167,14 @@ public final class ParticleRenderer {
     var cycles: [GLuint] = []
     var colorSpeed: [GLfloat] = []
     var trailTicks: [GLuint] = []
+    var look: [GLfloat] = []
     for index in 0..<EmitterTable.capacity {
       let style = table[UInt8(index)]
       wind += [style.wind, style.gustAmplitude, style.gustPhase, style.fadeOut].map { GLfloat($0) }
       cycles.append(style.gustCycles)
       colorSpeed += (0..<4).map { GLfloat(style.colorSpeed[$0]) }
       trailTicks.append(style.trailTicks)
+      look += [style.fadeIn, style.twinkle, style.additive ? 1 : 0, 0].map { GLfloat($0) }
     }
     epoxy_glUseProgram(program.id)
     epoxy_glUniform4fv(program.uniform("u_wind"), GLsizei(EmitterTable.capacity), wind)
@@ -181,8 +183,10 @@ public final class ParticleRenderer {
       program.uniform("u_colorSpeed"), GLsizei(EmitterTable.capacity), colorSpeed)
     epoxy_glUniform1uiv(
       program.uniform("u_trailTicks"), GLsizei(EmitterTable.capacity), trailTicks)
-    meter.uniformBytes += 4 * (wind.count + cycles.count + colorSpeed.count + trailTicks.count)
-    meter.uniformWrites += 4
+    epoxy_glUniform4fv(program.uniform("u_look"), GLsizei(EmitterTable.capacity), look)
+    meter.uniformBytes +=
+      4 * (wind.count + cycles.count + colorSpeed.count + trailTicks.count + look.count)
+    meter.uniformWrites += 5
   }
 
   /// Draws every particle of `ring` that may be alive at clock reading `now`, a window of

@@ -17,6 +17,7 @@ public enum ShaderConstants {
     ("CIRCLE", uint(ParticleShape.circle.rawValue)),
     ("TRIANGLE", uint(ParticleShape.triangle.rawValue)),
     ("STAR", uint(ParticleShape.star.rawValue)),
+    ("GLOW", uint(ParticleShape.glow.rawValue)),
     ("FIRST_POLYGON", uint(ParticleShape.firstPolygon)),
     ("FIRST_IMAGE", uint(ParticleShape.firstImage)),
     // Flag bits of the record's style byte.
@@ -25,9 +26,11 @@ public enum ShaderConstants {
     ("DARKER_BACK", uint(ParticleRecord.darkensBackFlag)),
     // The clock and the closed form's constants.
     ("SECONDS_PER_TICK", float(1 / Tick.perSecond)),
+    ("TICKS_PER_SECOND", float(Tick.perSecond)),
     ("FLIP_FLOOR", float(ConfettiPhysics.flipFloor)),
     ("SERIES_LIMIT", float(ConfettiPhysics.seriesLimit)),
-    ("BACK_SHADE_FLOOR", float(ConfettiPhysics.backShadeFloor)),
+    ("BACK_LIGHT", float(ConfettiPhysics.backLight)),
+    ("GLINT", float(ConfettiPhysics.glint)),
   ]
 
   /// The `#define` lines' text, without `#define`.

@@ -235,3 +235,45 @@ final class EffectConfigTests: XCTestCase {
     }
   }
 }
+
+extension EffectConfigTests {
+  func testTheLookKeysDecodeAndATumblingTwinkleIsRefused() throws {
+    let config = try EffectConfig.decode(
+      """
+      {"name": "look", "emitters": [{"floor": {"y": 0.9, "restTime": 1.5},
+        "cells": [{"count": 1, "blend": "additive", "fadeIn": 0.2, "twinkle": 0.5,
+          "twinkleFrequency": {"value": 6, "range": 2}, "flutterFromBirth": false,
+          "shapes": ["glow"]}]}]}
+      """)
+    let emitter = config.emitters[0]
+    XCTAssertEqual(emitter.floor?.y, 0.9)
+    XCTAssertEqual(emitter.floor?.offset, 0)
+    XCTAssertEqual(emitter.floor?.restTime, 1.5)
+    let cell = emitter.cells[0]
+    XCTAssertEqual(cell.blend, .additive)
+    XCTAssertEqual(cell.fadeIn, 0.2)
+    XCTAssertEqual(cell.twinkle, 0.5)
+    XCTAssertEqual(cell.twinkleFrequency, Varied(6, range: 2))
+    XCTAssertFalse(cell.flutterFromBirth)
+    XCTAssertEqual(cell.shapes, [.builtIn(.glow)])
+    XCTAssertNil(
+      try EffectConfig.decode(#"{"name": "a", "emitters": [{"cells": [{"count": 1}]}]}"#)
+        .emitters[0].floor)
+
+    XCTAssertThrowsError(
+      try EffectConfig.decode(
+        #"{"name": "a", "emitters": [{"cells": [{"count": 1, "flips": true, "twinkle": 0.4}]}]}"#)
+    ) { error in
+      XCTAssertEqual(
+        "\(error)",
+        "$.emitters[0].cells[0].twinkle: a piece that tumbles cannot twinkle (both use its "
+          + "wave): set flips to false or twinkle to 0")
+    }
+    XCTAssertThrowsError(
+      try EffectConfig.decode(
+        #"{"name": "a", "emitters": [{"cells": [{"count": 1, "blend": "screen"}]}]}"#)
+    ) { error in
+      XCTAssert("\(error)".contains("\"normal\""), "\(error)")
+    }
+  }
+}

@@ -5,9 +5,9 @@ import XCTest
 /// The record is what the GPU reads: its size, stride and every offset are part of the contract
 /// with the vertex shader, so they are pinned here.
 final class ParticleRecordLayoutTests: XCTestCase {
-  func testTheRecordIsSixtyFourBytes() {
-    XCTAssertEqual(MemoryLayout<ParticleRecord>.size, 64)
-    XCTAssertEqual(MemoryLayout<ParticleRecord>.stride, 64)
+  func testTheRecordIsSixtyEightBytes() {
+    XCTAssertEqual(MemoryLayout<ParticleRecord>.size, 68)
+    XCTAssertEqual(MemoryLayout<ParticleRecord>.stride, 68)
   }
 
   func testEveryFieldSitsWhereTheLayoutSays() {
@@ -19,7 +19,7 @@ final class ParticleRecordLayoutTests: XCTestCase {
       (\.rotation, 40), (\.spin, 42), (\.spread, 44), (\.flutterAmplitude, 46),
       (\.flutterFrequency, 48), (\.flutterPhase, 50), (\.flipFrequency, 52), (\.flipPhase, 54),
       (\.shape, 56), (\.flags, 57), (\.emitter, 58), (\.trail, 59), (\.scaleSpeed, 60),
-      (\.emitterFadeAt, 62),
+      (\.emitterFadeAt, 62), (\.landing, 64),
     ]
     for (path, offset) in offsets {
       XCTAssertEqual(MemoryLayout<ParticleRecord>.offset(of: path), offset, "\(path)")
@@ -39,7 +39,7 @@ final class ParticleRecordLayoutTests: XCTestCase {
       covered.insert(integersIn: bytes)
     }
     // Every byte is read by the shader.
-    XCTAssertEqual(covered, IndexSet(integersIn: 0..<64))
+    XCTAssertEqual(covered, IndexSet(integersIn: 0..<68))
     XCTAssertEqual(
       Set(ParticleRecord.attributes.map(\.location)).count, ParticleRecord.attributes.count)
   }
@@ -61,6 +61,7 @@ final class ParticleRecordLayoutTests: XCTestCase {
     p.trail = 40
     p.darkensBack = true
     p.emitterFadeAt = 2.9999
+    p.landing = 2.123456789
     let unpacked = ParticleRecord(p, birth: Tick(rawValue: 7)).particle
     XCTAssertEqual(unpacked.origin, p.origin)
     XCTAssertEqual(unpacked.velocityX, p.velocityX)
@@ -77,6 +78,9 @@ final class ParticleRecordLayoutTests: XCTestCase {
     XCTAssertEqual(
       ParticleRecord(ConfettiParticle(), birth: Tick(rawValue: 0)).particle
         .emitterFadeAt, .infinity)
+    XCTAssertEqual(unpacked.landing, 2.123456789, accuracy: 2.2 / 8_388_608, "32 bits")
+    XCTAssertEqual(
+      ParticleRecord(ConfettiParticle(), birth: Tick(rawValue: 0)).particle.landing, .infinity)
     XCTAssertEqual(unpacked.scaleSpeed, -0.5)
     XCTAssertEqual(unpacked.accelerationX, 12)
     XCTAssertEqual(unpacked.gravity, 280)

@@ -101,6 +101,77 @@ final class EffectRenderTests: HeadlessGLTestCase {
     XCTAssert(clear(letter, cx + 20, cy - 20), "the notch")
   }
 
+  func testAGlowFallsSmoothlyFromItsCentreToNothing() throws {
+    let glow = try render(still(#""glow""#), age: 0.5)
+    let (cx, cy) = (160, 120)
+    // Along a radius: the green falls as (1 − r²)² of full, to the backdrop at the edge.
+    let greens = (0..<44).map { Int(glow[cx + $0, cy].green) }
+    XCTAssertGreaterThan(greens[0], 245, "full at the centre")
+    for r in [10, 20, 30] {
+      let share = pow(1 - pow((Double(r) + 0.5) / 40, 2), 2)
+      let expected = share * 255 + (1 - share) * Double(backdrop.green)
+      XCTAssertEqual(Double(greens[r]), expected, accuracy: 6, "at \(r) px of 40")
+    }
+    XCTAssertEqual(glow[cx + 41, cy], backdrop, "nothing beyond its edge")
+    XCTAssert(zip(greens, greens.dropFirst()).allSatisfy { $0 >= $1 }, "falls all the way")
+  }
+
+  func testAdditiveLightAddsToWhatIsBehindItAndNormalCoversIt() throws {
+    func layered(_ blend: String) throws -> RGBAImage {
+      try render(
+        EffectConfig.decode(
+          """
+          {"name": "layers", "emitters": [{"position": {"x": 0.5, "y": 0.5}, "cells": [
+            {"count": 1, "lifetime": 5, "gravity": 0, "drag": 0, "rotation": 0,
+             "sizes": [[80, 80]], "colors": ["#ff0000"]},
+            {"count": 1, "lifetime": 5, "gravity": 0, "drag": 0, "rotation": 0,
+             "sizes": [[40, 40]], "colors": ["#00ff00"], "blend": "\(blend)"}]}]}
+          """), age: 0.5)
+    }
+    let added = try layered("additive")[160, 120]
+    XCTAssertGreaterThan(added.red, 250, "the red behind still shows")
+    XCTAssertGreaterThan(added.green, 250, "and the green light adds to it: yellow")
+    let covered = try layered("normal")[160, 120]
+    XCTAssertLessThan(covered.red, 5, "normal green covers the red")
+    XCTAssertGreaterThan(covered.green, 250)
+    // Over the backdrop alone, additive light adds to the backdrop too.
+    let lone = try render(still(#""rectangle""#, extra: #", "blend": "additive""#), age: 0.5)
+    XCTAssertEqual(Int(lone[160, 120].red), Int(backdrop.red), accuracy: 1)
+    XCTAssertEqual(lone[160, 120].green, 255)
+  }
+
+  func testAPieceLandsOnTheFloorAndLiesThereUntilItFades() throws {
+    // One 20×10 piece dropped from the middle onto a floor 40 pt above the bottom edge (y 200),
+    // resting 1 s, then fading over 0.5 s.
+    let config = try EffectConfig.decode(
+      """
+      {"name": "drop", "emitters": [{"position": {"x": 0.5, "y": 0.5},
+        "floor": {"y": 1, "offset": -40, "restTime": 1},
+        "cells": [{"count": 1, "lifetime": 30, "fade": 0.5, "speed": 0, "kick": {"x": 0, "y": -100},
+          "gravity": 400, "drag": 0, "rotation": 0, "sizes": [[20, 10]],
+          "colors": ["#ffffff"]}]}]}
+      """)
+    // y = 120 − 100·t + 200·t² reaches 195 (the floor less half the shorter side) at t = 0.8956.
+    let root: Double = (100.0 * 100.0 + 4.0 * 200.0 * 75.0).squareRoot()
+    let landing: Double = (100.0 + root) / 400.0
+    let lying = try render(config, age: landing + 0.3)
+    let bottom = painted(lying).map(\.y).max()!
+    XCTAssertEqual(Double(bottom) + 1, 200, accuracy: 1, "its lowest pixel on the floor")
+    XCTAssertEqual(try render(config, age: landing + 0.8), lying, "it lies still")
+    let falling = try render(config, age: landing - 0.2)
+    XCTAssertLessThan(painted(falling).map(\.y).max()!, bottom - 10, "above it before")
+    XCTAssert(painted(try render(config, age: landing + 1.6)).isEmpty, "gone after rest and fade")
+  }
+
+  func testAFadeInRisesFromNothing() throws {
+    let config = try still(#""rectangle""#, extra: #", "fadeIn": 1"#)
+    let quarter = try render(config, age: 0.25)[160, 120].green
+    let whole = try render(config, age: 1.5)[160, 120].green
+    let expected = 0.25 * 255 + 0.75 * Double(backdrop.green)
+    XCTAssertEqual(Double(quarter), expected, accuracy: 3, "a quarter of the way in")
+    XCTAssertEqual(whole, 255)
+  }
+
   func testImagesComeFromTheAtlasInTheirOwnColours() throws {
     // An 8×8 picture in quarters: red, green / blue, transparent.
     let quarters: [[UInt8]] = [

@@ -60,9 +60,10 @@ class HeadlessGLTestCase: XCTestCase {
     // Every motion model, in turn: the classic confetti, the tap burst's ballistic pieces that
     // shrink with life, the fire emitter's horizontal-only drag, CAEmitterCell growth with a
     // sideways acceleration, emitters with wind, gusts and colour ramps (``motionTable``), and
-    // an emitter that fades out with pieces that darken their back and draw trails.
+    // an emitter that fades out with pieces that darken their back and draw trails; glowing,
+    // additive pieces that fade in, twinkle and land; tumbling paper in gusts that lands.
     for i in particles.indices {
-      switch i % 6 {
+      switch i % 8 {
       case 1:
         particles[i].drag = 0
         particles[i].gravity = 120
@@ -87,6 +88,17 @@ class HeadlessGLTestCase: XCTestCase {
         particles[i].trail = UInt8(1 + i % 4)
         particles[i].emitterFadeAt = 0.3 + 0.1 * Double(i % 7)
         particles[i].emitter = 4
+      case 6:
+        particles[i].shape = .glow
+        particles[i].flips = false
+        particles[i].flipFrequency = 9
+        particles[i].emitter = 5
+        particles[i].landing = particles[i].landingTime(onto: particles[i].origin.y + 60)
+      case 7:
+        particles[i].flips = true
+        particles[i].darkensBack = true
+        particles[i].emitter = 3
+        particles[i].landing = particles[i].landingTime(onto: particles[i].origin.y + 120)
       default:
         break
       }
@@ -119,6 +131,11 @@ class HeadlessGLTestCase: XCTestCase {
     fading.gustPeriod = 1.3
     fading.wind = 20
     table.set(fading, at: 4)
+    var glowing = EmitterStyle()
+    glowing.fadeIn = 0.3
+    glowing.twinkle = 0.8
+    glowing.additive = true
+    table.set(glowing, at: 5)
     return table
   }
 }

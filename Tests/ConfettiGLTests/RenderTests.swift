@@ -118,7 +118,9 @@ final class RenderTests: HeadlessGLTestCase {
     scene.trigger(.key, window: window, time: 1.0)
     renderer.resetMeter()
     try renderer.draw(&scene.ring, at: Tick(1.0), in: rect, window: window)
-    XCTAssertEqual(renderer.meter.bufferBytes, 30 * 64, "a burst uploads its 30 records")
+    XCTAssertEqual(
+      renderer.meter.bufferBytes, 30 * MemoryLayout<ParticleRecord>.stride,
+      "a burst uploads its 30 records")
     XCTAssertEqual(renderer.meter.bufferWrites, 1)
     XCTAssertEqual(
       renderer.meter.uniformBytes, 28 + 4, "the first frame: the projection and the clock")

@@ -1,0 +1,156 @@
+import ConfettiCore
+import ConfettiPresets
+import Foundation
+import XCTest
+
+/// How pieces look and end: paper shading that keeps each colour's hue, fade-in, twinkle,
+/// additive light, pieces that land on a floor exactly and stay, and bursts that start at
+/// their point.
+final class LookTests: XCTestCase {
+  /// Hue in degrees, saturation and value of an RGB colour in shares of full scale.
+  func hsv(_ c: SIMD3<Double>) -> (hue: Double, saturation: Double, value: Double) {
+    let (high, low) = (c.max(), c.min())
+    let span = high - low
+    guard span > 0 else { return (0, 0, high) }
+    var hue: Double
+    if high == c.x {
+      hue = (c.y - c.z) / span
+    } else if high == c.y {
+      hue = 2 + (c.z - c.x) / span
+    } else {
+      hue = 4 + (c.x - c.y) / span
+    }
+    hue = (hue * 60 + 360).truncatingRemainder(dividingBy: 360)
+    return (hue, span / high, high)
+  }
+
+  let palette: [RGBA8] = [
+    RGBA8(red: 0xff, green: 0x3b, blue: 0x30), RGBA8(red: 0xff, green: 0x95, blue: 0x00),
+    RGBA8(red: 0xff, green: 0xcc, blue: 0x00), RGBA8(red: 0x34, green: 0xc7, blue: 0x59),
+    RGBA8(red: 0x00, green: 0x7a, blue: 0xff), RGBA8(red: 0xaf, green: 0x52, blue: 0xde),
+  ]
+
+  func testPaperShadingKeepsTheHueDeepensTheBackAndGlintsFaceOn() {
+    for color in palette {
+      let rgb = SIMD3(Double(color.red), Double(color.green), Double(color.blue)) / 255
+      let front = hsv(rgb)
+      let back = ConfettiPhysics.paperShade(rgb, tumble: -1)
+      let shaded = hsv(back)
+      var hueShift = abs(shaded.hue - front.hue)
+      hueShift = min(hueShift, 360 - hueShift)
+      XCTAssertLessThan(hueShift, 15, "\(color): the back keeps its hue")
+      XCTAssertGreaterThanOrEqual(shaded.saturation, front.saturation - 1e-9, "\(color)")
+      XCTAssertLessThan(shaded.value, front.value, "\(color): the back is deeper")
+      XCTAssertGreaterThan(shaded.value, 0.6 * front.value, "\(color): deeper, not dark")
+      // Face on, a glint: nearer white than the colour itself.
+      let glinting = ConfettiPhysics.paperShade(rgb, tumble: 1)
+      XCTAssert(all(glinting .>= rgb), "\(color)")
+      XCTAssertGreaterThan((glinting - rgb).sum(), 0.05, "\(color) glints")
+      // Continuous with the tilt: no jump anywhere between back and face.
+      var worst = 0.0
+      for step in 0..<2000 {
+        let c = -1 + Double(step) / 1000
+        let a = ConfettiPhysics.paperShade(rgb, tumble: c)
+        let b = ConfettiPhysics.paperShade(rgb, tumble: c + 0.001)
+        worst = max(worst, (a - b).max(), (b - a).max())
+      }
+      XCTAssertLessThan(worst, 0.002, "\(color): follows the tilt continuously")
+    }
+    // Yellow turns gold, not olive: its red stays bright.
+    let yellow = ConfettiPhysics.paperShade(SIMD3(1, 0.8, 0), tumble: -1)
+    XCTAssertGreaterThan(yellow.x, 0.75)
+    XCTAssertGreaterThan(hsv(yellow).hue, 35)
+  }
+
+  func testFadeInTwinkleAndAdditiveComeFromTheCellsTableEntry() {
+    var style = EmitterStyle()
+    style.fadeIn = 0.4
+    style.twinkle = 0.6
+    style.additive = true
+    var p = ConfettiParticle()
+    p.lifetime = 5
+    p.flips = false
+    p.flipFrequency = 10
+    p.flipPhase = 0
+    // At t = 0.1: a quarter of the fade-in; the twinkle's wave at cos(1).
+    let early = ConfettiPhysics.state(of: p, age: 0.1, style: style)!
+    XCTAssertEqual(early.opacity, 0.25 * (1 - 0.6 * (1 - cos(1.0)) / 2), accuracy: 1e-12)
+    XCTAssertTrue(early.additive)
+    // Over a twinkle's period: from full down to 1 − depth.
+    let opacities = (0..<200).map {
+      ConfettiPhysics.state(of: p, age: 1 + Double($0) * 0.005, style: style)!.opacity
+    }
+    XCTAssertEqual(opacities.max()!, 1, accuracy: 1e-3)
+    XCTAssertEqual(opacities.min()!, 0.4, accuracy: 1e-3)
+    // A tumbling piece does not twinkle: its wave is its tumble.
+    p.flips = true
+    XCTAssertEqual(ConfettiPhysics.state(of: p, age: 1.3, style: style)!.opacity, 1)
+    XCTAssertFalse(ConfettiPhysics.state(of: p, age: 1.3)!.additive)
+  }
+
+  func testAPieceLandsOnItsFloorExactlyAndStaysThere() throws {
+    var p = ConfettiParticle()
+    p.origin = Point(x: 100, y: 200)
+    p.velocityX = 120
+    p.velocityY = -300
+    p.spin = 200
+    p.flutterAmplitude = 30
+    p.flutterFrequency = 5
+    p.flipFrequency = 4
+    p.lifetime = 8
+    let floor = 500.0
+    p.landing = p.landingTime(onto: floor)
+    XCTAssert((1...6).contains(p.landing), "lands within its life: \(p.landing)")
+    let before = try XCTUnwrap(ConfettiPhysics.state(of: p, age: p.landing - 0.01))
+    XCTAssertLessThan(before.position.y, floor, "above the floor until it lands")
+    XCTAssertLessThan(before.lowestPoint(elliptical: false), floor)
+    let landed = try XCTUnwrap(ConfettiPhysics.state(of: p, age: p.landing))
+    XCTAssertEqual(
+      landed.lowestPoint(elliptical: false), floor, accuracy: 1e-3,
+      "its lowest corner touches the floor: it neither sinks nor hovers")
+    for later in [0.5, 1.7] {
+      let lying = try XCTUnwrap(ConfettiPhysics.state(of: p, age: p.landing + later))
+      XCTAssertEqual(lying.position, landed.position, "it stays where it landed")
+      XCTAssertEqual(lying.rotation, landed.rotation, "its spin stops")
+      XCTAssertEqual(lying.widthScale, landed.widthScale, "its tumble stops")
+    }
+    // Born on or below the floor, or dying before it reaches it: it never lands.
+    XCTAssertEqual(p.landingTime(onto: 150), .infinity)
+    p.lifetime = 0.5
+    XCTAssertEqual(p.landingTime(onto: floor), .infinity)
+  }
+
+  func testAFloorsPiecesLieThereForTheirRestTimeThenFade() throws {
+    let config = try EffectConfig.decode(
+      """
+      {"name": "landing", "emitters": [{"position": {"x": 0.5, "y": 0.2},
+        "floor": {"y": 1, "offset": -10, "restTime": 2},
+        "cells": [{"count": 50, "lifetime": 20, "fade": 0.5, "speed": 200,
+          "sizes": [[12, 8]], "flips": true}]}]}
+      """)
+    let window = Size(width: 640, height: 480)
+    var scene = try EffectScene(config: config, capacity: 64, seed: 3)
+    scene.trigger(.start, window: window, time: 0)
+    XCTAssertEqual(scene.ring.drawnCount, 50)
+    for slot in scene.ring.drawnSlotRanges.joined() {
+      let record = scene.ring.records[slot]
+      let p = record.particle
+      XCTAssert(p.landing.isFinite, "every piece lands")
+      // Lying on the floor: its lowest corner on it.
+      let lying = try XCTUnwrap(ConfettiPhysics.state(of: p, age: p.landing + 1))
+      XCTAssertEqual(lying.lowestPoint(elliptical: false), 480 - 10, accuracy: 1e-3)
+      XCTAssertEqual(p.lifetime, p.landing + 2 + 0.5, accuracy: 2e-3, "rests 2 s, fades 0.5 s")
+    }
+  }
+
+  func testTheClassicCannonStillSwaysAboutItsLine() throws {
+    // The classic cannon's pieces are born A·sin φ to one side of where they are placed.
+    var scene = try EffectScene(config: Presets.named("cannon"), capacity: 1, seed: 4)
+    let window = Size(width: 800, height: 600)
+    let pieces = scene.sample(count: 200, window: window)
+    let offsets = try pieces.map { p in
+      try XCTUnwrap(ConfettiPhysics.state(of: p, age: 0)).position.x - p.origin.x
+    }
+    XCTAssertGreaterThan(offsets.map(abs).max()!, 20, "born to one side of the line")
+  }
+}
