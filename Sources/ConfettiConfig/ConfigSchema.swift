@@ -325,7 +325,9 @@ extension ConfigSchema {
           help: "how long it emits; the rate tapers from 1 to 0 by half of it, as 1 - (2u/D)²"),
         Key(
           "fadeOut", .number(0...60), unit: "seconds", default: .number(fadeOut),
-          help: "how long it and its particles then take to fade out, opacity × (1 - f)²"),
+          help:
+            "how long it and its particles then take to fade out, opacity × (1 - f)²; 0 leaves "
+            + "the particles to live out their own lives"),
         Key(
           "prewarm", .number(0...EmitterConfig.longestPrewarm), unit: "seconds",
           default: .number(EmitterConfig().prewarm),

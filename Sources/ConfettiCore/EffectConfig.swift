@@ -48,7 +48,8 @@ public enum Emission: Equatable, Sendable {
   case burst
   /// Cells' birth rates for `duration` seconds, tapering from 1 to 0 by half the duration
   /// (ease-in: 1 − (2u/duration)²), then the emitter and its particles fade out over `fadeOut`
-  /// seconds: Core Animation's confetti emitter, whose 3 s and 1 s are the defaults.
+  /// seconds: Core Animation's confetti emitter, whose 3 s and 1 s are the defaults. A fade-out
+  /// of 0 leaves the particles to live out their own lives (and land, where there is a floor).
   case timed(duration: Seconds = 3, fadeOut: Seconds = 1)
   /// Cells' birth rates for as long as the effect runs.
   case continuous

@@ -187,7 +187,10 @@ public struct EffectScene: Sendable {
       for k in 0..<count {
         let local = from + step * Double(k + 1) / Double(count)
         var fadeAt = Seconds.infinity
-        if case .timed(let duration, _) = emitter.emission { fadeAt = duration - local }
+        // A fade-out of 0 leaves the particles to live out their own lives.
+        if case .timed(let duration, let fadeOut) = emitter.emission, fadeOut > 0 {
+          fadeAt = duration - local
+        }
         let born = particle(
           emitter: running[index].emitter, cell: c,
           origin: running[index].pointer ?? emitter.origin(in: window), window: window,

@@ -73,6 +73,7 @@ final class BenchSceneTests: XCTestCase {
         let c = (0..<4).map { UInt8((state.color[$0] * 255).rounded()) }
         (sprite.red, sprite.green, sprite.blue, sprite.alpha) = (c[0], c[1], c[2], c[3])
         sprite.shape = record.shape
+        sprite.additive = state.additive ? 1 : 0
         expected.append(sprite)
       }
     }

@@ -83,9 +83,9 @@ final class BenchCommandTests: XCTestCase {
       "--bench", "9000", "--size", "200x150", "--frames", "6", "--churn", "--json",
     ])
     XCTAssertEqual(report["scenario"] as? String, "churn")
-    // 9000 particles living 3 s: 3000 births a second, 50 per 1/60 s frame, 64 bytes each.
+    // 9000 particles living 3 s: 3000 births a second, 50 per 1/60 s frame, 68 bytes each.
     let bytes = try XCTUnwrap(report["upload_bytes_per_frame"] as? Double)
-    XCTAssertEqual(bytes, 50 * 64 + 4, accuracy: 64)
+    XCTAssertEqual(bytes, 50 * 68 + 4, accuracy: 68)
   }
 
   func testASweepWritesATableAndAPlot() throws {

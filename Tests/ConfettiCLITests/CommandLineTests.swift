@@ -241,7 +241,7 @@ final class CommandLineTests: XCTestCase {
     let list = try confetti(["--list-presets"])
     XCTAssertEqual(list.status, 0)
     let lines = list.stdout.split(separator: "\n")
-    XCTAssertEqual(lines.count, 9, list.stdout)
+    XCTAssertEqual(lines.count, 11, list.stdout)
     XCTAssert(lines[0].hasPrefix("confetti "))
     XCTAssert(list.stdout.contains("falling-confetti"))
     // A preset file copied out of the repository loads with --config and draws the same picture.

@@ -41,7 +41,7 @@ final class HostileInputTests: XCTestCase {
     Case(arguments: ["--preset", "glitter"], status: 64, message: "no preset named \"glitter\""),
     Case(arguments: ["bench", "--preset", "../etc"], status: 64, message: "no preset named"),
     Case(arguments: ["--preset", "snow", "--config", "x.json"], status: 64, message: "not both"),
-    Case(arguments: ["--capacity", "99999999999"], status: 64, message: "between 1 and 33554431"),
+    Case(arguments: ["--capacity", "99999999999"], status: 64, message: "between 1 and 31580641"),
     Case(arguments: ["--size", "99999x10"], status: 64, message: "16384x16384 at most"),
     Case(
       arguments: ["render", "--size", "100000x100"], status: 1, message: "outside what this GL"),

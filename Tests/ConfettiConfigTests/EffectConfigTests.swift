@@ -11,8 +11,8 @@ final class EffectConfigTests: XCTestCase {
     XCTAssertEqual(
       Set(Presets.names),
       [
-        "confetti", "cannon", "tap-burst", "fireworks", "fire", "sparkle", "snow", "rain",
-        "falling-confetti",
+        "confetti", "cannon", "tap-burst", "fireworks", "fire", "sparkle", "stars",
+        "school-pride", "snow", "rain", "falling-confetti",
       ])
     for name in Presets.names {
       let config = try Presets.named(name)

@@ -65,7 +65,7 @@ final class ClassicCannonTests: XCTestCase {
     var scene = try EffectScene(config: Presets.named("confetti"), capacity: 100, seed: 9)
     let point = Point(x: 300, y: 200)
     scene.trigger(.click, at: point, window: Size(width: 640, height: 480), time: 1)
-    XCTAssertEqual(scene.ring.drawnCount, 60)
+    XCTAssertEqual(scene.ring.drawnCount, 80)
     var (left, right) = (0, 0)
     for slot in scene.ring.drawnSlotRanges.joined() {
       let p = scene.ring.records[slot].particle
@@ -73,11 +73,12 @@ final class ClassicCannonTests: XCTestCase {
       let born = try XCTUnwrap(ConfettiPhysics.state(of: p, age: 0))
       XCTAssertEqual(born.position.x, point.x, accuracy: 1e-3)
       XCTAssertEqual(born.position.y, point.y, accuracy: 1e-9)
-      XCTAssertGreaterThan(p.flutterAmplitude, 20, "the pieces do sway")
-      XCTAssert((2 - 1e-3...3 + 1e-3).contains(p.lifetime), "lifetime \(p.lifetime)")
+      XCTAssertGreaterThan(p.flutterAmplitude, 17, "the pieces do sway")
+      // 6 ± 1 s, or less for a piece that lands on the floor and rests there.
+      XCTAssert((0.5...7 + 1e-2).contains(p.lifetime), "lifetime \(p.lifetime)")
       // Half floats in the record: speeds to within their precision.
-      let launch = (p.velocityX * p.velocityX + pow(p.velocityY + 200, 2)).squareRoot()
-      XCTAssert((119...481).contains(launch), "launch speed \(launch)")
+      let launch = (p.velocityX * p.velocityX + pow(p.velocityY + 220, 2)).squareRoot()
+      XCTAssert((139...501).contains(launch), "launch speed \(launch)")
       if p.velocityX < 0 { left += 1 } else { right += 1 }
     }
     XCTAssertGreaterThan(left, 10)
