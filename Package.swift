@@ -52,8 +52,17 @@ let package = Package(
       providers: [.apt(["libpng-dev"])]
     ),
 
+    .systemLibrary(
+      name: "CFreeType",
+      pkgConfig: "freetype2",
+      providers: [.apt(["libfreetype-dev", "libfontconfig-dev"])]
+    ),
+
     // Pictures in memory and as PNG files.
     .target(name: "ConfettiImage", dependencies: ["CPNG"]),
+
+    // Text and emoji shapes: glyphs from the system's fonts as pictures for the atlas.
+    .target(name: "ConfettiText", dependencies: ["CFreeType", "ConfettiImage"]),
 
     // The thin GL layer: contexts, programs, buffers, the particle renderer, capture, read-back.
     .target(
@@ -67,6 +76,7 @@ let package = Package(
       name: "Confetti",
       dependencies: [
         "ConfettiCore", "ConfettiConfig", "ConfettiPresets", "ConfettiImage", "ConfettiGL",
+        "ConfettiText",
       ]
     ),
 
@@ -112,6 +122,7 @@ let package = Package(
         "Confetti", "ConfettiBench", "ConfettiCore", "ConfettiGL", "ConfettiImage",
         "ConfettiPresets", "CEpoxy",
       ]),
+    .testTarget(name: "ConfettiTextTests", dependencies: ["ConfettiText", "ConfettiImage"]),
     .testTarget(
       name: "ConfettiBenchTests",
       dependencies: ["ConfettiBench", "ConfettiCore", "ConfettiPresets"]),

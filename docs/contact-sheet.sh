@@ -9,8 +9,9 @@ trap 'rm -rf "$work"' EXIT
 # preset, then its three moments in seconds
 moments="confetti 0.4 1.5 4.5
 cannon 0.3 0.7 1.2
+emoji 0.4 1.5 4.5
 tap-burst 0.15 0.45 0.9
-fireworks 0.2 0.8 1.6
+fireworks 1.5 2.6 3.6
 fire 0.5 1.5 3
 sparkle 0.5 1.5 3
 stars 0.3 1 2.5

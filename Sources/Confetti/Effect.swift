@@ -1,3 +1,4 @@
+import ConfettiText
 import Foundation
 
 /// An effect to run: its configuration, and the folder its image files are found in.
@@ -60,9 +61,19 @@ public struct Effect: Sendable {
   public static let largestFile = 1_048_576
 
   /// Decodes every image `shapes` names, in order, refusing any larger than the atlas takes
-  /// before decoding it.
+  /// before decoding it, and draws every text from the system's fonts.
   public func images(for shapes: ShapeTable) throws -> [RGBAImage] {
-    try shapes.images.map { path in
+    try shapes.images.map { source in
+      let path: String
+      switch source {
+      case .file(let file): path = file
+      case .text(let text):
+        do {
+          return try TextImage.render(text)
+        } catch {
+          throw EffectError("cannot draw the text shape \"\(text)\": \(error)")
+        }
+      }
       let url: URL
       if path.hasPrefix("/") {
         url = URL(fileURLWithPath: path)

@@ -22,13 +22,63 @@ extension EffectConfig {
         try node.emitter()
       })
     config.summary = try root["description"]?.text() ?? config.summary
-    let cells = config.emitters.reduce(0) { $0 + $1.cells.count }
+    if let subCells = root["subCells"] {
+      config.subCells = try subCells.list().map { (node) throws(ConfigError) in
+        let cell = try node.cell(mode: "burst")
+        guard cell.name != nil else { throw node.fail("a sub-cell needs a name") }
+        return cell
+      }
+    }
+    try config.checkSubCells(root["subCells"]?.path ?? "$.subCells")
+    let cells = config.emitters.reduce(config.subCells.count) { $0 + $1.cells.count }
     guard cells <= cellCapacity else {
       throw ConfigError(
         path: "$.emitters",
         message: "\(cells) cells in all; at most \(cellCapacity) (one emitter table entry each)")
     }
     return config
+  }
+}
+
+extension EffectConfig {
+  /// Checks what the sub-cells name: every name once, every name a cell starts a sub-cell's, and
+  /// no sub-cell starting itself, directly or through others (it would never end).
+  func checkSubCells(_ path: String) throws(ConfigError) {
+    let names = subCells.compactMap(\.name)
+    if let twice = names.first(where: { name in names.filter { $0 == name }.count > 1 }) {
+      throw ConfigError(path: path, message: "two sub-cells are named \"\(twice)\"")
+    }
+    let known =
+      names.isEmpty ? "there are none" : "the sub-cells are " + names.joined(separator: ", ")
+    func check(_ cell: CellConfig, at path: String) throws(ConfigError) {
+      for (key, list) in [("onDeath", cell.onDeath), ("alongFlight", cell.alongFlight)] {
+        for (i, name) in list.enumerated() where subCell(named: name) == nil {
+          throw ConfigError(
+            path: "\(path).\(key)[\(i)]", message: "no sub-cell named \"\(name)\"; \(known)")
+        }
+      }
+    }
+    for (e, emitter) in emitters.enumerated() {
+      for (c, cell) in emitter.cells.enumerated() {
+        try check(cell, at: "$.emitters[\(e)].cells[\(c)]")
+      }
+    }
+    for (i, cell) in subCells.enumerated() {
+      try check(cell, at: "\(path)[\(i)]")
+      // Walks what it starts: reaching itself again is a loop.
+      var seen: Set<Int> = []
+      var next = cell.onDeath + cell.alongFlight
+      while let name = next.popLast(), let index = subCell(named: name) {
+        if index == i {
+          throw ConfigError(
+            path: "\(path)[\(i)]",
+            message: "sub-cell \"\(cell.name ?? "")\" starts itself, so it would never end")
+        }
+        if seen.insert(index).inserted {
+          next += subCells[index].onDeath + subCells[index].alongFlight
+        }
+      }
+    }
   }
 }
 
@@ -427,6 +477,12 @@ extension ConfigNode {
     c.spread = try m["spread"]?.varied() ?? c.spread
     c.trail = try m["trail"]?.integer() ?? c.trail
     c.trailSpacing = try m["trailSpacing"]?.number() ?? c.trailSpacing
+    c.name = try m["name"]?.text()
+    c.onDeath = try m["onDeath"]?.list().map { (node) throws(ConfigError) in try node.text() } ?? []
+    c.alongFlight =
+      try m["alongFlight"]?.list().map { (node) throws(ConfigError) in try node.text() } ?? []
+    c.inheritVelocity = try m["inheritVelocity"]?.number() ?? c.inheritVelocity
+    c.diesAtApex = try m["diesAtApex"]?.bool() ?? c.diesAtApex
     return c
   }
 
@@ -448,6 +504,9 @@ extension ConfigNode {
     let m = try node.members()
     if let image = m["image"] {
       return .image(try image.text())
+    }
+    if let text = m["text"] {
+      return .text(try text.text())
     }
     let polygon = m["polygon"]!
     let corners = try polygon.list().map { (corner) throws(ConfigError) -> SIMD2<Double> in

@@ -182,6 +182,11 @@ extension ConfigSchema {
           "what emits its particles; at most \(EffectConfig.cellCapacity) cells in all "
           + "(one emitter-table entry each)"),
       Key(
+        "subCells", .list(.object(cell), count: 1...EffectConfig.cellCapacity),
+        help:
+          "cells no emitter makes, started by other cells' onDeath or alongFlight by their "
+          + "name; each needs a name and a count"),
+      Key(
         "$schema", .text(TextRule(noun: "the address of a JSON Schema", length: 1...2048)),
         help: "where an editor finds the format's JSON Schema; the decoder ignores it"),
     ])
@@ -490,6 +495,27 @@ extension ConfigSchema {
         Key(
           "trailSpacing", .number(0.001...1), unit: "seconds", default: .number(c.trailSpacing),
           help: "the time between trail copies"),
+        Key(
+          "name", .text(nameRule),
+          help: "a sub-cell's name, by which other cells' onDeath and alongFlight start it"),
+        Key(
+          "onDeath", .list(.text(nameRule), count: 1...8),
+          help:
+            "sub-cells that burst where and when each piece ends (a firework's shell), each "
+            + "its count of pieces"),
+        Key(
+          "alongFlight", .list(.text(nameRule), count: 1...8),
+          help:
+            "sub-cells born along each piece's flight, each its count of pieces spread evenly "
+            + "over the piece's life"),
+        Key(
+          "inheritVelocity", .number(0...1), unit: "share", default: .number(c.inheritVelocity),
+          help:
+            "for a sub-cell: how much of the velocity of the piece that starts it each of its "
+            + "pieces keeps"),
+        Key(
+          "diesAtApex", .boolean, default: .bool(c.diesAtApex),
+          help: "each piece ends at the top of its climb, where its upward speed is spent"),
       ],
       variants: Variants(
         key: nil, selector: "the emitter's emission mode", subject: "a % emitter's cell",
@@ -501,7 +527,7 @@ extension ConfigSchema {
   /// A shape of one's own, in a cell's shapes.
   public static let particleShape = Object(
     id: "particleShape", title: "Particle shape",
-    summary: "A shape of one's own in a cell's shapes: a polygon or a picture, one key.",
+    summary: "A shape of one's own in a cell's shapes: a polygon, a picture or a text, one key.",
     keys: [
       Key(
         "polygon",
@@ -512,6 +538,11 @@ extension ConfigSchema {
         help:
           "a PNG file, relative to the configuration file, at most 512×512, tinted by the "
           + "colour (white keeps its own)"),
+      Key(
+        "text", .text(TextRule(noun: "text", length: 1...16, characters: "characters")),
+        help:
+          "text or emoji (\"🎉\"), drawn from the system's fonts: colour emoji keep their "
+          + "colours, letters are tinted by the colour"),
     ],
     memberCount: 1...1)
 
@@ -606,6 +637,7 @@ extension ConfigSchema {
     case .polygon(let corners):
       .object([("polygon", .array(corners.map { .array([.number($0.x), .number($0.y)]) }))])
     case .image(let path): .object([("image", .string(path))])
+    case .text(let text): .object([("text", .string(text))])
     }
   }
 

@@ -142,6 +142,29 @@ public enum ConfettiPhysics {
     )
   }
 
+  /// The velocity, in pt/s (x right, y down), of a particle at `age` seconds after its birth:
+  /// the closed form's derivative, term by term (d/dt E = e^(−k·t), d/dt F = E), so that a
+  /// sub-cell's pieces inherit exactly the motion their parent had; zero once it has landed.
+  public static func velocity(
+    of p: ConfettiParticle, age t: Seconds, style: EmitterStyle = .plain,
+    now: Tick = Tick(rawValue: 0)
+  ) -> SIMD2<Double> {
+    guard t < p.landing else { return .zero }
+    let (kx, ky) = (p.dragX, p.dragY)
+    let ex = velocityResponse(drag: kx, age: t)
+    let side: Double = p.velocityX >= 0 ? 1 : -1
+    let angle = style.gustAngle(at: now)
+    // The gust's angle turns 2π·cycles per 2³² ticks.
+    let turning = 2 * .pi * Double(style.gustCycles) / 4_294_967_296 * Tick.perSecond
+    let vx =
+      p.velocityX * exp(-kx * t) + (p.accelerationX + kx * style.wind) * ex
+      + p.flutterAmplitude * p.flutterFrequency * cos(p.flutterFrequency * t + p.flutterPhase)
+      + 2 * side * p.spread * t
+      + style.gustAmplitude * kx * (exp(-kx * t) * sin(angle) + ex * cos(angle) * turning)
+    let vy = p.velocityY * exp(-ky * t) + p.gravity * velocityResponse(drag: ky, age: t)
+    return SIMD2(vx, vy)
+  }
+
   /// The reference evaluation of a packed record at the GPU's clock reading `now`: the record is
   /// unpacked exactly as the shader reads it, and the age is the same tick difference.
   ///
@@ -251,6 +274,17 @@ extension ConfettiParticle {
       return reached
     }
     return .infinity
+  }
+}
+
+extension ConfettiParticle {
+  /// Seconds after birth when the piece reaches the top of its climb, its upward speed spent
+  /// against gravity and drag (vy·e^(−k·t) + g·E(k, t) = 0): ln(1 − vy·k/g)/k, or −vy/g without
+  /// drag. Nil when it never climbs (already falling, or nothing pulls it down).
+  public var apexTime: Seconds? {
+    guard velocityY < 0, gravity > 0 else { return nil }
+    let k = dragY
+    return k == 0 ? -velocityY / gravity : log1p(-velocityY * k / gravity) / k
   }
 }
 

@@ -7,8 +7,13 @@ public struct EffectConfig: Equatable, Sendable {
   public var name: String
   /// What it looks like, in a sentence (`description` in a file). Default empty.
   public var summary: String
-  /// What emits its particles: 1 to 16 emitters, at most ``cellCapacity`` cells in all.
+  /// What emits its particles: 1 to 16 emitters, at most ``cellCapacity`` cells in all (with
+  /// the sub-cells).
   public var emitters: [EmitterConfig]
+  /// Cells no emitter makes: other cells start them, at the end of a piece's life
+  /// (``CellConfig/onDeath``) or along its flight (``CellConfig/alongFlight``), by their
+  /// ``CellConfig/name``. Each has a ``CellConfig/count``. Default none.
+  public var subCells: [CellConfig] = []
 
   /// An effect named `name` made of `emitters`.
   public init(name: String, summary: String = "", emitters: [EmitterConfig]) {
@@ -18,6 +23,11 @@ public struct EffectConfig: Equatable, Sendable {
   /// How many cells all emitters may have together: each gets an ``EmitterTable`` entry, and
   /// entry 0 is the plain style.
   public static let cellCapacity = EmitterTable.capacity - 1
+
+  /// The sub-cell named `name`, by index.
+  public func subCell(named name: String) -> Int? {
+    subCells.firstIndex { $0.name == name }
+  }
 }
 
 /// What starts an emitter.
@@ -153,6 +163,9 @@ public enum ShapeChoice: Equatable, Sendable {
   case polygon([SIMD2<Double>])
   /// A PNG file, tinted by the particle's colour (white keeps its own colours).
   case image(String)
+  /// Text or emoji, drawn from the system's fonts: colour emoji keep their colours, other
+  /// characters are white, tinted by the particle's colour.
+  case text(String)
 }
 
 /// The unit of a cell's speed.
@@ -254,6 +267,21 @@ public struct CellConfig: Equatable, Sendable {
   public var trail = 0
   /// Seconds between trail copies. Default 0.03.
   public var trailSpacing: Seconds = 0.03
+
+  /// A sub-cell's name, by which ``onDeath`` and ``alongFlight`` start it. Default none.
+  public var name: String?
+  /// Sub-cells burst where and when each piece ends (a firework's shell), each its
+  /// ``count`` of pieces, their motion starting from the piece's at that moment. Default none.
+  public var onDeath: [String] = []
+  /// Sub-cells born along each piece's flight (a rocket's sparks): each's ``count`` of pieces
+  /// spread evenly over the piece's life, where the piece is at each moment. Default none.
+  public var alongFlight: [String] = []
+  /// The share of the velocity of the piece that starts it that a sub-cell's piece inherits, the
+  /// closed form's derivative at that moment. Default 0.
+  public var inheritVelocity = 0.0
+  /// Whether each piece ends at the top of its climb, where its upward speed is spent (a
+  /// firework's shell bursting there): its life is cut to that moment. Default false.
+  public var diesAtApex = false
 
   /// A cell with every default.
   public init() {}

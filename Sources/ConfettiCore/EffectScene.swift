@@ -16,10 +16,14 @@ public struct EffectScene: Sendable {
   /// Replace movement with a short, gentle fade in place (see ``ConfettiParticle/reducedMotion(style:)``).
   public var reduceMotion: Bool
   private var random: SplitMix64
-  /// Per emitter, per cell: its table entry and its shapes.
+  /// Per emitter, per cell: its table entry and its shapes; then the same for each sub-cell.
   private var cellStyles: [[UInt8]] = []
   private var cellShapes: [[[ParticleShape]]] = []
+  private var subStyles: [UInt8] = []
+  private var subShapes: [[ParticleShape]] = []
   private var running: [RunningEmitter] = []
+  /// How many particles ``sample(count:window:)`` has drawn: where its turn goes on.
+  private var sampled = 0
   /// The latest clock reading the scene was advanced to (−infinity before the first).
   public private(set) var latest: Seconds = -.infinity
   /// How long after the latest reading particles that have ended are kept, in seconds, so that
@@ -46,37 +50,56 @@ public struct EffectScene: Sendable {
       var styles: [UInt8] = []
       var shapeLists: [[ParticleShape]] = []
       for (c, cell) in emitter.cells.enumerated() {
-        var style = EmitterStyle()
-        style.wind = emitter.wind
-        style.gustAmplitude = emitter.gustAmplitude
-        style.gustPeriod = emitter.gustPeriod
-        style.colorSpeed = cell.colorSpeed
-        if case .timed(_, let fadeOut) = emitter.emission { style.fadeOut = fadeOut }
-        style.trailSpacing = cell.trailSpacing
-        style.fadeIn = cell.fadeIn
-        style.twinkle = cell.twinkle
-        style.additive = cell.blend == .additive
-        table.set(style, at: next)
         styles.append(UInt8(next))
+        table.set(Self.style(of: cell, in: emitter), at: next)
         next += 1
-        var list: [ParticleShape] = []
-        for (s, choice) in cell.shapes.enumerated() {
-          do {
-            switch choice {
-            case .builtIn(let shape): list.append(shape)
-            case .polygon(let corners): list.append(try shapes.add(polygon: corners))
-            case .image(let path): list.append(try shapes.add(image: path))
-            }
-          } catch {
-            throw ConfigError(
-              path: "$.emitters[\(e)].cells[\(c)].shapes[\(s)]", message: error.description)
-          }
-        }
-        shapeLists.append(list)
+        shapeLists.append(try shapeList(of: cell, at: "$.emitters[\(e)].cells[\(c)]"))
       }
       cellStyles.append(styles)
       cellShapes.append(shapeLists)
     }
+    // A sub-cell's pieces share no emitter: no wind, no fade-out with one.
+    for (i, cell) in config.subCells.enumerated() {
+      subStyles.append(UInt8(next))
+      table.set(Self.style(of: cell, in: EmitterConfig()), at: next)
+      next += 1
+      subShapes.append(try shapeList(of: cell, at: "$.subCells[\(i)]"))
+    }
+  }
+
+  /// What all pieces of `cell` of `emitter` share: its entry in the emitter table.
+  private static func style(of cell: CellConfig, in emitter: EmitterConfig) -> EmitterStyle {
+    var style = EmitterStyle()
+    style.wind = emitter.wind
+    style.gustAmplitude = emitter.gustAmplitude
+    style.gustPeriod = emitter.gustPeriod
+    style.colorSpeed = cell.colorSpeed
+    if case .timed(_, let fadeOut) = emitter.emission { style.fadeOut = fadeOut }
+    style.trailSpacing = cell.trailSpacing
+    style.fadeIn = cell.fadeIn
+    style.twinkle = cell.twinkle
+    style.additive = cell.blend == .additive
+    return style
+  }
+
+  /// The shapes `cell` draws, its polygons and images added to the scene's table.
+  private mutating func shapeList(of cell: CellConfig, at path: String) throws(ConfigError)
+    -> [ParticleShape]
+  {
+    var list: [ParticleShape] = []
+    for (s, choice) in cell.shapes.enumerated() {
+      do {
+        switch choice {
+        case .builtIn(let shape): list.append(shape)
+        case .polygon(let corners): list.append(try shapes.add(polygon: corners))
+        case .image(let path): list.append(try shapes.add(image: path))
+        case .text(let text): list.append(try shapes.add(text: text))
+        }
+      } catch {
+        throw ConfigError(path: "\(path).shapes[\(s)]", message: error.description)
+      }
+    }
+    return list
   }
 
   /// Whether any emitter is still emitting (the window must keep drawing).
@@ -102,9 +125,12 @@ public struct EffectScene: Sendable {
       if emitter.emission == .burst {
         for (c, cell) in emitter.cells.enumerated() {
           let born = (0..<cell.count).map { _ in
-            particle(emitter: index, cell: c, origin: origin, window: window, fadeAt: .infinity)
+            particle(
+              emitter: index, cell: .emitter(index, c), origin: origin, window: window,
+              fadeAt: .infinity)
           }
           ring.append(born, bornAt: time, table: table)
+          startSubCells(of: born, cell: .emitter(index, c), bornAt: time, window: window)
         }
       } else {
         if running.count == Self.maximumRunning {
@@ -191,11 +217,13 @@ public struct EffectScene: Sendable {
         if case .timed(let duration, let fadeOut) = emitter.emission, fadeOut > 0 {
           fadeAt = duration - local
         }
+        let e = running[index].emitter
         let born = particle(
-          emitter: running[index].emitter, cell: c,
+          emitter: e, cell: .emitter(e, c),
           origin: running[index].pointer ?? emitter.origin(in: window), window: window,
           fadeAt: fadeAt)
         ring.append([born], bornAt: time - (to - local), table: table)
+        startSubCells(of: [born], cell: .emitter(e, c), bornAt: time - (to - local), window: window)
       }
     }
   }
@@ -219,20 +247,31 @@ public struct EffectScene: Sendable {
 
   /// A ring capacity that holds everything one firing of each of `config`'s emitters has
   /// visible at once, with room to spare: bursts' counts, and each rate times the longest life
-  /// (for a timed emitter, no more than it emits in all).
+  /// (for a timed emitter, no more than it emits in all), each piece with the sub-cells it
+  /// starts.
   public static func suggestedCapacity(for config: EffectConfig) -> Int {
+    func family(_ cell: CellConfig, generation: Int = 1) -> Double {
+      guard generation <= deepestSubCell else { return 1 }
+      return (cell.onDeath + cell.alongFlight).reduce(1) { total, name in
+        guard let sub = config.subCell(named: name) else { return total }
+        let child = config.subCells[sub]
+        return total + Double(child.count) * family(child, generation: generation + 1)
+      }
+    }
     var total = 0.0
     for emitter in config.emitters {
       for cell in emitter.cells {
         let life = cell.lifetime.bounds.upperBound + Double(cell.trail) * cell.trailSpacing
+        var pieces: Double
         switch emitter.emission {
-        case .burst: total += Double(cell.count)
-        case .continuous: total += cell.birthRate * life
+        case .burst: pieces = Double(cell.count)
+        case .continuous: pieces = cell.birthRate * life
         case .timed(let duration, _):
-          total += min(
+          pieces = min(
             cell.birthRate * life,
             births(of: cell.birthRate, emission: emitter.emission, by: duration))
         }
+        total += pieces * family(cell)
       }
     }
     return Int(min(4_000_000, max(1024, (total * 1.25).rounded(.up))))
@@ -258,25 +297,114 @@ public struct EffectScene: Sendable {
     return x >= 1 ? 0 : 1 - x * x
   }
 
-  /// `count` particles drawn from every cell of every emitter in turn, each around its
-  /// emitter's configured position: the bench's way to load a scene with an effect's particles.
+  /// `count` particles drawn from every cell of every emitter and every sub-cell in turn (going
+  /// on where the last call stopped), each around its emitter's configured position: the
+  /// bench's way to load a scene with an effect's particles.
   public mutating func sample(count: Int, window: Size) -> [ConfettiParticle] {
-    let cells = config.emitters.indices.flatMap { e in
-      config.emitters[e].cells.indices.map { (e, $0) }
-    }
+    // Every cell of every emitter, then every sub-cell (born where its first emitter sits).
+    let cells: [(Int, CellKey)] =
+      config.emitters.indices.flatMap { e in
+        config.emitters[e].cells.indices.map { (e, CellKey.emitter(e, $0)) }
+      } + config.subCells.indices.map { (0, CellKey.sub($0)) }
+    defer { sampled += count }
     return (0..<count).map { k in
-      let (e, c) = cells[k % cells.count]
+      let (e, key) = cells[(sampled + k) % cells.count]
       return particle(
-        emitter: e, cell: c, origin: config.emitters[e].origin(in: window), window: window,
+        emitter: e, cell: key, origin: config.emitters[e].origin(in: window), window: window,
         fadeAt: .infinity)
     }
   }
 
+  /// A cell of an emitter, or a sub-cell.
+  private enum CellKey {
+    case emitter(Int, Int)
+    case sub(Int)
+  }
+
+  private func cell(_ key: CellKey) -> CellConfig {
+    switch key {
+    case .emitter(let e, let c): config.emitters[e].cells[c]
+    case .sub(let i): config.subCells[i]
+    }
+  }
+
+  /// How many generations of sub-cells a piece may start: a shell, its sparks, their crackle.
+  public static let deepestSubCell = 3
+
+  /// Starts the sub-cells of each of `parents` (pieces of `key` born at `time`): those of
+  /// ``CellConfig/onDeath`` where and when the piece ends, those of ``CellConfig/alongFlight``
+  /// along its way. Everything is known at birth, so the children are written now, each with
+  /// its own future birth time: no per-frame tracking, no reading back from the GPU.
+  private mutating func startSubCells(
+    of parents: [ConfettiParticle], cell key: CellKey, bornAt time: Seconds, window: Size,
+    generation: Int = 1
+  ) {
+    let cell = self.cell(key)
+    guard !(cell.onDeath.isEmpty && cell.alongFlight.isEmpty),
+      generation <= Self.deepestSubCell
+    else { return }
+    for parent in parents {
+      // The piece as the GPU draws it, and its last visible moment.
+      let drawn = ParticleRecord(parent, birth: Tick(rawValue: 0)).particle
+      let style = table[drawn.emitter]
+      let end = min(drawn.lifetime, drawn.emitterFadeAt + style.fadeOut)
+      var starts: [(sub: Int, ages: [Seconds])] = []
+      for name in cell.onDeath {
+        guard let sub = config.subCell(named: name) else { continue }
+        starts.append((sub, [end.nextDown]))
+      }
+      for name in cell.alongFlight {
+        guard let sub = config.subCell(named: name) else { continue }
+        let count = config.subCells[sub].count
+        starts.append((sub, (0..<count).map { end * (Double($0) + 0.5) / Double(count) }))
+      }
+      for (sub, ages) in starts {
+        let count = ages.count == 1 ? config.subCells[sub].count : 1
+        for age in ages {
+          let moment = time + age
+          let clock = Tick(moment)
+          guard let state = ConfettiPhysics.state(of: drawn, age: age, style: style, now: clock)
+          else { continue }
+          let velocity = ConfettiPhysics.velocity(of: drawn, age: age, style: style, now: clock)
+          let inherited = velocity * config.subCells[sub].inheritVelocity
+          let born = (0..<count).map { _ in
+            particle(
+              emitter: nil, cell: .sub(sub), origin: state.position, window: window,
+              fadeAt: .infinity, inherited: inherited)
+          }
+          ring.append(born, bornAt: moment, table: table)
+          startSubCells(
+            of: born, cell: .sub(sub), bornAt: moment, window: window,
+            generation: generation + 1)
+        }
+      }
+    }
+  }
+
+  /// The table entry of `key`'s pieces.
+  private func styleIndex(_ key: CellKey) -> UInt8 {
+    switch key {
+    case .emitter(let e, let c): cellStyles[e][c]
+    case .sub(let i): subStyles[i]
+    }
+  }
+
+  /// The shapes `key`'s pieces draw from.
+  private func shapeChoices(_ key: CellKey) -> [ParticleShape] {
+    switch key {
+    case .emitter(let e, let c): cellShapes[e][c]
+    case .sub(let i): subShapes[i]
+    }
+  }
+
+  /// A piece of `key`, born around `origin` (exactly at it for a sub-cell's, `emitter` nil: no
+  /// emitter shape, wind or floor), with `inherited` added to its velocity.
   private mutating func particle(
-    emitter e: Int, cell c: Int, origin: Point, window: Size, fadeAt: Seconds
+    emitter e: Int?, cell key: CellKey, origin: Point, window: Size, fadeAt: Seconds,
+    inherited: SIMD2<Double> = .zero
   ) -> ConfettiParticle {
-    let emitter = config.emitters[e]
-    let cell = emitter.cells[c]
+    let emitter = e.map { config.emitters[$0] } ?? EmitterConfig()
+    let cell = self.cell(key)
     var p = ConfettiParticle()
     p.origin = place(around: origin, shape: emitter.shape, window: window)
     let unit = cell.speedUnit == .windowHeights ? window.height : 1
@@ -289,6 +417,8 @@ public struct EffectScene: Sendable {
       speed * cos(direction) + cell.kick.x + cell.velocityX.sample(using: &random) * perX
     p.velocityY =
       speed * sin(direction) + cell.kick.y + cell.velocityY.sample(using: &random) * perY
+    p.velocityX += inherited.x
+    p.velocityY += inherited.y
     p.gravity = cell.gravity
     p.accelerationX = cell.accelerationX
     (p.dragX, p.dragY) = (cell.drag.x, cell.drag.y)
@@ -300,7 +430,7 @@ public struct EffectScene: Sendable {
     let size = cell.sizes.randomElement(using: &random)!
     p.size = Size(width: size.width * scale, height: size.height * scale)
     p.color = tinted(cell.colors.randomElement(using: &random)!, range: cell.colorRange)
-    p.shape = cellShapes[e][c].randomElement(using: &random)!
+    p.shape = shapeChoices(key).randomElement(using: &random)!
     p.rotation = cell.rotation.sample(using: &random)
     p.spin = cell.spin.sample(using: &random)
     p.flutterAmplitude = cell.flutterAmplitude.sample(using: &random)
@@ -321,8 +451,12 @@ public struct EffectScene: Sendable {
     p.scaleSpeed = cell.scaleSpeed
     p.shrinksWithLife = cell.shrinksWithLife
     p.trail = UInt8(cell.trail)
-    p.emitter = cellStyles[e][c]
+    p.emitter = styleIndex(key)
     p.emitterFadeAt = fadeAt
+    if cell.diesAtApex, let apex = ParticleRecord(p, birth: Tick(rawValue: 0)).particle.apexTime {
+      p.lifetime = min(p.lifetime, max(0.01, apex))
+      p.fade = min(p.fade, p.lifetime)
+    }
     if let floor = emitter.floor {
       // Solved from the values the record keeps, so that the piece touches the floor exactly.
       let packed = ParticleRecord(p, birth: Tick(rawValue: 0)).particle

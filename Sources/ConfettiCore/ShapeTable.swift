@@ -12,8 +12,16 @@ public struct ShapeTable: Equatable, Sendable {
 
   /// A scene's own polygons, each with its corners stretched to [−1, 1] on both axes (y down).
   public private(set) var polygons: [[SIMD2<Double>]] = []
-  /// A scene's images, as the paths of PNG files, in ``ParticleShape/image(_:)`` order.
-  public private(set) var images: [String] = []
+  /// A scene's images, in ``ParticleShape/image(_:)`` order: PNG files and texts to draw.
+  public private(set) var images: [ImageSource] = []
+
+  /// Where an image comes from.
+  public enum ImageSource: Hashable, Sendable {
+    /// A PNG file's path.
+    case file(String)
+    /// Text or emoji, drawn from the system's fonts.
+    case text(String)
+  }
 
   public init() {}
 
@@ -64,11 +72,20 @@ public struct ShapeTable: Equatable, Sendable {
 
   /// Adds an image by its file's path and returns its shape, or reuses the same path.
   public mutating func add(image path: String) throws(ShapeTableError) -> ParticleShape {
-    if let index = images.firstIndex(of: path) { return .image(index) }
+    try add(.file(path))
+  }
+
+  /// Adds a text to draw as an image and returns its shape, or reuses the same text.
+  public mutating func add(text: String) throws(ShapeTableError) -> ParticleShape {
+    try add(.text(text))
+  }
+
+  private mutating func add(_ source: ImageSource) throws(ShapeTableError) -> ParticleShape {
+    if let index = images.firstIndex(of: source) { return .image(index) }
     guard images.count < ParticleShape.imageCapacity else {
-      throw .full("images: at most \(ParticleShape.imageCapacity)")
+      throw .full("images and texts: at most \(ParticleShape.imageCapacity)")
     }
-    images.append(path)
+    images.append(source)
     return .image(images.count - 1)
   }
 }

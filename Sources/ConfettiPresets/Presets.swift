@@ -6,8 +6,8 @@ import ConfettiCore
 public enum Presets {
   /// The order the window cycles through them; files not listed follow by name.
   static let order = [
-    "confetti", "cannon", "tap-burst", "fireworks", "fire", "sparkle", "stars", "school-pride",
-    "snow", "rain", "falling-confetti",
+    "confetti", "cannon", "emoji", "tap-burst", "fireworks", "fire", "sparkle", "stars",
+    "school-pride", "snow", "rain", "falling-confetti",
   ]
 
   /// Every preset's name, in cycling order.

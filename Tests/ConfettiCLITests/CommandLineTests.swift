@@ -241,7 +241,7 @@ final class CommandLineTests: XCTestCase {
     let list = try confetti(["--list-presets"])
     XCTAssertEqual(list.status, 0)
     let lines = list.stdout.split(separator: "\n")
-    XCTAssertEqual(lines.count, 11, list.stdout)
+    XCTAssertEqual(lines.count, 12, list.stdout)
     XCTAssert(lines[0].hasPrefix("confetti "))
     XCTAssert(list.stdout.contains("falling-confetti"))
     // A preset file copied out of the repository loads with --config and draws the same picture.
@@ -275,6 +275,26 @@ final class CommandLineTests: XCTestCase {
       image.bytes[$0 * 4] > 200 && image.bytes[$0 * 4 + 1] < 90
     }
     XCTAssertGreaterThan(reds.count, 30, "hearts drawn in their own red")
+  }
+
+  func testAMissingFontIsOneLineNamingThePackageToInstall() throws {
+    // A fontconfig that knows no fonts at all.
+    let directory = try temporaryDirectory()
+    let conf = directory.appendingPathComponent("fonts.conf")
+    try """
+    <?xml version="1.0"?>
+    <!DOCTYPE fontconfig SYSTEM "fonts.dtd">
+    <fontconfig><dir>\(directory.path)/none</dir><cachedir>\(directory.path)/cache</cachedir></fontconfig>
+    """.write(to: conf, atomically: true, encoding: .utf8)
+    let out = directory.appendingPathComponent("emoji.png")
+    let result = try confetti(
+      ["render", "--preset", "emoji", "--out", out.path],
+      environment: ["FONTCONFIG_FILE": conf.path])
+    XCTAssertEqual(result.status, 1)
+    XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
+    XCTAssert(result.stderr.contains("no font on this system has \"🎉\" (U+1F389)"), result.stderr)
+    XCTAssert(result.stderr.contains("apt-get install fonts-noto-color-emoji"), result.stderr)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: out.path), "no picture written")
   }
 
   func testReducedMotionComesFromTheFlagOrTheEnvironment() throws {

@@ -11,7 +11,7 @@ final class EffectConfigTests: XCTestCase {
     XCTAssertEqual(
       Set(Presets.names),
       [
-        "confetti", "cannon", "tap-burst", "fireworks", "fire", "sparkle", "stars",
+        "confetti", "cannon", "emoji", "tap-burst", "fireworks", "fire", "sparkle", "stars",
         "school-pride", "snow", "rain", "falling-confetti",
       ])
     for name in Presets.names {
@@ -243,7 +243,7 @@ extension EffectConfigTests {
       {"name": "look", "emitters": [{"floor": {"y": 0.9, "restTime": 1.5},
         "cells": [{"count": 1, "blend": "additive", "fadeIn": 0.2, "twinkle": 0.5,
           "twinkleFrequency": {"value": 6, "range": 2}, "flutterFromBirth": false,
-          "shapes": ["glow"]}]}]}
+          "shapes": ["glow", {"text": "🎉"}]}]}]}
       """)
     let emitter = config.emitters[0]
     XCTAssertEqual(emitter.floor?.y, 0.9)
@@ -255,7 +255,11 @@ extension EffectConfigTests {
     XCTAssertEqual(cell.twinkle, 0.5)
     XCTAssertEqual(cell.twinkleFrequency, Varied(6, range: 2))
     XCTAssertFalse(cell.flutterFromBirth)
-    XCTAssertEqual(cell.shapes, [.builtIn(.glow)])
+    XCTAssertEqual(cell.shapes, [.builtIn(.glow), .text("🎉")])
+    XCTAssertThrowsError(
+      try EffectConfig.decode(
+        #"{"name": "a", "emitters": [{"cells": [{"count": 1, "shapes": [{"text": ""}]}]}]}"#)
+    ) { XCTAssert("\($0)".contains("shapes[0].text"), "\($0)") }
     XCTAssertNil(
       try EffectConfig.decode(#"{"name": "a", "emitters": [{"cells": [{"count": 1}]}]}"#)
         .emitters[0].floor)

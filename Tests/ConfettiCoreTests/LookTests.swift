@@ -154,3 +154,126 @@ final class LookTests: XCTestCase {
     XCTAssertGreaterThan(offsets.map(abs).max()!, 20, "born to one side of the line")
   }
 }
+
+/// Sub-cells: pieces that other pieces start where and when they end, or along their flight,
+/// all written at the parent's birth with their exact birth times and places.
+final class SubCellTests: XCTestCase {
+  let window = Size(width: 800, height: 600)
+
+  func config(_ extra: String = "") throws -> EffectConfig {
+    try EffectConfig.decode(
+      """
+      {"name": "shells", "emitters": [{"position": {"x": 0.5, "y": 1}, "cells": [{
+        "count": 3, "lifetime": 6, "speed": {"value": 700, "range": 100}, "direction": -80,
+        "gravity": 300, "drag": 0.6, "flutterAmplitude": 20, "flutterFrequency": 3,
+        "diesAtApex": true, "onDeath": ["sparks"], "alongFlight": ["wake"]}]}],
+       "subCells": [
+        {"name": "sparks", "count": 10, "speed": 0, "gravity": 0, "drag": 0,
+         "inheritVelocity": 0.5, "lifetime": 2},
+        {"name": "wake", "count": 4, "speed": 0, "gravity": 0, "drag": 0, "lifetime": 0.5}
+        \(extra)]}
+      """)
+  }
+
+  func testShellsBurstAtTheTopOfTheirClimbWhereTheClosedFormPutsThem() throws {
+    var scene = try EffectScene(config: config(), capacity: 128, seed: 2)
+    scene.trigger(.start, window: window, time: 10)
+    let records = scene.ring.drawnSlotRanges.joined().map { scene.ring.records[$0] }
+    XCTAssertEqual(records.count, 3 * (1 + 10 + 4))
+    let shells = records.filter { $0.birth == Tick(10).rawValue && $0.gravity == 300 }
+    XCTAssertEqual(shells.count, 3)
+    for shell in shells {
+      let p = shell.particle
+      let apex = try XCTUnwrap(p.apexTime)
+      XCTAssertEqual(p.lifetime, apex, accuracy: 2e-3, "it ends at the top of its climb")
+      XCTAssertEqual(ConfettiPhysics.velocity(of: p, age: p.lifetime).y, 0, accuracy: 1)
+      // Its sparks: born at its end, at its last place, with half its last velocity.
+      let end = 10 + p.lifetime
+      let last = try XCTUnwrap(ConfettiPhysics.state(of: p, age: p.lifetime.nextDown))
+      let velocity = ConfettiPhysics.velocity(of: p, age: p.lifetime.nextDown)
+      let sparks = records.filter {
+        $0.lifetime == 2 && abs(Double($0.originX) - last.position.x) < 1e-3
+      }
+      XCTAssertEqual(sparks.count, 10, "ten sparks where the shell ended")
+      for spark in sparks {
+        XCTAssertEqual(Double(spark.birth), Double(Tick(end).rawValue), accuracy: 1)
+        XCTAssertEqual(Double(spark.originY), last.position.y, accuracy: 1e-3)
+        XCTAssertEqual(Double(spark.velocityX), 0.5 * velocity.x, accuracy: 1e-3)
+        XCTAssertEqual(Double(spark.velocityY), 0.5 * velocity.y, accuracy: 1e-3)
+      }
+      // Its wake: four pieces along its way, at an eighth, three eighths, … of its life.
+      for k in 0..<4 {
+        let age = p.lifetime * (Double(k) + 0.5) / 4
+        let there = try XCTUnwrap(ConfettiPhysics.state(of: p, age: age))
+        XCTAssert(
+          records.contains {
+            $0.lifetime == 0.5 && abs(Double($0.originX) - there.position.x) < 1e-3
+              && abs(Double($0.originY) - there.position.y) < 1e-3
+              && abs(Double($0.birth) - Double(Tick(10 + age).rawValue)) <= 1
+          }, "a wake piece at \(age) s")
+      }
+    }
+  }
+
+  func testTheVelocityIsTheClosedFormsDerivative() {
+    var p = ConfettiParticle()
+    p.velocityX = 140
+    p.velocityY = -420
+    p.dragX = 0.9
+    p.dragY = 0.4
+    p.accelerationX = -30
+    p.flutterAmplitude = 25
+    p.flutterFrequency = 4
+    p.flutterPhase = 0.7
+    p.spread = 12
+    p.lifetime = 5
+    var style = EmitterStyle()
+    style.wind = 40
+    style.gustAmplitude = 30
+    style.gustPeriod = 2
+    for t in [0.05, 0.4, 1.3, 3.0] {
+      // Ten ticks either side: the gust's clock steps with the age, as it does in a scene.
+      let h = 10 / Tick.perSecond
+      let now = Tick(100 + t)
+      let ahead = ConfettiPhysics.state(
+        of: p, age: t + h, style: style, now: Tick(rawValue: now.rawValue &+ 10))!
+      let behind = ConfettiPhysics.state(
+        of: p, age: t - h, style: style, now: Tick(rawValue: now.rawValue &- 10))!
+      let v = ConfettiPhysics.velocity(of: p, age: t, style: style, now: now)
+      let dt = 2 * h
+      XCTAssertEqual(v.x, (ahead.position.x - behind.position.x) / dt, accuracy: 0.05, "at \(t)")
+      XCTAssertEqual(v.y, (ahead.position.y - behind.position.y) / dt, accuracy: 0.01, "at \(t)")
+    }
+  }
+
+  func testSubCellMistakesAreRefusedInOneLine() throws {
+    let cases: [(String, String)] = [
+      (
+        #""onDeath": ["nope"]"#,
+        #"$.emitters[0].cells[0].onDeath[0]: no sub-cell named "nope"; there are none"#
+      ),
+      (#""alongFlight": ["x"]"#, #"no sub-cell named "x"; there are none"#),
+    ]
+    for (cell, expected) in cases {
+      XCTAssertThrowsError(
+        try EffectConfig.decode(
+          #"{"name": "a", "emitters": [{"cells": [{"count": 1, "# + cell + "}]}]}")
+      ) { XCTAssert("\($0)".contains(expected), "\($0)") }
+    }
+    let subs: [(String, String)] = [
+      (#"{"count": 1}"#, "$.subCells[0]: a sub-cell needs a name"),
+      (#"{"name": "a", "count": 1}, {"name": "a", "count": 2}"#, #"two sub-cells are named "a""#),
+      (
+        #"{"name": "a", "count": 1, "onDeath": ["b"]}, {"name": "b", "count": 1, "alongFlight": ["a"]}"#,
+        #"$.subCells[0]: sub-cell "a" starts itself, so it would never end"#
+      ),
+      (#"{"name": "a", "birthRate": 3}"#, "count"),
+    ]
+    for (list, expected) in subs {
+      XCTAssertThrowsError(
+        try EffectConfig.decode(
+          #"{"name": "a", "emitters": [{"cells": [{"count": 1}]}], "subCells": ["# + list + "]}")
+      ) { XCTAssert("\($0)".contains(expected), "\($0)") }
+    }
+  }
+}

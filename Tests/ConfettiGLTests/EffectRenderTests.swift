@@ -1,3 +1,4 @@
+import Confetti
 import ConfettiCore
 import ConfettiGL
 import ConfettiImage
@@ -25,7 +26,9 @@ final class EffectRenderTests: HeadlessGLTestCase {
     }
     let renderer = try ParticleRenderer(capacity: scene.ring.capacity, info: context.info)
     renderer.setEmitterTable(scene.table)
-    try renderer.setShapeTable(scene.shapes, images: images)
+    // Texts (the emoji preset's) are drawn from the system's fonts, as the library does.
+    let pictures = images.isEmpty ? try Effect(config).images(for: scene.shapes) : images
+    try renderer.setShapeTable(scene.shapes, images: pictures)
     let frame = try OffscreenTarget(width: 320, height: 240, info: context.info)
     return try frame.snapshot(of: &scene.ring, at: Tick(time), window: window, renderer: renderer)
   }
@@ -161,6 +164,39 @@ final class EffectRenderTests: HeadlessGLTestCase {
     let falling = try render(config, age: landing - 0.2)
     XCTAssertLessThan(painted(falling).map(\.y).max()!, bottom - 10, "above it before")
     XCTAssert(painted(try render(config, age: landing + 1.6)).isEmpty, "gone after rest and fade")
+  }
+
+  func testAShellBurstsIntoItsSubCellAtTheTopOfItsClimb() throws {
+    // Straight up from (160, 240) at 300 pt/s against gravity 300, no drag: the top of its climb
+    // at 1 s, 150 pt up (y 90). There, twelve sparks fly out at 60 pt/s.
+    let config = try EffectConfig.decode(
+      """
+      {"name": "shell", "emitters": [{"position": {"x": 0.5, "y": 1}, "cells": [{
+        "count": 1, "lifetime": 5, "speed": 300, "direction": -90, "gravity": 300, "drag": 0,
+        "rotation": 0, "sizes": [[8, 8]], "colors": ["#ffffff"], "diesAtApex": true,
+        "onDeath": ["sparks"]}]}],
+       "subCells": [{"name": "sparks", "count": 12, "lifetime": 2, "speed": 60, "gravity": 0,
+        "drag": 0, "rotation": 0, "sizes": [[5, 5]], "colors": ["#ffffff"]}]}
+      """)
+    func centre(_ points: [(x: Int, y: Int)]) -> (x: Double, y: Double) {
+      (
+        Double(points.map(\.x).reduce(0, +)) / Double(points.count) + 0.5,
+        Double(points.map(\.y).reduce(0, +)) / Double(points.count) + 0.5
+      )
+    }
+    let rising = painted(try render(config, age: 0.9))
+    XCTAssertLessThanOrEqual(rising.count, 100, "the shell alone, no sparks yet")
+    XCTAssertEqual(centre(rising).y, 240 - 300 * 0.9 + 150 * 0.81, accuracy: 1)
+    let burst = try render(config, age: 1.5)
+    let sparks = painted(burst)
+    XCTAssertGreaterThan(sparks.count, 12 * 16, "twelve sparks")
+    // Every spark on a circle around where the shell ended.
+    for point in sparks {
+      let r =
+        ((Double(point.x) + 0.5 - 160) * (Double(point.x) + 0.5 - 160)
+        + (Double(point.y) + 0.5 - 90) * (Double(point.y) + 0.5 - 90)).squareRoot()
+      XCTAssertEqual(r, 30, accuracy: 5, "30 pt out after 0.5 s")
+    }
   }
 
   func testAFadeInRisesFromNothing() throws {
