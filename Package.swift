@@ -125,7 +125,7 @@ let package = Package(
     .testTarget(name: "ConfettiTextTests", dependencies: ["ConfettiText", "ConfettiImage"]),
     .testTarget(
       name: "ConfettiBenchTests",
-      dependencies: ["ConfettiBench", "ConfettiCore", "ConfettiPresets"]),
+      dependencies: ["ConfettiBench", "ConfettiConfig", "ConfettiCore", "ConfettiPresets"]),
     .testTarget(
       name: "ConfettiCLITests",
       dependencies: [

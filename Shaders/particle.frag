@@ -90,6 +90,13 @@ void main() {
   }
 #endif
   float coverage = clamp(inside + 0.5, 0.0, 1.0);
+  if (v_shape == STREAK) {
+    // A capsule along x from the tail (-) to the head (+), brightening toward the head.
+    float halfLength = h.x - h.y;
+    vec2 nearest = vec2(clamp(q.x, -halfLength, halfLength), 0.0);
+    float along = clamp((q.x + halfLength) / max(2.0 * halfLength, 1e-3), 0.0, 1.0);
+    coverage = clamp(h.y - distance(q, nearest) + 0.5, 0.0, 1.0) * along * along;
+  }
   if (v_shape == GLOW) {
     // Light falling smoothly from the centre to nothing at the edge.
     float r2 = dot(q / h, q / h);

@@ -30,7 +30,7 @@ uniform vec4 u_wind[EMITTERS];        // wind (pt/s), gust amplitude (pt), gust 
 uniform uint u_gustCycles[EMITTERS];  // gust cycles per 2^32 ticks
 uniform vec4 u_colorSpeed[EMITTERS];  // RGBA change per second
 uniform uint u_trailTicks[EMITTERS];  // time between trail copies (ticks)
-uniform vec4 u_look[EMITTERS];        // fade-in (s), twinkle depth, additive (1) or not (0)
+uniform vec4 u_look[EMITTERS];        // fade-in (s), twinkle depth, additive (1) or not (0), stretch (s)
 
 const float RADIANS_PER_TURN_FRACTION = 6.283185307179586 / 4294967296.0;
 
@@ -54,6 +54,28 @@ float accelerationResponse(float k, float t) {
   return (t - (1.0 - exp(-x)) / k) / k;
 }
 
+// Where the closed form puts the particle at motion age m, the gust at clock reading `clock`
+// (ConfettiPhysics.position(of:age:style:gustClock:)).
+vec2 positionAt(float m, uint clock) {
+  int emitter = int(a_style.z);
+  vec4 wind = u_wind[emitter];
+  float kx = a_drag.x;
+  float ky = a_drag.y;
+  float ex = velocityResponse(kx, m);
+  float ey = velocityResponse(ky, m);
+  float fx = accelerationResponse(kx, m);
+  float fy = accelerationResponse(ky, m);
+  float side = a_velocity.x >= 0.0 ? 1.0 : -1.0;
+  // The gust's angle from the clock in exact integer arithmetic: turns = cycles * ticks / 2^32.
+  float gust = float(u_gustCycles[emitter] * clock) * RADIANS_PER_TURN_FRACTION + wind.z;
+  float x = a_origin.x + a_velocity.x * ex + (a_accel.x + kx * wind.x) * fx
+          + a_spin.w * sin(a_waves.x * m + a_waves.y)
+          + side * a_spin.z * m * m
+          + wind.y * kx * ex * sin(gust);
+  float y = a_origin.y + a_velocity.y * ey + a_accel.y * fy;
+  return vec2(x, y);
+}
+
 // Captured by transform feedback in the tests and compared with the CPU reference.
 out vec2 v_position;    // centre (pt)
 out float v_rotation;   // clockwise (deg)
@@ -62,6 +84,7 @@ out float v_opacity;    // 0 when unborn or dead
 out vec2 v_size;        // apparent size (pt): flip, growth and shrinking applied
 out vec4 v_rgba;        // colour after the emitter's ramp, before opacity
 out float v_copy;       // which trail copy (0: the particle itself); negative: none, not drawn
+out vec2 v_tail;        // a streak's tail (pt): where it was `stretch` seconds ago; else its centre
 
 void main() {
   // Copy k > 0 is the k-th trail copy: the particle as it was k spacings ago. The oldest is
@@ -85,20 +108,14 @@ void main() {
   bool landed = t >= a_landing;
   float m = landed ? a_landing : t;
   uint gustClock = landed ? now - uint((t - a_landing) * TICKS_PER_SECOND) : now;
-  float kx = a_drag.x;
-  float ky = a_drag.y;
-  float ex = velocityResponse(kx, m);
-  float ey = velocityResponse(ky, m);
-  float fx = accelerationResponse(kx, m);
-  float fy = accelerationResponse(ky, m);
-  float side = a_velocity.x >= 0.0 ? 1.0 : -1.0;
-  // The gust's angle from the clock in exact integer arithmetic: turns = cycles * ticks / 2^32.
-  float gust = float(u_gustCycles[emitter] * gustClock) * RADIANS_PER_TURN_FRACTION + wind.z;
-  float x = a_origin.x + a_velocity.x * ex + (a_accel.x + kx * wind.x) * fx
-          + a_spin.w * sin(a_waves.x * m + a_waves.y)
-          + side * a_spin.z * m * m
-          + wind.y * kx * ex * sin(gust);
-  float y = a_origin.y + a_velocity.y * ey + a_accel.y * fy;
+  vec2 head = positionAt(m, gustClock);
+  vec4 look = u_look[emitter];
+  // A streak reaches back `stretch` seconds of its motion (no further than its birth).
+  v_tail = head;
+  if (look.w > 0.0) {
+    float back = min(max(t - look.w, 0.0), m);
+    v_tail = positionAt(back, gustClock - uint((m - back) * TICKS_PER_SECOND));
+  }
 
   float remaining = lifetime - t;
   // The emitter's fade-out: (1 - f)^2 as f runs 0 -> 1 over its duration, from a_growth.y on.
@@ -114,7 +131,7 @@ void main() {
   float growth = max(0.0, 1.0 + a_growth.x * t) * ((a_style.y & SHRINKS) != 0u ? remaining / lifetime : 1.0);
   // The tumble, or for a piece that does not tumble, its twinkle.
   float wave = cos(a_waves.z * (flips ? m : t) + a_waves.w);
-  v_position = vec2(x, y);
+  v_position = head;
   v_rotation = a_spin.x + a_spin.y * m;
   v_widthScale = flips ? max(FLIP_FLOOR, abs(wave)) : 1.0;
   v_size = vec2(a_lifeSize.z * v_widthScale, a_lifeSize.w) * growth * trailFactor;
@@ -126,7 +143,6 @@ void main() {
     float sheen = GLINT * pow(max(wave, 0.0), 8.0);
     v_rgba.rgb = shaded + (1.0 - shaded) * sheen;
   }
-  vec4 look = u_look[emitter];
   float shown = (remaining < fade ? remaining / fade : 1.0) * emitterFade;
   if (look.x > 0.0) shown *= min(1.0, t / look.x);
   if (look.y > 0.0 && !flips) shown *= 1.0 - look.y * (1.0 - wave) / 2.0;
@@ -135,12 +151,21 @@ void main() {
   float angle = radians(v_rotation);
   v_turn = vec2(cos(angle), sin(angle));
   v_halfSize = 0.5 * v_size * u_pixelsPerPoint;
+  vec2 centre = v_position;
+  vec2 path = v_position - v_tail;
+  float length_ = length(path);
+  if (look.w > 0.0 && length_ > SHORTEST_STREAK) {
+    // A capsule from the tail to the head, as thick as the piece is tall.
+    centre = 0.5 * (v_position + v_tail);
+    v_turn = path / length_;
+    v_halfSize = 0.5 * vec2(length_ + v_size.y, v_size.y) * u_pixelsPerPoint;
+  }
   // Premultiplied; additive light keeps zero alpha, so it adds to what is behind it.
   v_color = vec4(v_rgba.rgb, look.z > 0.0 ? 0.0 : 1.0) * (v_rgba.a * v_opacity);
-  v_shape = a_style.x;
+  v_shape = look.w > 0.0 && length_ > SHORTEST_STREAK ? STREAK : a_style.x;
 
   if (alive) {
-    placeSprite(v_position);
+    placeSprite(centre);
   } else {
     hideSprite();  // dead, unborn, or a copy beyond its trail
   }

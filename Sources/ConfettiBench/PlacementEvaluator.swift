@@ -33,17 +33,20 @@ public struct PlacedSprite: Equatable, Sendable {
         == (b.red, b.green, b.blue, b.alpha, b.shape, b.additive)
   }
 
-  /// The sprite of a particle (or trail copy) in `state`, cut as `shape`.
+  /// The sprite of a particle (or trail copy) in `state`, cut as `shape`, or as a streak.
   init(_ state: ParticleState, shape: UInt8) {
-    x = Float(state.position.x)
-    y = Float(state.position.y)
-    rotation = Float(state.rotation)
+    let streak = state.streak
+    let centre = streak?.centre ?? state.position
+    let size = streak?.size ?? state.size
+    x = Float(centre.x)
+    y = Float(centre.y)
+    rotation = Float(streak?.rotation ?? state.rotation)
     opacity = Float(state.opacity)
-    width = Float(state.size.width)
-    height = Float(state.size.height)
+    width = Float(size.width)
+    height = Float(size.height)
     let c = state.color
     (red, green, blue, alpha) = (Self.byte(c.x), Self.byte(c.y), Self.byte(c.z), Self.byte(c.w))
-    self.shape = shape
+    self.shape = streak == nil ? shape : ParticleShape.streak.rawValue
     additive = state.additive ? 1 : 0
   }
 

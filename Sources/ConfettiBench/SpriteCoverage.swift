@@ -12,12 +12,15 @@ public enum SpriteCoverage {
     of state: ParticleState, shape: UInt8, primitive: SpritePrimitive, pixelsPerPoint: Double,
     maxPointSize: Double
   ) -> Double {
-    let (hx, hy) = (state.size.width / 2 * pixelsPerPoint, state.size.height / 2 * pixelsPerPoint)
+    // A streak is drawn as its capsule's box.
+    let streak = state.streak
+    let size = streak?.size ?? state.size
+    let (hx, hy) = (size.width / 2 * pixelsPerPoint, size.height / 2 * pixelsPerPoint)
     if primitive == .quads { return (2 * hx + 2) * (2 * hy + 2) }
-    let angle = state.rotation * .pi / 180
+    let angle = (streak?.rotation ?? state.rotation) * .pi / 180
     let (c, s) = (abs(cos(angle)), abs(sin(angle)))
     let extent =
-      ParticleShape(rawValue: shape).isElliptical
+      streak == nil && ParticleShape(rawValue: shape).isElliptical
       ? max(
         ((c * hx) * (c * hx) + (s * hy) * (s * hy)).squareRoot(),
         ((s * hx) * (s * hx) + (c * hy) * (c * hy)).squareRoot())

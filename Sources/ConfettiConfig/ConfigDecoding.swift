@@ -477,6 +477,7 @@ extension ConfigNode {
     c.spread = try m["spread"]?.varied() ?? c.spread
     c.trail = try m["trail"]?.integer() ?? c.trail
     c.trailSpacing = try m["trailSpacing"]?.number() ?? c.trailSpacing
+    c.stretch = try m["stretch"]?.number() ?? c.stretch
     c.name = try m["name"]?.text()
     c.onDeath = try m["onDeath"]?.list().map { (node) throws(ConfigError) in try node.text() } ?? []
     c.alongFlight =

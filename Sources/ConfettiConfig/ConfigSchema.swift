@@ -496,6 +496,11 @@ extension ConfigSchema {
           "trailSpacing", .number(0.001...1), unit: "seconds", default: .number(c.trailSpacing),
           help: "the time between trail copies"),
         Key(
+          "stretch", .number(0...1), unit: "seconds", default: .number(c.stretch),
+          help:
+            "draws each piece as a streak: one capsule from where it was this long ago to where "
+            + "it is, brightening toward its head (sparks, rain); 0 draws the piece"),
+        Key(
           "name", .text(nameRule),
           help: "a sub-cell's name, by which other cells' onDeath and alongFlight start it"),
         Key(

@@ -89,6 +89,9 @@ public struct ParticleShape: Hashable, Sendable, CustomStringConvertible {
   /// A soft glow: an ellipse whose light falls smoothly from full at its centre to nothing at its
   /// edge, (1 − r²)², for fire, sparks and light (best with additive blending).
   public static let glow = ParticleShape(rawValue: 4)
+  /// What a stretched piece is drawn as (``EmitterStyle/stretch``): a capsule along its path,
+  /// from transparent at its tail to full at its head. Not a shape cells choose.
+  public static let streak = ParticleShape(rawValue: 5)
   /// The built-in shapes by name, as configuration files spell them.
   public static let named: [(String, ParticleShape)] = [
     ("rectangle", .rectangle), ("circle", .circle), ("triangle", .triangle), ("star", .star),

@@ -104,18 +104,14 @@ public enum ConfettiPhysics {
     let m = landed ? p.landing : t
     let gustClock =
       landed ? Tick(rawValue: now.rawValue &- UInt32((t - p.landing) * Tick.perSecond)) : now
-    let (kx, ky) = (p.dragX, p.dragY)
-    let ex = velocityResponse(drag: kx, age: m)
-    let ey = velocityResponse(drag: ky, age: m)
-    let fx = accelerationResponse(drag: kx, age: m)
-    let fy = accelerationResponse(drag: ky, age: m)
-    let side: Double = p.velocityX >= 0 ? 1 : -1
-    let x =
-      p.origin.x + p.velocityX * ex + (p.accelerationX + kx * style.wind) * fx
-      + p.flutterAmplitude * sin(p.flutterFrequency * m + p.flutterPhase)
-      + side * p.spread * m * m
-      + style.gustAmplitude * kx * ex * sin(style.gustAngle(at: gustClock))
-    let y = p.origin.y + p.velocityY * ey + p.gravity * fy
+    let head = position(of: p, age: m, style: style, gustClock: gustClock)
+    // A streak reaches back `stretch` seconds of its motion (no further than its birth).
+    var tail: Point?
+    if style.stretch > 0 {
+      let back = min(max(t - style.stretch, 0), m)
+      let clock = Tick(rawValue: gustClock.rawValue &- UInt32((m - back) * Tick.perSecond))
+      tail = position(of: p, age: back, style: style, gustClock: clock)
+    }
     let remaining = p.lifetime - t
     let growth = max(0, 1 + p.scaleSpeed * t) * (p.shrinksWithLife ? remaining / p.lifetime : 1)
     let wave = cos(p.flipFrequency * (p.flips ? m : t) + p.flipPhase)
@@ -132,14 +128,35 @@ public enum ConfettiPhysics {
     if style.fadeIn > 0 { shown *= min(1, t / style.fadeIn) }
     if style.twinkle > 0 && !p.flips { shown *= 1 - style.twinkle * (1 - wave) / 2 }
     return ParticleState(
-      position: Point(x: x, y: y),
+      position: head,
       rotation: p.rotation + p.spin * m,
       widthScale: flip,
       size: Size(width: p.size.width * flip * growth, height: p.size.height * growth),
       color: color,
       opacity: shown,
-      additive: style.additive
+      additive: style.additive,
+      tail: tail
     )
+  }
+
+  /// Where the closed form puts particle `p` at `age` (its motion's age: landing stops it), with
+  /// the gust at clock reading `gustClock`.
+  public static func position(
+    of p: ConfettiParticle, age m: Seconds, style: EmitterStyle, gustClock: Tick
+  ) -> Point {
+    let (kx, ky) = (p.dragX, p.dragY)
+    let ex = velocityResponse(drag: kx, age: m)
+    let ey = velocityResponse(drag: ky, age: m)
+    let fx = accelerationResponse(drag: kx, age: m)
+    let fy = accelerationResponse(drag: ky, age: m)
+    let side: Double = p.velocityX >= 0 ? 1 : -1
+    let x =
+      p.origin.x + p.velocityX * ex + (p.accelerationX + kx * style.wind) * fx
+      + p.flutterAmplitude * sin(p.flutterFrequency * m + p.flutterPhase)
+      + side * p.spread * m * m
+      + style.gustAmplitude * kx * ex * sin(style.gustAngle(at: gustClock))
+    let y = p.origin.y + p.velocityY * ey + p.gravity * fy
+    return Point(x: x, y: y)
   }
 
   /// The velocity, in pt/s (x right, y down), of a particle at `age` seconds after its birth:
@@ -163,6 +180,19 @@ public enum ConfettiPhysics {
       + style.gustAmplitude * kx * (exp(-kx * t) * sin(angle) + ex * cos(angle) * turning)
     let vy = p.velocityY * exp(-ky * t) + p.gravity * velocityResponse(drag: ky, age: t)
     return SIMD2(vx, vy)
+  }
+
+  /// A bound on a particle's speed over its whole life, in pt/s: each term of ``velocity(of:age:style:now:)``
+  /// at its largest (e^(−k·t) ≤ 1, E(k, t) ≤ t). How long a streak may get.
+  public static func fastestSpeed(of p: ConfettiParticle, style: EmitterStyle) -> PointsPerSecond {
+    let life = p.lifetime
+    let turning = 2 * .pi * Double(style.gustCycles) / 4_294_967_296 * Tick.perSecond
+    let across =
+      abs(p.velocityX) + (abs(p.accelerationX) + p.dragX * abs(style.wind)) * life
+      + abs(p.flutterAmplitude * p.flutterFrequency) + 2 * abs(p.spread) * life
+      + abs(style.gustAmplitude) * p.dragX * (1 + turning * life)
+    let down = abs(p.velocityY) + abs(p.gravity) * life
+    return across + down
   }
 
   /// The reference evaluation of a packed record at the GPU's clock reading `now`: the record is
@@ -238,6 +268,26 @@ public struct ParticleState: Equatable, Sendable {
   public var opacity: Double
   /// Whether its light adds to what is behind it (``EmitterStyle/additive``).
   public var additive = false
+  /// For a streak (``EmitterStyle/stretch``), where it was `stretch` seconds ago: it is drawn
+  /// from there to ``position``; nil otherwise.
+  public var tail: Point?
+
+  /// How a streak is drawn: a capsule from ``tail`` to ``position`` as thick as the piece is
+  /// tall, as a centre, a clockwise angle in degrees and a size in points (its length with both
+  /// round ends, its thickness); nil for a piece that is not a streak, or one standing still.
+  public var streak: (centre: Point, rotation: Degrees, size: Size)? {
+    guard let tail else { return nil }
+    let (dx, dy) = (position.x - tail.x, position.y - tail.y)
+    let length = (dx * dx + dy * dy).squareRoot()
+    guard length > Self.shortestStreak else { return nil }
+    return (
+      Point(x: (position.x + tail.x) / 2, y: (position.y + tail.y) / 2),
+      atan2(dy, dx) * 180 / .pi, Size(width: length + size.height, height: size.height)
+    )
+  }
+
+  /// Streaks shorter than this, in points, are drawn as the piece itself.
+  public static let shortestStreak: Points = 1e-3
 }
 
 extension ConfettiParticle {

@@ -267,6 +267,9 @@ public struct CellConfig: Equatable, Sendable {
   public var trail = 0
   /// Seconds between trail copies. Default 0.03.
   public var trailSpacing: Seconds = 0.03
+  /// Draws each piece as a streak: one continuous capsule from where it was this many seconds
+  /// ago to where it is, brightening toward its head. Default 0: the piece itself.
+  public var stretch: Seconds = 0
 
   /// A sub-cell's name, by which ``onDeath`` and ``alongFlight`` start it. Default none.
   public var name: String?

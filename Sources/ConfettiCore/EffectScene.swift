@@ -79,6 +79,7 @@ public struct EffectScene: Sendable {
     style.fadeIn = cell.fadeIn
     style.twinkle = cell.twinkle
     style.additive = cell.blend == .additive
+    style.stretch = cell.stretch
     return style
   }
 

@@ -35,6 +35,10 @@ public struct EmitterStyle: Equatable, Sendable {
   /// instead of covering it. Drawn in the same draw as the rest: premultiplied colour with zero
   /// alpha adds. Default false.
   public var additive = false
+  /// How far back a streak reaches, in seconds: a particle is drawn as one continuous capsule
+  /// from where it was that long ago to where it is, brightening toward its head. 0 (the
+  /// default) draws the piece itself.
+  public var stretch: Seconds = 0
 
   public init() {}
 

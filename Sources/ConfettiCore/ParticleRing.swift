@@ -35,7 +35,8 @@ public struct ParticleRing: Sendable {
   /// skips the others. Forgotten when the ring empties.
   public private(set) var shapeKinds = ParticleShape.Kinds()
   /// The largest diagonal, in points, any record drawn reaches over its life
-  /// (``ParticleRecord/largestDiagonal``): whether every piece fits a point sprite. Forgotten
+  /// (``ParticleRecord/largestDiagonal``, and a streak's reach): whether every piece fits a
+  /// point sprite. Forgotten
   /// when the ring empties.
   public private(set) var largestDiagonal: Points = 0
   /// The latest death of any record the ring has let go of (reclaimed, overwritten, skipped or
@@ -80,7 +81,12 @@ public struct ParticleRing: Sendable {
       records[slot] = ParticleRecord(particle, birth: birth)
       longestTrail = max(longestTrail, records[slot].trail)
       shapeKinds.insert(ParticleShape(rawValue: records[slot].shape).kind)
-      largestDiagonal = max(largestDiagonal, records[slot].largestDiagonal)
+      // A streak reaches back its stretch of motion: its capsule is that much longer.
+      let style = table[records[slot].emitter]
+      let streak =
+        style.stretch > 0
+        ? style.stretch * ConfettiPhysics.fastestSpeed(of: records[slot].particle, style: style) : 0
+      largestDiagonal = max(largestDiagonal, records[slot].largestDiagonal + streak)
       // The record's own (rounded) particle: never declared dead before the shader.
       deaths[slot] = Self.death(of: records[slot].particle, bornAt: time, table: table)
       latestDeath = latestDeath.map { max($0, deaths[slot]) }

@@ -30,11 +30,12 @@ public final class ParticleRenderer {
   private var emitterTable = EmitterTable()
   private var released = false
 
-  /// The vertex outputs transform feedback captures: twelve floats per particle.
+  /// The vertex outputs transform feedback captures: fourteen floats per particle.
   static let capturedOutputs = [
     "v_position", "v_rotation", "v_widthScale", "v_opacity", "v_size", "v_rgba", "v_copy",
+    "v_tail",
   ]
-  private static let capturedFloats = 12
+  private static let capturedFloats = 14
 
   /// The widest and tallest image a shape table may hold, in pixels.
   public static let largestImage = ShapeUniforms.largestImage
@@ -174,7 +175,9 @@ public final class ParticleRenderer {
       cycles.append(style.gustCycles)
       colorSpeed += (0..<4).map { GLfloat(style.colorSpeed[$0]) }
       trailTicks.append(style.trailTicks)
-      look += [style.fadeIn, style.twinkle, style.additive ? 1 : 0, 0].map { GLfloat($0) }
+      look += [style.fadeIn, style.twinkle, style.additive ? 1 : 0, style.stretch].map {
+        GLfloat($0)
+      }
     }
     epoxy_glUseProgram(program.id)
     epoxy_glUniform4fv(program.uniform("u_wind"), GLsizei(EmitterTable.capacity), wind)
@@ -270,7 +273,8 @@ public final class ParticleRenderer {
       captured[copy * slots.count + slot] = CapturedParticle(
         position: Point(x: v[i], y: v[i + 1]), rotation: v[i + 2], widthScale: v[i + 3],
         opacity: v[i + 4], size: Size(width: v[i + 5], height: v[i + 6]),
-        color: SIMD4(v[i + 7], v[i + 8], v[i + 9], v[i + 10]))
+        color: SIMD4(v[i + 7], v[i + 8], v[i + 9], v[i + 10]),
+        tail: Point(x: v[i + 12], y: v[i + 13]))
     }
     return captured
   }
@@ -287,7 +291,7 @@ public struct CapturedParticle: Equatable, Sendable {
   /// A copy that is not drawn.
   static let hidden = CapturedParticle(
     position: Point(x: 0, y: 0), rotation: 0, widthScale: 0, opacity: 0,
-    size: Size(width: 0, height: 0), color: .zero)
+    size: Size(width: 0, height: 0), color: .zero, tail: Point(x: 0, y: 0))
 
   /// The centre, in window points.
   public var position: Point
@@ -301,4 +305,6 @@ public struct CapturedParticle: Equatable, Sendable {
   public var size: Size
   /// Red, green, blue, alpha after the emitter's colour ramp.
   public var color: SIMD4<Double>
+  /// A streak's tail, in window points: where it was its stretch ago (its centre otherwise).
+  public var tail: Point
 }

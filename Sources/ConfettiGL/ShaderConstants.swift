@@ -18,6 +18,7 @@ public enum ShaderConstants {
     ("TRIANGLE", uint(ParticleShape.triangle.rawValue)),
     ("STAR", uint(ParticleShape.star.rawValue)),
     ("GLOW", uint(ParticleShape.glow.rawValue)),
+    ("STREAK", uint(ParticleShape.streak.rawValue)),
     ("FIRST_POLYGON", uint(ParticleShape.firstPolygon)),
     ("FIRST_IMAGE", uint(ParticleShape.firstImage)),
     // Flag bits of the record's style byte.
@@ -31,6 +32,7 @@ public enum ShaderConstants {
     ("SERIES_LIMIT", float(ConfettiPhysics.seriesLimit)),
     ("BACK_LIGHT", float(ConfettiPhysics.backLight)),
     ("GLINT", float(ConfettiPhysics.glint)),
+    ("SHORTEST_STREAK", float(ParticleState.shortestStreak)),
   ]
 
   /// The `#define` lines' text, without `#define`.

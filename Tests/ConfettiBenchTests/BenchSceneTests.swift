@@ -1,4 +1,5 @@
 import ConfettiBench
+import ConfettiConfig
 import ConfettiCore
 import ConfettiPresets
 import XCTest
@@ -36,9 +37,15 @@ final class BenchSceneTests: XCTestCase {
   }
 
   func testTheCPUBaselinesWriteWhatTheReferenceComputesOnOneCoreOrAll() throws {
-    // The fireworks preset: trails, colour ramps and fades, all of which the sprites carry.
-    let scene = try BenchScene(
-      count: 3000, window: window, seed: 2, churn: false, effect: Presets.named("fireworks"))
+    // Trails, streaks, colour ramps, fades and additive light, all of which the sprites carry.
+    let effect = try EffectConfig.decode(
+      """
+      {"name": "marks", "emitters": [{"cells": [
+        {"count": 1, "speed": 200, "trail": 6, "fade": 1, "colorSpeed": {"green": -0.3},
+         "shapes": ["circle"]},
+        {"count": 1, "speed": 300, "stretch": 0.08, "blend": "additive", "shapes": ["glow"]}]}]}
+      """)
+    let scene = try BenchScene(count: 3000, window: window, seed: 2, churn: false, effect: effect)
     let (ring, table) = (scene.ring, scene.table)
     XCTAssertGreaterThan(ring.longestTrail, 0)
     let now = Tick(BenchScene.start + 0.4)
@@ -56,6 +63,7 @@ final class BenchSceneTests: XCTestCase {
     XCTAssertEqual(one[0..<written], all[0..<written], "all cores write the same sprites")
     // Each visible particle and copy, oldest copy first, nothing for the dead.
     var expected: [PlacedSprite] = []
+    var streaks = 0
     for record in ring.records {
       for copy in stride(from: Int(record.trail), through: 0, by: -1) {
         guard
@@ -64,21 +72,25 @@ final class BenchSceneTests: XCTestCase {
           continue
         }
         var sprite = PlacedSprite()
-        sprite.x = Float(state.position.x)
-        sprite.y = Float(state.position.y)
-        sprite.rotation = Float(state.rotation)
+        // A streak is its capsule: centred between tail and head, along the path.
+        let streak = state.streak
+        sprite.x = Float(streak?.centre.x ?? state.position.x)
+        sprite.y = Float(streak?.centre.y ?? state.position.y)
+        sprite.rotation = Float(streak?.rotation ?? state.rotation)
         sprite.opacity = Float(state.opacity)
-        sprite.width = Float(state.size.width)
-        sprite.height = Float(state.size.height)
+        sprite.width = Float(streak?.size.width ?? state.size.width)
+        sprite.height = Float(streak?.size.height ?? state.size.height)
         let c = (0..<4).map { UInt8((state.color[$0] * 255).rounded()) }
         (sprite.red, sprite.green, sprite.blue, sprite.alpha) = (c[0], c[1], c[2], c[3])
-        sprite.shape = record.shape
+        sprite.shape = streak == nil ? record.shape : ParticleShape.streak.rawValue
         sprite.additive = state.additive ? 1 : 0
+        if streak != nil { streaks += 1 }
         expected.append(sprite)
       }
     }
     XCTAssertEqual(written, expected.count)
     XCTAssertGreaterThan(expected.count, 3000, "trail copies are sprites too")
+    XCTAssertGreaterThan(streaks, 1000, "streaks are sprites too")
     XCTAssertEqual(Array(one[0..<written]), expected)
   }
 

@@ -199,6 +199,38 @@ final class EffectRenderTests: HeadlessGLTestCase {
     }
   }
 
+  func testAStreakRunsFromWhereThePieceWasToWhereItIsBrighteningTowardItsHead() throws {
+    // From (96, 120) at 300 pt/s to the right, nothing else: at 0.5 s its head is at x 246,
+    // and 0.1 s of stretch puts its tail at x 216; it is 8 pt thick, with round ends.
+    let config = try EffectConfig.decode(
+      """
+      {"name": "streak", "emitters": [{"position": {"x": 0.3, "y": 0.5}, "cells": [{
+        "count": 1, "lifetime": 5, "speed": 300, "direction": 0, "gravity": 0, "drag": 0,
+        "rotation": 30, "sizes": [[8, 8]], "colors": ["#ffffff"], "stretch": 0.1}]}]}
+      """)
+    let image = try render(config, age: 0.5)
+    let points = painted(image)
+    XCTAssertEqual(Double(points.map(\.x).max()! + 1), 246 + 4, accuracy: 1, "the head's end")
+    XCTAssertEqual(
+      Double(points.map(\.x).min()!), 216, accuracy: 3, "fading to nothing at its tail")
+    XCTAssertEqual(Double(points.map(\.y).min()!), 116, accuracy: 1, "8 pt thick")
+    XCTAssertEqual(Double(points.map(\.y).max()! + 1), 124, accuracy: 1)
+    let head = Int(image[242, 120].red)
+    let middle = Int(image[231, 120].red)
+    let tail = Int(image[220, 120].red)
+    XCTAssertGreaterThan(head, middle + 20, "brighter toward the head")
+    XCTAssertGreaterThan(middle, tail + 20)
+    // Without stretch, the piece itself: an 8 pt square at the head.
+    let plain = painted(try render(withoutStretch(config), age: 0.5))
+    XCTAssertLessThanOrEqual(plain.map(\.x).max()! - plain.map(\.x).min()!, 12)
+  }
+
+  func withoutStretch(_ config: EffectConfig) -> EffectConfig {
+    var copy = config
+    copy.emitters[0].cells[0].stretch = 0
+    return copy
+  }
+
   func testAFadeInRisesFromNothing() throws {
     let config = try still(#""rectangle""#, extra: #", "fadeIn": 1"#)
     let quarter = try render(config, age: 0.25)[160, 120].green

@@ -135,6 +135,7 @@ class HeadlessGLTestCase: XCTestCase {
     glowing.fadeIn = 0.3
     glowing.twinkle = 0.8
     glowing.additive = true
+    glowing.stretch = 0.08
     table.set(glowing, at: 5)
     return table
   }

@@ -50,6 +50,7 @@ final class ParityTests: HeadlessGLTestCase {
 
     var compared = 0
     var trailSamples = 0
+    var streakSamples = 0
     var worst = (position: 0.0, rotation: 0.0, share: 0.0)
     for step in 0..<40 {
       let now = Tick(uptime - 0.05 + Double(step) * 0.1)
@@ -80,11 +81,19 @@ final class ParityTests: HeadlessGLTestCase {
         for channel in 0..<4 {
           worst.share = max(worst.share, abs(gpu.color[channel] - cpu.color[channel]))
         }
+        // A streak's tail: where the closed form put it its stretch ago.
+        if let tail = cpu.tail {
+          streakSamples += 1
+          worst.position = max(
+            worst.position, abs(gpu.tail.x - tail.x), abs(gpu.tail.y - tail.y))
+        }
       }
     }
     XCTAssertGreaterThan(compared, 40_000, "too few live samples compared", file: file, line: line)
     XCTAssertGreaterThan(
       trailSamples, 2000, "too few trail copies compared", file: file, line: line)
+    XCTAssertGreaterThan(
+      streakSamples, 2000, "too few streaks compared", file: file, line: line)
     XCTAssertLessThanOrEqual(
       worst.position, positionTolerance, "worst position error (pt)", file: file, line: line)
     XCTAssertLessThanOrEqual(
