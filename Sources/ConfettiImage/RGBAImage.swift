@@ -39,11 +39,15 @@ public struct RGBAImage: Equatable, Sendable {
 extension RGBAImage {
   /// The picture with its colour divided by its alpha: what the GL stores for a transparent
   /// backdrop (premultiplied) as PNG files and videos expect it (straight). Opaque pixels are
-  /// unchanged; fully transparent ones become 0, 0, 0, 0.
+  /// unchanged; fully transparent ones become 0, 0, 0, 0. Additive light stores more colour
+  /// than alpha, which straight alpha cannot hold: such a pixel keeps its colour at the alpha
+  /// of its brightest channel, the nearest straight colour (exact over black).
   public func unpremultiplied() -> RGBAImage {
     var copy = self
     for offset in stride(from: 0, to: bytes.count, by: 4) {
-      let alpha = Int(bytes[offset + 3])
+      let brightest = Int(max(bytes[offset], bytes[offset + 1], bytes[offset + 2]))
+      let alpha = max(Int(bytes[offset + 3]), brightest)
+      copy.bytes[offset + 3] = UInt8(alpha)
       guard alpha < 255 else { continue }
       for channel in 0..<3 {
         copy.bytes[offset + channel] =

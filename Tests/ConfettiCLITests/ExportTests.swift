@@ -72,6 +72,33 @@ final class ExportTests: XCTestCase {
     XCTAssertLessThanOrEqual(worst, 3, "composited over the colour = rendered on it (±3/255)")
   }
 
+  func testAdditiveLightOverATransparentBackdropIsKeptAsTheNearestStraightColour() throws {
+    // Fire's glows add their light: premultiplied colour with no alpha of its own.
+    let directory = try temporaryDirectory()
+    let clear = directory.appendingPathComponent("clear.png")
+    let black = directory.appendingPathComponent("black.png")
+    let fire = ["--preset", "fire", "--size", "160x120", "--time", "1"]
+    for (file, backdrop) in [(clear, "transparent"), (black, "#000000")] {
+      let result = try confetti(["render"] + fire + ["--background", backdrop, "--out", file.path])
+      XCTAssertEqual(result.status, 0, result.stderr)
+    }
+    let (over, on) = (try PNG.read(clear), try PNG.read(black))
+    var lit = 0
+    var worst = 0
+    for y in 0..<over.height {
+      for x in 0..<over.width {
+        let (p, q) = (over[x, y], on[x, y])
+        if q.red > 100 { lit += 1 }
+        // Straight alpha over black: colour × alpha.
+        for (c, d) in zip([p.red, p.green, p.blue], [q.red, q.green, q.blue]) {
+          worst = max(worst, abs(Int((Double(c) * Double(p.alpha) / 255).rounded()) - Int(d)))
+        }
+      }
+    }
+    XCTAssertGreaterThan(lit, 200, "the flame is bright")
+    XCTAssertLessThanOrEqual(worst, 3, "the transparent picture over black is the one on black")
+  }
+
   func testAGIFAndATransparentWebMAreMadeAndReadBackFrameByFrame() throws {
     _ = try ffmpeg()
     let directory = try temporaryDirectory()
