@@ -131,7 +131,9 @@ public struct EffectScene: Sendable {
               fadeAt: .infinity)
           }
           ring.append(born, bornAt: time, table: table)
-          startSubCells(of: born, cell: .emitter(index, c), bornAt: time, window: window)
+          var budget = Self.maximumSubCellBirths
+          startSubCells(
+            of: born, cell: .emitter(index, c), bornAt: time, window: window, budget: &budget)
         }
       } else {
         if running.count == Self.maximumRunning {
@@ -224,7 +226,10 @@ public struct EffectScene: Sendable {
           origin: running[index].pointer ?? emitter.origin(in: window), window: window,
           fadeAt: fadeAt)
         ring.append([born], bornAt: time - (to - local), table: table)
-        startSubCells(of: [born], cell: .emitter(e, c), bornAt: time - (to - local), window: window)
+        var subBudget = Self.maximumSubCellBirths
+        startSubCells(
+          of: [born], cell: .emitter(e, c), bornAt: time - (to - local), window: window,
+          budget: &subBudget)
       }
     }
   }
@@ -336,15 +341,20 @@ public struct EffectScene: Sendable {
   /// ``CellConfig/onDeath`` where and when the piece ends, those of ``CellConfig/alongFlight``
   /// along its way. Everything is known at birth, so the children are written now, each with
   /// its own future birth time: no per-frame tracking, no reading back from the GPU.
+  /// The most sub-cell pieces one burst, or one piece of a timed or continuous emitter, starts
+  /// (with all their generations): more are not written, so that no configuration can stall
+  /// the program making them (the ring keeps only its capacity anyway).
+  public static let maximumSubCellBirths = 100_000
+
   private mutating func startSubCells(
     of parents: [ConfettiParticle], cell key: CellKey, bornAt time: Seconds, window: Size,
-    generation: Int = 1
+    generation: Int = 1, budget: inout Int
   ) {
     let cell = self.cell(key)
     guard !(cell.onDeath.isEmpty && cell.alongFlight.isEmpty),
       generation <= Self.deepestSubCell
     else { return }
-    for parent in parents {
+    for parent in parents where budget > 0 {
       // The piece as the GPU draws it, and its last visible moment.
       let drawn = ParticleRecord(parent, birth: Tick(rawValue: 0)).particle
       let style = table[drawn.emitter]
@@ -357,11 +367,13 @@ public struct EffectScene: Sendable {
       for name in cell.alongFlight {
         guard let sub = config.subCell(named: name) else { continue }
         let count = config.subCells[sub].count
-        starts.append((sub, (0..<count).map { end * (Double($0) + 0.5) / Double(count) }))
+        starts.append(
+          (sub, (0..<min(count, budget)).map { end * (Double($0) + 0.5) / Double(count) }))
       }
       for (sub, ages) in starts {
-        let count = ages.count == 1 ? config.subCells[sub].count : 1
-        for age in ages {
+        for age in ages where budget > 0 {
+          let count = min(ages.count == 1 ? config.subCells[sub].count : 1, budget)
+          budget -= count
           let moment = time + age
           let clock = Tick(moment)
           guard let state = ConfettiPhysics.state(of: drawn, age: age, style: style, now: clock)
@@ -376,7 +388,7 @@ public struct EffectScene: Sendable {
           ring.append(born, bornAt: moment, table: table)
           startSubCells(
             of: born, cell: .sub(sub), bornAt: moment, window: window,
-            generation: generation + 1)
+            generation: generation + 1, budget: &budget)
         }
       }
     }

@@ -215,6 +215,20 @@ final class SubCellTests: XCTestCase {
     }
   }
 
+  func testAHugeFamilyIsCutAtTheBudgetInsteadOfStallingTheProgram() throws {
+    // 2000 shells, each bursting into a million sparks that each burst into a million more.
+    let config = try EffectConfig.decode(
+      """
+      {"name": "huge", "emitters": [{"cells": [{"count": 2000, "onDeath": ["a"]}]}],
+       "subCells": [{"name": "a", "count": 1000000, "onDeath": ["b"]},
+                    {"name": "b", "count": 1000000}]}
+      """)
+    var scene = try EffectScene(config: config, capacity: 4096, seed: 1)
+    scene.trigger(.start, window: window, time: 0)
+    XCTAssertEqual(scene.ring.head, 2000 + EffectScene.maximumSubCellBirths, "records written")
+    XCTAssertEqual(scene.ring.drawnCount, 4096, "the ring keeps its capacity")
+  }
+
   func testTheVelocityIsTheClosedFormsDerivative() {
     var p = ConfettiParticle()
     p.velocityX = 140
