@@ -1,7 +1,8 @@
 #version 330 core
 // Cuts the particle's shape out of its sprite (a point, or with QUADS defined a quad), with a
-// one-pixel smoothed edge: a rectangle, a circle, a soft glow, a polygon from the table (the triangle and the star are its first two
-// entries, a scene's own polygons follow), or an image from the atlas, tinted by the colour.
+// one-pixel smoothed edge: a rectangle, a circle, a soft glow, a streak's capsule, a polygon
+// from the table (the triangle and the star are its first two entries, a scene's own polygons
+// follow), or an image from the atlas, tinted by the colour.
 //
 // Polygons and images are compiled in only when WITH_POLYGONS or WITH_IMAGES is defined
 // (SpriteProgram does so once a ring holds them): code merely present in a branch not taken

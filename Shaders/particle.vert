@@ -105,7 +105,7 @@ void main() {
 
   // Motion stops where the piece lands (m: the age its motion has reached); the gust's clock
   // stands still there too.
-  bool landed = t >= a_landing;
+  bool landed = t >= a_landing && t < a_lifeSize.x;  // (an unborn piece's t wraps huge)
   float m = landed ? a_landing : t;
   uint gustClock = landed ? now - uint((t - a_landing) * TICKS_PER_SECOND) : now;
   vec2 head = positionAt(m, gustClock);
@@ -128,7 +128,8 @@ void main() {
   bool alive = t < lifetime && emitterFade > 0.0 && drawn;
   float trailFactor = 1.0 - float(copy) / float(trail + 1u);
   bool flips = (a_style.y & FLIPS) != 0u;
-  float growth = max(0.0, 1.0 + a_growth.x * t) * ((a_style.y & SHRINKS) != 0u ? remaining / lifetime : 1.0);
+  // A landed piece keeps the size it landed with.
+  float growth = max(0.0, 1.0 + a_growth.x * m) * ((a_style.y & SHRINKS) != 0u ? (lifetime - m) / lifetime : 1.0);
   // The tumble, or for a piece that does not tumble, its twinkle.
   float wave = cos(a_waves.z * (flips ? m : t) + a_waves.w);
   v_position = head;

@@ -35,18 +35,16 @@ public struct PlacedSprite: Equatable, Sendable {
 
   /// The sprite of a particle (or trail copy) in `state`, cut as `shape`, or as a streak.
   init(_ state: ParticleState, shape: UInt8) {
-    let streak = state.streak
-    let centre = streak?.centre ?? state.position
-    let size = streak?.size ?? state.size
-    x = Float(centre.x)
-    y = Float(centre.y)
-    rotation = Float(streak?.rotation ?? state.rotation)
+    let box = state.drawnBox
+    x = Float(box.centre.x)
+    y = Float(box.centre.y)
+    rotation = Float(box.rotation)
     opacity = Float(state.opacity)
-    width = Float(size.width)
-    height = Float(size.height)
+    width = Float(box.size.width)
+    height = Float(box.size.height)
     let c = state.color
     (red, green, blue, alpha) = (Self.byte(c.x), Self.byte(c.y), Self.byte(c.z), Self.byte(c.w))
-    self.shape = streak == nil ? shape : ParticleShape.streak.rawValue
+    self.shape = state.streak == nil ? shape : ParticleShape.streak.rawValue
     additive = state.additive ? 1 : 0
   }
 

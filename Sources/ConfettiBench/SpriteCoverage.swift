@@ -13,14 +13,13 @@ public enum SpriteCoverage {
     maxPointSize: Double
   ) -> Double {
     // A streak is drawn as its capsule's box.
-    let streak = state.streak
-    let size = streak?.size ?? state.size
-    let (hx, hy) = (size.width / 2 * pixelsPerPoint, size.height / 2 * pixelsPerPoint)
+    let box = state.drawnBox
+    let (hx, hy) = (box.size.width / 2 * pixelsPerPoint, box.size.height / 2 * pixelsPerPoint)
     if primitive == .quads { return (2 * hx + 2) * (2 * hy + 2) }
-    let angle = (streak?.rotation ?? state.rotation) * .pi / 180
+    let angle = box.rotation * .pi / 180
     let (c, s) = (abs(cos(angle)), abs(sin(angle)))
     let extent =
-      streak == nil && ParticleShape(rawValue: shape).isElliptical
+      state.streak == nil && ParticleShape(rawValue: shape).isElliptical
       ? max(
         ((c * hx) * (c * hx) + (s * hy) * (s * hy)).squareRoot(),
         ((s * hx) * (s * hx) + (c * hy) * (c * hy)).squareRoot())

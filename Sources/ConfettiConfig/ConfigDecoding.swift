@@ -34,7 +34,9 @@ extension EffectConfig {
     guard cells <= cellCapacity else {
       throw ConfigError(
         path: "$.emitters",
-        message: "\(cells) cells in all; at most \(cellCapacity) (one emitter table entry each)")
+        message:
+          "\(cells) cells in all, with the sub-cells; at most \(cellCapacity) (one emitter "
+          + "table entry each)")
     }
     return config
   }
@@ -67,15 +69,30 @@ extension EffectConfig {
       try check(cell, at: "\(path)[\(i)]")
       // Walks what it starts: reaching itself again is a loop.
       var seen: Set<Int> = []
-      var next = cell.onDeath + cell.alongFlight
+      var next = cell.starts
       while let name = next.popLast(), let index = subCell(named: name) {
         if index == i {
           throw ConfigError(
             path: "\(path)[\(i)]",
-            message: "sub-cell \"\(cell.name ?? "")\" starts itself, so it would never end")
+            message: "sub-cell \"\(cell.name ?? "")\" starts itself, so it would never stop")
         }
-        if seen.insert(index).inserted {
-          next += subCells[index].onDeath + subCells[index].alongFlight
+        if seen.insert(index).inserted { next += subCells[index].starts }
+      }
+    }
+    // Generations: a sub-cell started by a cell is the first; no deeper than the scene goes.
+    func depth(_ name: String) -> Int {
+      guard let index = subCell(named: name) else { return 0 }
+      return 1 + (subCells[index].starts.map(depth).max() ?? 0)
+    }
+    for (e, emitter) in emitters.enumerated() {
+      for (c, cell) in emitter.cells.enumerated() {
+        let deepest = cell.starts.map(depth).max() ?? 0
+        guard deepest <= EffectScene.deepestSubCell else {
+          throw ConfigError(
+            path: "$.emitters[\(e)].cells[\(c)]",
+            message:
+              "its sub-cells start sub-cells \(deepest) generations deep; at most "
+              + "\(EffectScene.deepestSubCell)")
         }
       }
     }
@@ -470,7 +487,7 @@ extension ConfigNode {
       c.twinkle = try twinkle.number()
       if c.twinkle > 0 && c.flips {
         throw twinkle.fail(
-          "a piece that tumbles cannot twinkle (both use its wave): set flips to false or "
+          "a piece that tumbles cannot twinkle (the two share one rate and phase): set flips to false or "
             + "twinkle to 0")
       }
     }

@@ -273,7 +273,9 @@ extension ConfigSchema {
         Key(
           "restTime", .number(0...ParticleRecord.maximumLifetime), unit: "seconds",
           default: .number(f.restTime),
-          help: "how long a piece lies there before it fades out over its fade"),
+          help:
+            "how long a piece lies there before it fades out over its fade (sooner if its own "
+            + "life ends sooner)"),
       ])
   }()
 

@@ -113,7 +113,9 @@ public enum ConfettiPhysics {
       tail = position(of: p, age: back, style: style, gustClock: clock)
     }
     let remaining = p.lifetime - t
-    let growth = max(0, 1 + p.scaleSpeed * t) * (p.shrinksWithLife ? remaining / p.lifetime : 1)
+    // A landed piece keeps the size it landed with.
+    let growth =
+      max(0, 1 + p.scaleSpeed * m) * (p.shrinksWithLife ? (p.lifetime - m) / p.lifetime : 1)
     let wave = cos(p.flipFrequency * (p.flips ? m : t) + p.flipPhase)
     let flip = p.flips ? flipScale(tumble: wave) : 1
     let base =
@@ -171,8 +173,7 @@ public enum ConfettiPhysics {
     let ex = velocityResponse(drag: kx, age: t)
     let side: Double = p.velocityX >= 0 ? 1 : -1
     let angle = style.gustAngle(at: now)
-    // The gust's angle turns 2π·cycles per 2³² ticks.
-    let turning = 2 * .pi * Double(style.gustCycles) / 4_294_967_296 * Tick.perSecond
+    let turning = style.gustTurningRate
     let vx =
       p.velocityX * exp(-kx * t) + (p.accelerationX + kx * style.wind) * ex
       + p.flutterAmplitude * p.flutterFrequency * cos(p.flutterFrequency * t + p.flutterPhase)
@@ -186,7 +187,7 @@ public enum ConfettiPhysics {
   /// at its largest (e^(−k·t) ≤ 1, E(k, t) ≤ t). How long a streak may get.
   public static func fastestSpeed(of p: ConfettiParticle, style: EmitterStyle) -> PointsPerSecond {
     let life = p.lifetime
-    let turning = 2 * .pi * Double(style.gustCycles) / 4_294_967_296 * Tick.perSecond
+    let turning = style.gustTurningRate
     let across =
       abs(p.velocityX) + (abs(p.accelerationX) + p.dragX * abs(style.wind)) * life
       + abs(p.flutterAmplitude * p.flutterFrequency) + 2 * abs(p.spread) * life
@@ -286,40 +287,51 @@ public struct ParticleState: Equatable, Sendable {
     )
   }
 
+  /// The box the piece is drawn in: its streak's capsule, or the piece itself (centre,
+  /// clockwise angle in degrees, size in points).
+  public var drawnBox: (centre: Point, rotation: Degrees, size: Size) {
+    streak ?? (position, rotation, size)
+  }
+
   /// Streaks shorter than this, in points, are drawn as the piece itself.
   public static let shortestStreak: Points = 1e-3
 }
 
 extension ConfettiParticle {
-  /// The moment, in seconds after birth, when the piece's lowest point first comes down to
-  /// `floor` (a y in points, down positive) within its life: its centre plus the half height
-  /// of the turned, tumbled, grown piece (of its ellipse for circles and glows, of its
-  /// rectangle for the rest). Infinity when it never does, or when it is born touching or below
-  /// it. Solved once, at birth, in Double, from the particle as given (pack it first for the
-  /// record's values): the first of 64 steps across the life that ends at or below the floor
-  /// holds a crossing, which bisection finds to a microsecond.
+  /// The moment, in seconds after birth, when the piece's lowest point comes down to `floor` (a
+  /// y in points, down positive) within its life, after being wholly above it: its centre plus
+  /// the half height of the turned, tumbled, grown piece (of its ellipse for circles and glows,
+  /// of its rectangle for the rest). Infinity when it never does, or when its centre is born on
+  /// or below the floor. Solved once, at birth, in Double, from the particle as given (use
+  /// ``packed`` for the record's values): the first of 64 steps across the life that ends at
+  /// or below the floor after one above it holds a crossing, which bisection finds to a
+  /// microsecond.
   public func landingTime(onto floor: Points) -> Seconds {
     var free = self
     free.landing = .infinity
     free.emitterFadeAt = .infinity
     let elliptical = shape.isElliptical
+    func state(_ t: Seconds) -> ParticleState? { ConfettiPhysics.state(of: free, age: t) }
     func below(_ t: Seconds) -> Bool {
-      guard let state = ConfettiPhysics.state(of: free, age: t) else { return false }
-      return state.lowestPoint(elliptical: elliptical) >= floor
+      state(t).map { $0.lowestPoint(elliptical: elliptical) >= floor } ?? false
     }
-    guard lifetime > 0, !below(0) else { return .infinity }
+    // Born with its centre on or below the floor: no floor for it.
+    guard lifetime > 0, let born = state(0), born.position.y < floor else { return .infinity }
+    // The first time it comes down to the floor after being wholly above it (a piece born
+    // touching it, thrown up from a cannon at the bottom edge, lands when it comes back).
     let steps = 64
-    var above: Seconds = 0
+    var above: Seconds? = below(0) ? nil : 0
     for step in 1...steps {
       let t = min(lifetime * Double(step) / Double(steps), lifetime.nextDown)
       guard below(t) else {
         above = t
         continue
       }
+      guard var clear = above else { continue }
       var reached = t
-      while reached - above > 1e-6 {
-        let middle = (above + reached) / 2
-        if below(middle) { reached = middle } else { above = middle }
+      while reached - clear > 1e-6 {
+        let middle = (clear + reached) / 2
+        if below(middle) { reached = middle } else { clear = middle }
       }
       return reached
     }
@@ -336,6 +348,9 @@ extension ConfettiParticle {
     let k = dragY
     return k == 0 ? -velocityY / gravity : log1p(-velocityY * k / gravity) / k
   }
+
+  /// The particle exactly as its record keeps it (half floats and all): what the GPU draws.
+  public var packed: ConfettiParticle { ParticleRecord(self, birth: Tick(rawValue: 0)).particle }
 }
 
 extension ParticleState {

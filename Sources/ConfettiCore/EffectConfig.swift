@@ -115,8 +115,8 @@ public struct Floor: Equatable, Sendable {
   public var y = 1.0
   /// Points added, y down. Default 0.
   public var offset: Points = 0
-  /// How long a piece lies there before it fades out (over its cell's fade), in seconds.
-  /// Default 3.
+  /// How long a piece lies there before it fades out (over its cell's fade), in seconds; a
+  /// piece whose own life ends sooner fades then. Default 3.
   public var restTime: Seconds = 3
 
   /// A floor along the window's bottom edge.
@@ -288,6 +288,9 @@ public struct CellConfig: Equatable, Sendable {
 
   /// A cell with every default.
   public init() {}
+
+  /// The sub-cells it starts, by name: at its pieces' ends, then along their flight.
+  public var starts: [String] { onDeath + alongFlight }
 }
 
 /// A configuration that cannot be used: where (a JSON path such as `$.emitters[0].cells[1].speed`)

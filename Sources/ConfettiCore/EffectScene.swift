@@ -24,6 +24,8 @@ public struct EffectScene: Sendable {
   private var running: [RunningEmitter] = []
   /// How many particles ``sample(count:window:)`` has drawn: where its turn goes on.
   private var sampled = 0
+  /// The sub-cell pieces the current trigger or advance may still write.
+  private var subCellBudget = 0
   /// The latest clock reading the scene was advanced to (−infinity before the first).
   public private(set) var latest: Seconds = -.infinity
   /// How long after the latest reading particles that have ended are kept, in seconds, so that
@@ -120,6 +122,7 @@ public struct EffectScene: Sendable {
   public mutating func trigger(
     _ trigger: EmitterTrigger, at pointer: Point? = nil, window: Size, time: Seconds
   ) {
+    subCellBudget = Self.maximumSubCellBirths
     for (index, emitter) in config.emitters.enumerated() where emitter.trigger == trigger {
       let placed = trigger == .click ? pointer : nil
       let origin = placed ?? emitter.origin(in: window)
@@ -131,9 +134,7 @@ public struct EffectScene: Sendable {
               fadeAt: .infinity)
           }
           ring.append(born, bornAt: time, table: table)
-          var budget = Self.maximumSubCellBirths
-          startSubCells(
-            of: born, cell: .emitter(index, c), bornAt: time, window: window, budget: &budget)
+          startSubCells(of: born, cell: .emitter(index, c), bornAt: time, window: window)
         }
       } else {
         if running.count == Self.maximumRunning {
@@ -166,6 +167,7 @@ public struct EffectScene: Sendable {
   /// latest emits nothing: emission only moves forward, and what was born after it is already
   /// in the ring, unborn at that reading.
   public mutating func advance(to time: Seconds, window: Size) {
+    subCellBudget = Self.maximumSubCellBirths
     latest = max(latest, time)
     var budget = Self.maximumBirthsPerStep
     for index in running.indices {
@@ -226,10 +228,7 @@ public struct EffectScene: Sendable {
           origin: running[index].pointer ?? emitter.origin(in: window), window: window,
           fadeAt: fadeAt)
         ring.append([born], bornAt: time - (to - local), table: table)
-        var subBudget = Self.maximumSubCellBirths
-        startSubCells(
-          of: [born], cell: .emitter(e, c), bornAt: time - (to - local), window: window,
-          budget: &subBudget)
+        startSubCells(of: [born], cell: .emitter(e, c), bornAt: time - (to - local), window: window)
       }
     }
   }
@@ -258,7 +257,7 @@ public struct EffectScene: Sendable {
   public static func suggestedCapacity(for config: EffectConfig) -> Int {
     func family(_ cell: CellConfig, generation: Int = 1) -> Double {
       guard generation <= deepestSubCell else { return 1 }
-      return (cell.onDeath + cell.alongFlight).reduce(1) { total, name in
+      return cell.starts.reduce(1) { total, name in
         guard let sub = config.subCell(named: name) else { return total }
         let child = config.subCells[sub]
         return total + Double(child.count) * family(child, generation: generation + 1)
@@ -308,16 +307,16 @@ public struct EffectScene: Sendable {
   /// bench's way to load a scene with an effect's particles.
   public mutating func sample(count: Int, window: Size) -> [ConfettiParticle] {
     // Every cell of every emitter, then every sub-cell (born where its first emitter sits).
-    let cells: [(Int, CellKey)] =
+    let cells: [(Int?, CellKey)] =
       config.emitters.indices.flatMap { e in
         config.emitters[e].cells.indices.map { (e, CellKey.emitter(e, $0)) }
-      } + config.subCells.indices.map { (0, CellKey.sub($0)) }
+      } + config.subCells.indices.map { (nil, CellKey.sub($0)) }
     defer { sampled += count }
     return (0..<count).map { k in
       let (e, key) = cells[(sampled + k) % cells.count]
       return particle(
-        emitter: e, cell: key, origin: config.emitters[e].origin(in: window), window: window,
-        fadeAt: .infinity)
+        emitter: e, cell: key, origin: config.emitters[e ?? 0].origin(in: window),
+        window: window, fadeAt: .infinity)
     }
   }
 
@@ -341,39 +340,41 @@ public struct EffectScene: Sendable {
   /// ``CellConfig/onDeath`` where and when the piece ends, those of ``CellConfig/alongFlight``
   /// along its way. Everything is known at birth, so the children are written now, each with
   /// its own future birth time: no per-frame tracking, no reading back from the GPU.
-  /// The most sub-cell pieces one burst, or one piece of a timed or continuous emitter, starts
-  /// (with all their generations): more are not written, so that no configuration can stall
-  /// the program making them (the ring keeps only its capacity anyway).
+  /// The most sub-cell pieces one ``trigger(_:at:window:time:)`` or one
+  /// ``advance(to:window:)`` writes, all generations together: more are not written, so that
+  /// no configuration can stall the program making them (the ring keeps only its capacity
+  /// anyway).
   public static let maximumSubCellBirths = 100_000
 
   private mutating func startSubCells(
     of parents: [ConfettiParticle], cell key: CellKey, bornAt time: Seconds, window: Size,
-    generation: Int = 1, budget: inout Int
+    generation: Int = 1
   ) {
     let cell = self.cell(key)
     guard !(cell.onDeath.isEmpty && cell.alongFlight.isEmpty),
       generation <= Self.deepestSubCell
     else { return }
-    for parent in parents where budget > 0 {
+    for parent in parents where subCellBudget > 0 {
       // The piece as the GPU draws it, and its last visible moment.
-      let drawn = ParticleRecord(parent, birth: Tick(rawValue: 0)).particle
+      let drawn = parent.packed
       let style = table[drawn.emitter]
       let end = min(drawn.lifetime, drawn.emitterFadeAt + style.fadeOut)
-      var starts: [(sub: Int, ages: [Seconds])] = []
+      // Each sub-cell, the moments it is born at, and how many at each.
+      var starts: [(sub: Int, ages: [Seconds], each: Int)] = []
       for name in cell.onDeath {
         guard let sub = config.subCell(named: name) else { continue }
-        starts.append((sub, [end.nextDown]))
+        starts.append((sub, [end.nextDown], config.subCells[sub].count))
       }
       for name in cell.alongFlight {
         guard let sub = config.subCell(named: name) else { continue }
         let count = config.subCells[sub].count
-        starts.append(
-          (sub, (0..<min(count, budget)).map { end * (Double($0) + 0.5) / Double(count) }))
+        let ages = (0..<min(count, subCellBudget)).map { end * (Double($0) + 0.5) / Double(count) }
+        starts.append((sub, ages, 1))
       }
-      for (sub, ages) in starts {
-        for age in ages where budget > 0 {
-          let count = min(ages.count == 1 ? config.subCells[sub].count : 1, budget)
-          budget -= count
+      for (sub, ages, each) in starts {
+        for age in ages where subCellBudget > 0 {
+          let count = min(each, subCellBudget)
+          subCellBudget -= count
           let moment = time + age
           let clock = Tick(moment)
           guard let state = ConfettiPhysics.state(of: drawn, age: age, style: style, now: clock)
@@ -388,7 +389,7 @@ public struct EffectScene: Sendable {
           ring.append(born, bornAt: moment, table: table)
           startSubCells(
             of: born, cell: .sub(sub), bornAt: moment, window: window,
-            generation: generation + 1, budget: &budget)
+            generation: generation + 1)
         }
       }
     }
@@ -466,17 +467,21 @@ public struct EffectScene: Sendable {
     p.trail = UInt8(cell.trail)
     p.emitter = styleIndex(key)
     p.emitterFadeAt = fadeAt
-    if cell.diesAtApex, let apex = ParticleRecord(p, birth: Tick(rawValue: 0)).particle.apexTime {
+    if cell.diesAtApex, let apex = p.packed.apexTime {
       p.lifetime = min(p.lifetime, max(0.01, apex))
       p.fade = min(p.fade, p.lifetime)
     }
     if let floor = emitter.floor {
-      // Solved from the values the record keeps, so that the piece touches the floor exactly.
-      let packed = ParticleRecord(p, birth: Tick(rawValue: 0)).particle
-      p.landing = packed.landingTime(onto: floor.line(in: window))
-      if p.landing.isFinite {
-        p.lifetime = min(p.lifetime, p.landing + floor.restTime + p.fade)
+      // Solved from the values the record keeps, so that the piece touches the floor exactly;
+      // its life then ends its rest and fade after landing (no later than it would have). A
+      // piece that shrinks with life shrinks at a new pace with the new life, so its landing
+      // is solved once more with the life it will have.
+      let line = floor.line(in: window)
+      let landing = p.packed.landingTime(onto: line)
+      if landing.isFinite {
+        p.lifetime = min(p.lifetime, landing + floor.restTime + p.fade)
         p.fade = min(p.fade, p.lifetime)
+        p.landing = p.shrinksWithLife ? p.packed.landingTime(onto: line) : landing
       }
     }
     return reduceMotion ? p.reducedMotion(style: table[p.emitter]) : p

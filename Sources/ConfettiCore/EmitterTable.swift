@@ -68,6 +68,11 @@ public struct EmitterStyle: Equatable, Sendable {
   }
 
   static let wrapSeconds = 4_294_967_296 / Tick.perSecond
+
+  /// How fast the gust's angle turns, in radians per second: 2π·cycles per 2³² ticks.
+  public var gustTurningRate: Double {
+    2 * .pi * Double(gustCycles) / 4_294_967_296 * Tick.perSecond
+  }
 }
 
 /// The emitter styles in use; entry 0 is the default (no wind, no colour ramp).

@@ -36,8 +36,7 @@ public struct ParticleRing: Sendable {
   public private(set) var shapeKinds = ParticleShape.Kinds()
   /// The largest diagonal, in points, any record drawn reaches over its life
   /// (``ParticleRecord/largestDiagonal``, and a streak's reach): whether every piece fits a
-  /// point sprite. Forgotten
-  /// when the ring empties.
+  /// point sprite. Forgotten when the ring empties.
   public private(set) var largestDiagonal: Points = 0
   /// The latest death of any record the ring has let go of (reclaimed, overwritten, skipped or
   /// removed): drawn at an earlier reading, the ring's picture may lack that particle.

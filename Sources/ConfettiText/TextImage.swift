@@ -20,30 +20,32 @@ public enum TextImage {
   public static func render(_ text: String, largest: Int = 256) throws -> RGBAImage {
     guard !text.isEmpty else { throw TextImageError("a text shape needs at least one character") }
     let library = try Library()
-    var glyphs: [RGBAImage] = []
-    var baselines: [Int] = []
-    var advances: [Int] = []
+    // Each glyph where the pen puts it: its left edge and top from the pen on the baseline.
+    var glyphs: [(image: RGBAImage, x: Int, top: Int)] = []
+    var pen = 0
     for scalar in text.unicodeScalars where !Self.invisible(scalar) {
       let face = try library.face(for: scalar)
       let glyph = try face.glyph(scalar)
-      glyphs.append(glyph.image)
-      baselines.append(glyph.top)
-      advances.append(glyph.advance)
+      glyphs.append((glyph.image, pen + glyph.left, glyph.top))
+      pen += glyph.advance
     }
     guard !glyphs.isEmpty else {
-      throw TextImageError("the text \"\(text)\" has nothing to draw (only spaces or joiners)")
+      throw TextImageError("the text \"\(text)\" has nothing to draw (only joiners)")
     }
     // Side by side on one baseline.
-    let ascent = baselines.max()!
-    let descent = zip(glyphs, baselines).map { $0.height - $1 }.max()!
-    let width = max(1, zip(advances, glyphs).map { max($0, $1.width) }.reduce(0, +))
-    var line = RGBAImage(width: width, height: max(1, ascent + descent), fill: .clear)
-    var x = 0
-    for (index, glyph) in glyphs.enumerated() {
-      line.draw(glyph, atX: x, y: ascent - baselines[index])
-      x += max(advances[index], glyph.width)
+    let left = glyphs.map(\.x).min()!
+    let right = glyphs.map { $0.x + $0.image.width }.max()!
+    let ascent = glyphs.map(\.top).max()!
+    let descent = glyphs.map { $0.image.height - $0.top }.max()!
+    var line = RGBAImage(
+      width: max(1, right - left), height: max(1, ascent + descent), fill: .clear)
+    for glyph in glyphs {
+      line.draw(glyph.image, atX: glyph.x - left, y: ascent - glyph.top)
     }
     let trimmed = line.trimmed()
+    guard trimmed.bytes.contains(where: { $0 != 0 }) else {
+      throw TextImageError("the text \"\(text)\" has nothing to draw (only spaces)")
+    }
     let scale = min(1, Double(largest) / Double(max(trimmed.width, trimmed.height)))
     return scale < 1 ? trimmed.scaled(by: scale) : trimmed
   }
@@ -128,19 +130,26 @@ private final class Library {
 /// One font file's first face, set to draw at about ``TextImage/pixelSize``.
 private final class Face {
   private var face: FT_Face?
+  /// For a bitmap font (colour emoji), the height of the strike chosen, in pixels: its glyphs
+  /// are scaled from it to ``TextImage/pixelSize``. Nil for a scalable font, drawn at that size.
+  private var strike: Int?
 
   init(library: FT_Library?, path: String) throws {
     guard FT_New_Face(library, path, 0, &face) == 0, let face else {
       throw TextImageError("cannot open the font \(path)")
     }
-    if face.pointee.num_fixed_sizes > 0 && face.pointee.face_flags & FT_Long(FT_FACE_FLAG_SCALABLE) == 0 {
+    if face.pointee.num_fixed_sizes > 0
+      && face.pointee.face_flags & FT_Long(FT_FACE_FLAG_SCALABLE) == 0
+    {
       // A bitmap font (colour emoji): the strike nearest the size wanted.
       let sizes = UnsafeBufferPointer(
         start: face.pointee.available_sizes, count: Int(face.pointee.num_fixed_sizes))
       let nearest = sizes.indices.min {
-        abs(Int(sizes[$0].height) - TextImage.pixelSize) < abs(Int(sizes[$1].height) - TextImage.pixelSize)
+        abs(Int(sizes[$0].height) - TextImage.pixelSize)
+          < abs(Int(sizes[$1].height) - TextImage.pixelSize)
       }!
       FT_Select_Size(face, FT_Int(nearest))
+      strike = Int(sizes[nearest].height)
     } else {
       FT_Set_Pixel_Sizes(face, 0, FT_UInt(TextImage.pixelSize))
     }
@@ -148,23 +157,35 @@ private final class Face {
 
   deinit { FT_Done_Face(face) }
 
-  /// The glyph of `scalar`: its picture, its top above the baseline and its advance, in pixels,
-  /// scaled to about ``TextImage/pixelSize`` high.
-  func glyph(_ scalar: Unicode.Scalar) throws -> (image: RGBAImage, top: Int, advance: Int) {
-    guard let face, FT_Load_Char(face, FT_ULong(scalar.value), FT_Int32(FT_LOAD_RENDER | FT_LOAD_COLOR)) == 0,
+  /// The glyph of `scalar`: its picture, its left edge from the pen, its top above the
+  /// baseline and its advance, in pixels, scaled to about ``TextImage/pixelSize`` high.
+  func glyph(_ scalar: Unicode.Scalar) throws -> (
+    image: RGBAImage, left: Int, top: Int, advance: Int
+  ) {
+    guard let face,
+      FT_Load_Char(face, FT_ULong(scalar.value), FT_Int32(FT_LOAD_RENDER | FT_LOAD_COLOR)) == 0,
       let slot = face.pointee.glyph
     else {
       throw TextImageError("the font cannot draw \"\(Character(scalar))\"")
     }
     let bitmap = slot.pointee.bitmap
     let (width, height) = (Int(bitmap.width), Int(bitmap.rows))
+    let mode = Int32(bitmap.pixel_mode)
+    let modes = [FT_PIXEL_MODE_BGRA, FT_PIXEL_MODE_MONO, FT_PIXEL_MODE_GRAY].map {
+      Int32($0.rawValue)
+    }
+    guard width == 0 || modes.contains(mode) else {
+      throw TextImageError(
+        "the font draws \"\(Character(scalar))\" in a bitmap format this program does not read")
+    }
     var image = RGBAImage(width: max(1, width), height: max(1, height), fill: .clear)
     let pitch = Int(bitmap.pitch)
     if let buffer = bitmap.buffer, width > 0, height > 0 {
       for y in 0..<height {
-        let row = buffer + y * pitch
+        // A negative pitch: the rows run upward in memory, the bottom one first.
+        let row = buffer + (pitch >= 0 ? y * pitch : (height - 1 - y) * -pitch)
         for x in 0..<width {
-          switch Int32(bitmap.pixel_mode) {
+          switch mode {
           case Int32(FT_PIXEL_MODE_BGRA.rawValue):
             // Premultiplied BGRA: kept in its own colours, straight alpha.
             let (b, g, r, a) = (row[4 * x], row[4 * x + 1], row[4 * x + 2], row[4 * x + 3])
@@ -179,15 +200,16 @@ private final class Face {
         }
       }
     }
-    var top = Int(slot.pointee.bitmap_top)
+    var (left, top) = (Int(slot.pointee.bitmap_left), Int(slot.pointee.bitmap_top))
     var advance = Int(slot.pointee.advance.x >> 6)
     // A bitmap strike larger than wanted (colour emoji draw at 109 or 136 px) is scaled down.
-    let scale = Double(TextImage.pixelSize) / Double(max(height, TextImage.pixelSize))
-    if scale < 1, width > 0 {
-      image = image.scaled(by: scale)
+    if let strike, strike > TextImage.pixelSize {
+      let scale = Double(TextImage.pixelSize) / Double(strike)
+      if width > 0 { image = image.scaled(by: scale) }
+      left = Int((Double(left) * scale).rounded())
       top = Int((Double(top) * scale).rounded())
       advance = Int((Double(advance) * scale).rounded())
     }
-    return (image, top, advance)
+    return (image, left, top, advance)
   }
 }

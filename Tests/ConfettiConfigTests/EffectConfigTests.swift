@@ -217,7 +217,7 @@ final class EffectConfigTests: XCTestCase {
     let cells = Array(repeating: cell, count: 20).joined(separator: ", ")
     let json = #"{"name": "a", "emitters": [{"cells": [\#(cells)]}, {"cells": [\#(cells)]}]}"#
     XCTAssertThrowsError(try EffectConfig.decode(json)) {
-      XCTAssert("\($0)".contains("40 cells in all; at most 31"), "\($0)")
+      XCTAssert("\($0)".contains("40 cells in all, with the sub-cells; at most 31"), "\($0)")
     }
   }
 
@@ -270,8 +270,8 @@ extension EffectConfigTests {
     ) { error in
       XCTAssertEqual(
         "\(error)",
-        "$.emitters[0].cells[0].twinkle: a piece that tumbles cannot twinkle (both use its "
-          + "wave): set flips to false or twinkle to 0")
+        "$.emitters[0].cells[0].twinkle: a piece that tumbles cannot twinkle (the two share one "
+          + "rate and phase): set flips to false or twinkle to 0")
     }
     XCTAssertThrowsError(
       try EffectConfig.decode(

@@ -229,6 +229,21 @@ final class SubCellTests: XCTestCase {
     XCTAssertEqual(scene.ring.drawnCount, 4096, "the ring keeps its capacity")
   }
 
+  func testSubCellsDeeperThanTheSceneGoesAreRefused() {
+    XCTAssertThrowsError(
+      try EffectConfig.decode(
+        """
+        {"name": "deep", "emitters": [{"cells": [{"count": 1, "onDeath": ["s"]}]}], "subCells": [
+          {"name": "s", "count": 1, "onDeath": ["a"]}, {"name": "a", "count": 1, "onDeath": ["b"]},
+          {"name": "b", "count": 1, "onDeath": ["c"]}, {"name": "c", "count": 1}]}
+        """)
+    ) {
+      XCTAssertEqual(
+        "\($0)",
+        "$.emitters[0].cells[0]: its sub-cells start sub-cells 4 generations deep; at most 3")
+    }
+  }
+
   func testTheVelocityIsTheClosedFormsDerivative() {
     var p = ConfettiParticle()
     p.velocityX = 140
@@ -279,7 +294,7 @@ final class SubCellTests: XCTestCase {
       (#"{"name": "a", "count": 1}, {"name": "a", "count": 2}"#, #"two sub-cells are named "a""#),
       (
         #"{"name": "a", "count": 1, "onDeath": ["b"]}, {"name": "b", "count": 1, "alongFlight": ["a"]}"#,
-        #"$.subCells[0]: sub-cell "a" starts itself, so it would never end"#
+        #"$.subCells[0]: sub-cell "a" starts itself, so it would never stop"#
       ),
       (#"{"name": "a", "birthRate": 3}"#, "count"),
     ]

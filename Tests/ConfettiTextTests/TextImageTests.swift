@@ -15,7 +15,8 @@ final class TextImageTests: XCTestCase {
     ]
     guard fonts.allSatisfy(FileManager.default.fileExists) else {
       if ProcessInfo.processInfo.environment["CI"] == "true" {
-        XCTFail("CI must test text shapes, but fonts-noto-color-emoji or fonts-dejavu-core is missing")
+        XCTFail(
+          "CI must test text shapes, but fonts-noto-color-emoji or fonts-dejavu-core is missing")
       }
       throw XCTSkip("needs fonts-noto-color-emoji and fonts-dejavu-core")
     }
@@ -64,12 +65,19 @@ final class TextImageTests: XCTestCase {
     XCTAssertEqual(max(image.width, image.height), 200, accuracy: 1)
   }
 
+  func testOnlySpacesAreRefused() throws {
+    try requireFonts()
+    XCTAssertThrowsError(try TextImage.render("   ")) {
+      XCTAssert("\($0)".contains("nothing to draw (only spaces)"), "\($0)")
+    }
+  }
+
   func testNothingToDrawIsRefused() {
     XCTAssertThrowsError(try TextImage.render("")) {
       XCTAssert("\($0)".contains("at least one character"), "\($0)")
     }
     XCTAssertThrowsError(try TextImage.render("\u{200D}\u{FE0F}")) {
-      XCTAssert("\($0)".contains("nothing to draw"), "\($0)")
+      XCTAssert("\($0)".contains("nothing to draw (only joiners)"), "\($0)")
     }
   }
 }
