@@ -143,6 +143,25 @@ final class LookTests: XCTestCase {
     }
   }
 
+  func testTheDefaultEffectsCornerCannonsLandEveryPieceOnTheBottomEdge() throws {
+    // Thrown up from just above the bottom edge, turned any way: each comes back down onto it.
+    for name in ["confetti", "emoji", "school-pride"] {
+      var scene = try EffectScene(config: Presets.named(name), capacity: 4096, seed: 8)
+      let window = Size(width: 1280, height: 720)
+      scene.trigger(.start, window: window, time: 0)
+      for frame in 1...210 { scene.advance(to: Double(frame) / 60, window: window) }
+      let pieces = scene.ring.drawnSlotRanges.joined().map { scene.ring.records[$0].particle }
+      XCTAssertGreaterThan(pieces.count, 40, name)
+      let landed = pieces.filter(\.landing.isFinite)
+      XCTAssertEqual(landed.count, pieces.count, "\(name): every piece lands")
+      for p in landed.prefix(50) {
+        let lying = try XCTUnwrap(ConfettiPhysics.state(of: p, age: p.landing))
+        XCTAssertEqual(
+          lying.lowestPoint(elliptical: p.shape.isElliptical), 720, accuracy: 1e-3, name)
+      }
+    }
+  }
+
   func testTheClassicCannonStillSwaysAboutItsLine() throws {
     // The classic cannon's pieces are born A·sin φ to one side of where they are placed.
     var scene = try EffectScene(config: Presets.named("cannon"), capacity: 1, seed: 4)
