@@ -33,8 +33,9 @@ struct OverlayCommand: ParsableCommand {
     abstract: "Throw confetti over the desktop; exit when the last piece is gone.",
     discussion: """
       A transparent, always-on-top window over a whole monitor, through which every click and \
-      key reaches the windows below. It fires the effect's start and key emitters (by default \
-      the confetti preset: the classic cannon) and exits 0 the moment the last particle is \
+      key reaches the windows below. It fires the effect's start emitters, or its key emitters \
+      where it has none (by default the confetti preset: two corner cannons whose pieces \
+      settle along the bottom edge), and exits 0 the moment the last particle is \
       gone, so that `make && confetti overlay` celebrates a build. With --loop, a continuous \
       effect (snow, rain) runs until Ctrl-C or SIGTERM. Needs an X11 display (or XWayland) \
       with a compositing window manager.

@@ -27,7 +27,7 @@ final class WindowApp {
   static let controls = """
     In the window:
       left click   the effect's click emitters at the pointer (confetti: a burst)
-      space        the effect's key emitters (confetti: the classic cannon); an
+      space        the effect's key emitters (confetti: two corner cannons); an
                    effect with neither starts again
       p, o         the next, the previous preset
       k, pause     pause and play
@@ -145,7 +145,7 @@ final class WindowApp {
     system.history = Self.history
     effectStart = now
     system.trigger(.start, time: now)
-    if overlay != nil || !system.has(.start) {
+    if !system.has(.start) {
       if let first = [EmitterTrigger.key, .click].first(where: system.has) {
         system.trigger(first, time: now)
       }

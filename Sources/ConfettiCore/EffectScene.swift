@@ -336,16 +336,16 @@ public struct EffectScene: Sendable {
   /// How many generations of sub-cells a piece may start: a shell, its sparks, their crackle.
   public static let deepestSubCell = 3
 
-  /// Starts the sub-cells of each of `parents` (pieces of `key` born at `time`): those of
-  /// ``CellConfig/onDeath`` where and when the piece ends, those of ``CellConfig/alongFlight``
-  /// along its way. Everything is known at birth, so the children are written now, each with
-  /// its own future birth time: no per-frame tracking, no reading back from the GPU.
   /// The most sub-cell pieces one ``trigger(_:at:window:time:)`` or one
   /// ``advance(to:window:)`` writes, all generations together: more are not written, so that
   /// no configuration can stall the program making them (the ring keeps only its capacity
   /// anyway).
   public static let maximumSubCellBirths = 100_000
 
+  /// Starts the sub-cells of each of `parents` (pieces of `key` born at `time`): those of
+  /// ``CellConfig/onDeath`` where and when the piece ends, those of ``CellConfig/alongFlight``
+  /// along its way. Everything is known at birth, so the children are written now, each with
+  /// its own future birth time: no per-frame tracking, no reading back from the GPU.
   private mutating func startSubCells(
     of parents: [ConfettiParticle], cell key: CellKey, bornAt time: Seconds, window: Size,
     generation: Int = 1
