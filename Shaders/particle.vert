@@ -54,6 +54,11 @@ float accelerationResponse(float k, float t) {
   return (t - (1.0 - exp(-x)) / k) / k;
 }
 
+// The clock reading `seconds` before `clock`, in whole ticks, across the wrap (Tick.earlier(by:)).
+uint earlier(uint clock, float seconds) {
+  return clock - uint(seconds * TICKS_PER_SECOND);
+}
+
 // Where the closed form puts the particle at motion age m, the gust at clock reading `clock`
 // (ConfettiPhysics.position(of:age:style:gustClock:)).
 vec2 positionAt(float m, uint clock) {
@@ -107,14 +112,14 @@ void main() {
   // stands still there too.
   bool landed = t >= a_landing && t < a_lifeSize.x;  // (an unborn piece's t wraps huge)
   float m = landed ? a_landing : t;
-  uint gustClock = landed ? now - uint((t - a_landing) * TICKS_PER_SECOND) : now;
+  uint gustClock = landed ? earlier(now, t - a_landing) : now;
   vec2 head = positionAt(m, gustClock);
   vec4 look = u_look[emitter];
   // A streak reaches back `stretch` seconds of its motion (no further than its birth).
   v_tail = head;
   if (look.w > 0.0) {
     float back = min(max(t - look.w, 0.0), m);
-    v_tail = positionAt(back, gustClock - uint((m - back) * TICKS_PER_SECOND));
+    v_tail = positionAt(back, earlier(gustClock, m - back));
   }
 
   float remaining = lifetime - t;
@@ -155,7 +160,8 @@ void main() {
   vec2 centre = v_position;
   vec2 path = v_position - v_tail;
   float length_ = length(path);
-  if (look.w > 0.0 && length_ > SHORTEST_STREAK) {
+  bool streaking = look.w > 0.0 && length_ > SHORTEST_STREAK;
+  if (streaking) {
     // A capsule from the tail to the head, as thick as the piece is tall.
     centre = 0.5 * (v_position + v_tail);
     v_turn = path / length_;
@@ -163,7 +169,7 @@ void main() {
   }
   // Premultiplied; additive light keeps zero alpha, so it adds to what is behind it.
   v_color = vec4(v_rgba.rgb, look.z > 0.0 ? 0.0 : 1.0) * (v_rgba.a * v_opacity);
-  v_shape = look.w > 0.0 && length_ > SHORTEST_STREAK ? STREAK : a_style.x;
+  v_shape = streaking ? STREAK : a_style.x;
 
   if (alive) {
     placeSprite(centre);

@@ -14,16 +14,13 @@ public enum SpriteCoverage {
   ) -> Double {
     // A streak is drawn as its capsule's box.
     let box = state.drawnBox
-    let (hx, hy) = (box.size.width / 2 * pixelsPerPoint, box.size.height / 2 * pixelsPerPoint)
-    if primitive == .quads { return (2 * hx + 2) * (2 * hy + 2) }
-    let angle = box.rotation * .pi / 180
-    let (c, s) = (abs(cos(angle)), abs(sin(angle)))
-    let extent =
-      state.streak == nil && ParticleShape(rawValue: shape).isElliptical
-      ? max(
-        ((c * hx) * (c * hx) + (s * hy) * (s * hy)).squareRoot(),
-        ((s * hx) * (s * hx) + (c * hy) * (c * hy)).squareRoot())
-      : max(c * hx + s * hy, s * hx + c * hy)
+    let pixels = Size(
+      width: box.size.width * pixelsPerPoint, height: box.size.height * pixelsPerPoint)
+    if primitive == .quads { return (pixels.width + 2) * (pixels.height + 2) }
+    let half = pixels.turnedHalfExtent(
+      degrees: box.rotation,
+      elliptical: state.streak == nil && ParticleShape(rawValue: shape).isElliptical)
+    let extent = max(half.x, half.y)
     let side = min((2 * extent).rounded(.up) + 2, maxPointSize)
     return side * side
   }

@@ -487,8 +487,8 @@ extension ConfigNode {
       c.twinkle = try twinkle.number()
       if c.twinkle > 0 && c.flips {
         throw twinkle.fail(
-          "a piece that tumbles cannot twinkle (the two share one rate and phase): set flips to false or "
-            + "twinkle to 0")
+          "a piece that tumbles cannot twinkle (the two share one rate and phase): set flips "
+            + "to false or twinkle to 0")
       }
     }
     c.spread = try m["spread"]?.varied() ?? c.spread

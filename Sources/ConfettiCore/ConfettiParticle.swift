@@ -62,7 +62,7 @@ public struct ConfettiParticle: Equatable, Sendable {
   /// ``EmitterStyle/fadeOut``), taking the particle with it. Infinity: never.
   public var emitterFadeAt: Seconds = .infinity
   /// Seconds after birth when the piece lands on its emitter's floor and stops there: its
-  /// position, spin, tumble and sway stay as they were at that moment (colour, size and
+  /// position, spin, tumble, sway and size stay as they were at that moment (colour and
   /// opacity go on). Infinity: it never lands. Solved once, at birth (``landingTime(onto:)``).
   public var landing: Seconds = .infinity
 
@@ -149,7 +149,12 @@ extension ConfettiParticle {
 
   /// How long after its birth the particle (and its trail) can last be seen, given its emitter.
   public func visibleSpan(style: EmitterStyle) -> Seconds {
-    let ownLife = min(lifetime, emitterFadeAt + style.fadeOut)
-    return ownLife + Double(trail) * style.trailSpacing
+    ownLife(style: style) + Double(trail) * style.trailSpacing
+  }
+
+  /// How long after its birth the particle itself (its trail aside) can last be seen: its life,
+  /// or its emitter's fade-out, whichever ends first.
+  public func ownLife(style: EmitterStyle) -> Seconds {
+    min(lifetime, emitterFadeAt + style.fadeOut)
   }
 }

@@ -18,8 +18,8 @@ import Foundation
 ///     opacity  = (lifetime − t) / fade in the last `fade` seconds, else 1,
 ///                × min(1, t / fadeIn) × (1 − twinkle·(1 − cos(ωf·t + φf))/2)
 ///
-/// A piece that lands (``ConfettiParticle/landing``, T) stops there: position, rotation, tumble
-/// and sway are those at min(t, T), the gust's clock stands at the landing.
+/// A piece that lands (``ConfettiParticle/landing``, T) stops there: position, rotation, tumble,
+/// sway and size are those at min(t, T), the gust's clock stands at the landing.
 ///
 /// With the classic values (no wind, kx = ky = k) this is the classic formula exactly:
 /// vy·E + g·F = (vy/k)·D + (g/k)·(t − D/k) with D = 1 − e^(−k·t).
@@ -102,15 +102,13 @@ public enum ConfettiPhysics {
     // Motion stops where the piece lands; the gust's clock stands still there too.
     let landed = t >= p.landing
     let m = landed ? p.landing : t
-    let gustClock =
-      landed ? Tick(rawValue: now.rawValue &- UInt32((t - p.landing) * Tick.perSecond)) : now
+    let gustClock = landed ? now.earlier(by: t - p.landing) : now
     let head = position(of: p, age: m, style: style, gustClock: gustClock)
     // A streak reaches back `stretch` seconds of its motion (no further than its birth).
     var tail: Point?
     if style.stretch > 0 {
       let back = min(max(t - style.stretch, 0), m)
-      let clock = Tick(rawValue: gustClock.rawValue &- UInt32((m - back) * Tick.perSecond))
-      tail = position(of: p, age: back, style: style, gustClock: clock)
+      tail = position(of: p, age: back, style: style, gustClock: gustClock.earlier(by: m - back))
     }
     let remaining = p.lifetime - t
     // A landed piece keeps the size it landed with.
@@ -357,10 +355,22 @@ extension ParticleState {
   /// The y of the piece's lowest point, in points: its centre plus half the height of its
   /// turned outline, an ellipse's when `elliptical`, else a rectangle's.
   public func lowestPoint(elliptical: Bool) -> Points {
-    let angle = rotation * .pi / 180
-    let (across, up) = (size.width * sin(angle), size.height * cos(angle))
-    let half =
-      elliptical ? (across * across + up * up).squareRoot() / 2 : (abs(across) + abs(up)) / 2
-    return position.y + half
+    position.y + size.turnedHalfExtent(degrees: rotation, elliptical: elliptical).y
+  }
+}
+
+extension Size {
+  /// Half the width and half the height of the box around this size turned `degrees`
+  /// clockwise: around the ellipse it bounds when `elliptical`, else around the rectangle (as
+  /// `Shaders/sprite.glsl` sizes a point sprite).
+  public func turnedHalfExtent(degrees: Degrees, elliptical: Bool) -> (x: Double, y: Double) {
+    let angle = degrees * .pi / 180
+    let (c, s) = (abs(cos(angle)), abs(sin(angle)))
+    let (hx, hy) = (width / 2, height / 2)
+    guard elliptical else { return (c * hx + s * hy, s * hx + c * hy) }
+    return (
+      ((c * hx) * (c * hx) + (s * hy) * (s * hy)).squareRoot(),
+      ((s * hx) * (s * hx) + (c * hy) * (c * hy)).squareRoot()
+    )
   }
 }

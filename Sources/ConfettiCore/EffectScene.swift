@@ -16,11 +16,10 @@ public struct EffectScene: Sendable {
   /// Replace movement with a short, gentle fade in place (see ``ConfettiParticle/reducedMotion(style:)``).
   public var reduceMotion: Bool
   private var random: SplitMix64
-  /// Per emitter, per cell: its table entry and its shapes; then the same for each sub-cell.
-  private var cellStyles: [[UInt8]] = []
-  private var cellShapes: [[[ParticleShape]]] = []
-  private var subStyles: [UInt8] = []
-  private var subShapes: [[ParticleShape]] = []
+  /// Per emitter, per cell: its table entry and its shapes.
+  private var emitterCells: [[CellSetup]] = []
+  /// The same for each sub-cell.
+  private var subCellSetups: [CellSetup] = []
   private var running: [RunningEmitter] = []
   /// How many particles ``sample(count:window:)`` has drawn: where its turn goes on.
   private var sampled = 0
@@ -47,26 +46,34 @@ public struct EffectScene: Sendable {
     ring = ParticleRing(capacity: capacity)
     random = SplitMix64(seed: seed)
     self.reduceMotion = reduceMotion
-    var next = 1
     for (e, emitter) in config.emitters.enumerated() {
-      var styles: [UInt8] = []
-      var shapeLists: [[ParticleShape]] = []
+      var setups: [CellSetup] = []
       for (c, cell) in emitter.cells.enumerated() {
-        styles.append(UInt8(next))
-        table.set(Self.style(of: cell, in: emitter), at: next)
-        next += 1
-        shapeLists.append(try shapeList(of: cell, at: "$.emitters[\(e)].cells[\(c)]"))
+        setups.append(try setUp(cell, of: emitter, at: "$.emitters[\(e)].cells[\(c)]"))
       }
-      cellStyles.append(styles)
-      cellShapes.append(shapeLists)
+      emitterCells.append(setups)
     }
     // A sub-cell's pieces share no emitter: no wind, no fade-out with one.
     for (i, cell) in config.subCells.enumerated() {
-      subStyles.append(UInt8(next))
-      table.set(Self.style(of: cell, in: EmitterConfig()), at: next)
-      next += 1
-      subShapes.append(try shapeList(of: cell, at: "$.subCells[\(i)]"))
+      subCellSetups.append(try setUp(cell, of: EmitterConfig(), at: "$.subCells[\(i)]"))
     }
+  }
+
+  /// What the scene sets up for one cell: its entry in the emitter table, and the shapes its
+  /// pieces draw from.
+  private struct CellSetup: Sendable {
+    var style: UInt8
+    var shapes: [ParticleShape]
+  }
+
+  /// Gives `cell` of `emitter` the next entry of the emitter table and adds its polygons and
+  /// images to the shape table; `path` names it in errors.
+  private mutating func setUp(_ cell: CellConfig, of emitter: EmitterConfig, at path: String)
+    throws(ConfigError) -> CellSetup
+  {
+    let style = table.styles.count
+    table.set(Self.style(of: cell, in: emitter), at: style)
+    return CellSetup(style: UInt8(style), shapes: try shapeList(of: cell, at: path))
   }
 
   /// What all pieces of `cell` of `emitter` share: its entry in the emitter table.
@@ -358,7 +365,7 @@ public struct EffectScene: Sendable {
       // The piece as the GPU draws it, and its last visible moment.
       let drawn = parent.packed
       let style = table[drawn.emitter]
-      let end = min(drawn.lifetime, drawn.emitterFadeAt + style.fadeOut)
+      let end = drawn.ownLife(style: style)
       // Each sub-cell, the moments it is born at, and how many at each.
       var starts: [(sub: Int, ages: [Seconds], each: Int)] = []
       for name in cell.onDeath {
@@ -395,19 +402,11 @@ public struct EffectScene: Sendable {
     }
   }
 
-  /// The table entry of `key`'s pieces.
-  private func styleIndex(_ key: CellKey) -> UInt8 {
+  /// The table entry and the shapes of `key`'s pieces.
+  private func setup(_ key: CellKey) -> CellSetup {
     switch key {
-    case .emitter(let e, let c): cellStyles[e][c]
-    case .sub(let i): subStyles[i]
-    }
-  }
-
-  /// The shapes `key`'s pieces draw from.
-  private func shapeChoices(_ key: CellKey) -> [ParticleShape] {
-    switch key {
-    case .emitter(let e, let c): cellShapes[e][c]
-    case .sub(let i): subShapes[i]
+    case .emitter(let e, let c): emitterCells[e][c]
+    case .sub(let i): subCellSetups[i]
     }
   }
 
@@ -444,7 +443,7 @@ public struct EffectScene: Sendable {
     let size = cell.sizes.randomElement(using: &random)!
     p.size = Size(width: size.width * scale, height: size.height * scale)
     p.color = tinted(cell.colors.randomElement(using: &random)!, range: cell.colorRange)
-    p.shape = shapeChoices(key).randomElement(using: &random)!
+    p.shape = setup(key).shapes.randomElement(using: &random)!
     p.rotation = cell.rotation.sample(using: &random)
     p.spin = cell.spin.sample(using: &random)
     p.flutterAmplitude = cell.flutterAmplitude.sample(using: &random)
@@ -465,12 +464,9 @@ public struct EffectScene: Sendable {
     p.scaleSpeed = cell.scaleSpeed
     p.shrinksWithLife = cell.shrinksWithLife
     p.trail = UInt8(cell.trail)
-    p.emitter = styleIndex(key)
+    p.emitter = setup(key).style
     p.emitterFadeAt = fadeAt
-    if cell.diesAtApex, let apex = p.packed.apexTime {
-      p.lifetime = min(p.lifetime, max(0.01, apex))
-      p.fade = min(p.fade, p.lifetime)
-    }
+    if cell.diesAtApex, let apex = p.packed.apexTime { p.endLife(by: max(0.01, apex)) }
     if let floor = emitter.floor {
       // Solved from the values the record keeps, so that the piece touches the floor exactly;
       // its life then ends its rest and fade after landing (no later than it would have). A
@@ -479,8 +475,7 @@ public struct EffectScene: Sendable {
       let line = floor.line(in: window)
       let landing = p.packed.landingTime(onto: line)
       if landing.isFinite {
-        p.lifetime = min(p.lifetime, landing + floor.restTime + p.fade)
-        p.fade = min(p.fade, p.lifetime)
+        p.endLife(by: landing + floor.restTime + p.fade)
         p.landing = p.shrinksWithLife ? p.packed.landingTime(onto: line) : landing
       }
     }
@@ -538,6 +533,13 @@ private struct RunningEmitter: Sendable {
 }
 
 extension ConfettiParticle {
+  /// Ends its life no later than `moment` seconds after its birth, its fade no longer than its
+  /// life.
+  fileprivate mutating func endLife(by moment: Seconds) {
+    lifetime = min(lifetime, moment)
+    fade = min(fade, lifetime)
+  }
+
   /// How long a particle lives with reduced motion, at most, in seconds.
   public static let reducedMotionLifetime: Seconds = 1.2
 

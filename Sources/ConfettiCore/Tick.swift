@@ -38,6 +38,12 @@ public struct Tick: Equatable, Sendable {
     rawValue = UInt32(truncatingIfNeeded: Int64((time * Tick.perSecond).rounded(.down)))
   }
 
+  /// The reading `seconds` (0 to under a wrap) before this one, in whole ticks (the part of a
+  /// tick dropped), across the wrap: as the shader takes it, `clock - uint(seconds * ticks)`.
+  public func earlier(by seconds: Seconds) -> Tick {
+    Tick(rawValue: rawValue &- UInt32(seconds * Self.perSecond))
+  }
+
   /// Seconds from `earlier` to this tick, assuming less than a wrap has passed.
   public func seconds(since earlier: Tick) -> Seconds {
     Double(rawValue &- earlier.rawValue) / Tick.perSecond

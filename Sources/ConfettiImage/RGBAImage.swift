@@ -27,32 +27,46 @@ public struct RGBAImage: Equatable, Sendable {
     public init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255) {
       (self.red, self.green, self.blue, self.alpha) = (red, green, blue, alpha)
     }
+
+    /// Nothing: transparent black.
+    public static let clear = Pixel(red: 0, green: 0, blue: 0, alpha: 0)
+
+    /// This premultiplied pixel (as the GL stores a transparent backdrop, as FreeType draws
+    /// colour glyphs) with straight alpha: its colour divided by its alpha. Opaque pixels are
+    /// unchanged; fully transparent ones become 0, 0, 0, 0. Additive light stores more colour
+    /// than alpha, which straight alpha cannot hold: such a pixel keeps its colour at the alpha
+    /// of its brightest channel, the nearest straight colour (exact over black).
+    public var unpremultiplied: Pixel {
+      let alpha = max(Int(alpha), Int(max(red, green, blue)))
+      guard alpha < 255 else { return Pixel(red: red, green: green, blue: blue, alpha: 255) }
+      guard alpha > 0 else { return .clear }
+      let straight = { (c: UInt8) in UInt8(min(255, (Int(c) * 255 + alpha / 2) / alpha)) }
+      return Pixel(
+        red: straight(red), green: straight(green), blue: straight(blue), alpha: UInt8(alpha))
+    }
   }
 
   /// The pixel in column `x` of row `y` (row 0 at the top).
   public subscript(x: Int, y: Int) -> Pixel {
-    let i = (y * width + x) * 4
-    return Pixel(red: bytes[i], green: bytes[i + 1], blue: bytes[i + 2], alpha: bytes[i + 3])
+    get {
+      let i = (y * width + x) * 4
+      return Pixel(red: bytes[i], green: bytes[i + 1], blue: bytes[i + 2], alpha: bytes[i + 3])
+    }
+    set {
+      let i = (y * width + x) * 4
+      (bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]) =
+        (newValue.red, newValue.green, newValue.blue, newValue.alpha)
+    }
   }
 }
 
 extension RGBAImage {
-  /// The picture with its colour divided by its alpha: what the GL stores for a transparent
-  /// backdrop (premultiplied) as PNG files and videos expect it (straight). Opaque pixels are
-  /// unchanged; fully transparent ones become 0, 0, 0, 0. Additive light stores more colour
-  /// than alpha, which straight alpha cannot hold: such a pixel keeps its colour at the alpha
-  /// of its brightest channel, the nearest straight colour (exact over black).
+  /// The picture with straight alpha, every pixel ``Pixel/unpremultiplied``: what the GL stores
+  /// for a transparent backdrop (premultiplied) as PNG files and videos expect it (straight).
   public func unpremultiplied() -> RGBAImage {
     var copy = self
-    for offset in stride(from: 0, to: bytes.count, by: 4) {
-      let brightest = Int(max(bytes[offset], bytes[offset + 1], bytes[offset + 2]))
-      let alpha = max(Int(bytes[offset + 3]), brightest)
-      copy.bytes[offset + 3] = UInt8(alpha)
-      guard alpha < 255 else { continue }
-      for channel in 0..<3 {
-        copy.bytes[offset + channel] =
-          alpha == 0 ? 0 : UInt8(min(255, (Int(bytes[offset + channel]) * 255 + alpha / 2) / alpha))
-      }
+    for y in 0..<height {
+      for x in 0..<width { copy[x, y] = self[x, y].unpremultiplied }
     }
     return copy
   }

@@ -1,33 +1,13 @@
 import ConfettiImage
 
-/// What laying glyphs out needs of a picture: writing pixels, pasting, trimming, shrinking.
-extension RGBAImage.Pixel {
-  /// Nothing: transparent black.
-  static let clear = RGBAImage.Pixel(red: 0, green: 0, blue: 0, alpha: 0)
-
-  /// This pixel, premultiplied by its alpha (as FreeType's colour glyphs are), as straight alpha.
-  var unpremultiplied: RGBAImage.Pixel {
-    guard alpha > 0 else { return .clear }
-    let straight = { (c: UInt8) in UInt8(min(255, (Int(c) * 255 + Int(alpha) / 2) / Int(alpha))) }
-    return RGBAImage.Pixel(
-      red: straight(red), green: straight(green), blue: straight(blue), alpha: alpha)
-  }
-}
-
+/// What laying glyphs out needs of a picture: pasting, trimming, shrinking.
 extension RGBAImage {
-  /// Sets the pixel in column `x` of row `y`.
-  mutating func set(_ x: Int, _ y: Int, _ pixel: Pixel) {
-    let i = (y * width + x) * 4
-    (bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]) =
-      (pixel.red, pixel.green, pixel.blue, pixel.alpha)
-  }
-
   /// Pastes `image` with its top left corner at (`x`, `y`), over what is there, clipped.
   mutating func draw(_ image: RGBAImage, atX left: Int, y top: Int) {
     for y in 0..<image.height where (0..<height).contains(top + y) {
       for x in 0..<image.width where (0..<width).contains(left + x) {
         let pixel = image[x, y]
-        if pixel.alpha > self[left + x, top + y].alpha { set(left + x, top + y, pixel) }
+        if pixel.alpha > self[left + x, top + y].alpha { self[left + x, top + y] = pixel }
       }
     }
   }
@@ -50,7 +30,10 @@ extension RGBAImage {
   /// The picture shrunk by `scale` (below 1), each new pixel the alpha-weighted mean of the
   /// old pixels it covers, so edges stay smooth and colours do not darken.
   func scaled(by scale: Double) -> RGBAImage {
-    let (w, h) = (max(1, Int((Double(width) * scale).rounded())), max(1, Int((Double(height) * scale).rounded())))
+    let (w, h) = (
+      max(1, Int((Double(width) * scale).rounded())),
+      max(1, Int((Double(height) * scale).rounded()))
+    )
     var small = RGBAImage(width: w, height: h, fill: .clear)
     for y in 0..<h {
       for x in 0..<w {
@@ -67,11 +50,9 @@ extension RGBAImage {
         let count = Double(xs.count * ys.count)
         guard sum.w > 0 else { continue }
         let byte = { (v: Double) in UInt8(min(255, max(0, v.rounded()))) }
-        small.set(
-          x, y,
-          Pixel(
-            red: byte(sum.x / sum.w), green: byte(sum.y / sum.w), blue: byte(sum.z / sum.w),
-            alpha: byte(sum.w / count)))
+        small[x, y] = Pixel(
+          red: byte(sum.x / sum.w), green: byte(sum.y / sum.w), blue: byte(sum.z / sum.w),
+          alpha: byte(sum.w / count))
       }
     }
     return small

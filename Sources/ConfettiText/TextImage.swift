@@ -189,13 +189,13 @@ private final class Face {
           case Int32(FT_PIXEL_MODE_BGRA.rawValue):
             // Premultiplied BGRA: kept in its own colours, straight alpha.
             let (b, g, r, a) = (row[4 * x], row[4 * x + 1], row[4 * x + 2], row[4 * x + 3])
-            image.set(x, y, RGBAImage.Pixel(red: r, green: g, blue: b, alpha: a).unpremultiplied)
+            image[x, y] = RGBAImage.Pixel(red: r, green: g, blue: b, alpha: a).unpremultiplied
           case Int32(FT_PIXEL_MODE_MONO.rawValue):
             let on = row[x / 8] & (0x80 >> UInt8(x % 8)) != 0
-            image.set(x, y, RGBAImage.Pixel(red: 255, green: 255, blue: 255, alpha: on ? 255 : 0))
+            image[x, y] = RGBAImage.Pixel(red: 255, green: 255, blue: 255, alpha: on ? 255 : 0)
           default:
             // Grey coverage: white, tinted by the cell's colour.
-            image.set(x, y, RGBAImage.Pixel(red: 255, green: 255, blue: 255, alpha: row[x]))
+            image[x, y] = RGBAImage.Pixel(red: 255, green: 255, blue: 255, alpha: row[x])
           }
         }
       }

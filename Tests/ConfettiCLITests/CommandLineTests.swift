@@ -533,6 +533,15 @@ func launch(
   return process
 }
 
+/// The id of the `confetti` window on X display `display`, once it has appeared; asserts it did.
+func confettiWindow(on display: String) throws -> String {
+  let id =
+    try xdotool(["search", "--sync", "--name", "^Confetti"], display: display)
+    .split(separator: "\n").first.map(String.init) ?? ""
+  XCTAssertFalse(id.isEmpty, "the window never appeared")
+  return id
+}
+
 /// Runs xdotool on X display `display`, asserting it succeeds; returns what it printed, trimmed.
 @discardableResult
 func xdotool(_ arguments: [String], display: String) throws -> String {

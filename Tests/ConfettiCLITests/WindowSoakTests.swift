@@ -32,10 +32,7 @@ final class WindowSoakTests: XCTestCase {
       ["--preset", "cannon", "--size", "640x400", "--exit-after", "\(60 + 10 * rounds)"],
       display: display.name)
     defer { window.terminate() }
-    let id =
-      try xdotool(["search", "--sync", "--name", "^Confetti"], display: display.name)
-      .split(separator: "\n").first.map(String.init) ?? ""
-    XCTAssertFalse(id.isEmpty, "the window never appeared")
+    let id = try confettiWindow(on: display.name)
     func storm(clicks: Int) throws {
       _ = try xdotool(["mousemove", "--window", id, "300", "200"], display: display.name)
       _ = try xdotool(

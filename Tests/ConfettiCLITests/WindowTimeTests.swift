@@ -60,10 +60,7 @@ final class WindowTimeTests: XCTestCase {
       arguments + ["--size", "\(size.width)x\(size.height)", "--exit-after", "60"],
       display: display.name)
     addTeardownBlock { process.terminate() }
-    let id =
-      try xdotool(["search", "--sync", "--name", "^Confetti"], display: display.name)
-      .split(separator: "\n").first.map(String.init) ?? ""
-    XCTAssertFalse(id.isEmpty, "the window never appeared")
+    let id = try confettiWindow(on: display.name)
     return Session(display: display.name, window: id, process: process)
   }
 
