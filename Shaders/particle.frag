@@ -4,9 +4,9 @@
 // from the table (the triangle and the star are its first two entries, a scene's own polygons
 // follow), or an image from the atlas, tinted by the colour.
 //
-// Polygons and images are compiled in only when WITH_POLYGONS or WITH_IMAGES is defined
-// (SpriteProgram does so once a ring holds them): code merely present in a branch not taken
-// still costs on GLs that run both sides, llvmpipe among them.
+// Each shape but the rectangle is compiled in only under its WITH_ define (SpriteProgram does so
+// once something drawn has it, ShaderFeatures): code merely present in a branch not taken still
+// costs on GLs that run both sides, llvmpipe among them.
 
 flat in vec4 v_color;     // premultiplied
 flat in vec2 v_halfSize;  // px
@@ -65,14 +65,14 @@ void main() {
   // Signed distance inside the outline, in pixels: exact for rectangles; for ellipses, the
   // implicit function over its gradient's length, close to the edge where it matters (even for
   // a piece tumbled to a sliver, whose smoothing must not reach beyond its ends).
-  float inside;
+  float inside = min(h.x - abs(q.x), h.y - abs(q.y));
+#ifdef WITH_CIRCLES
   if (v_shape == CIRCLE) {
     float k1 = length(q / h);
     float k2 = length(q / (h * h));
     inside = k2 > 0.0 ? (1.0 - k1) * k1 / k2 : min(h.x, h.y);
-  } else {
-    inside = min(h.x - abs(q.x), h.y - abs(q.y));
   }
+#endif
 #ifdef WITH_POLYGONS
   int polygon = v_shape == TRIANGLE || v_shape == STAR ? int(v_shape - TRIANGLE)
       : v_shape >= FIRST_POLYGON && v_shape < FIRST_IMAGE ? 2 + int(v_shape - FIRST_POLYGON)
@@ -91,6 +91,7 @@ void main() {
   }
 #endif
   float coverage = clamp(inside + 0.5, 0.0, 1.0);
+#ifdef WITH_STREAKS
   if (v_shape == STREAK) {
     // A capsule along x from the tail (-) to the head (+), brightening toward the head.
     float halfLength = h.x - h.y;
@@ -98,11 +99,14 @@ void main() {
     float along = clamp((q.x + halfLength) / max(2.0 * halfLength, 1e-3), 0.0, 1.0);
     coverage = clamp(h.y - distance(q, nearest) + 0.5, 0.0, 1.0) * along * along;
   }
+#endif
+#ifdef WITH_GLOWS
   if (v_shape == GLOW) {
     // Light falling smoothly from the centre to nothing at the edge.
     float r2 = dot(q / h, q / h);
     coverage = r2 < 1.0 ? (1.0 - r2) * (1.0 - r2) : 0.0;
   }
+#endif
   if (coverage <= 0.0) discard;
   fragColor = v_color * coverage;
 }

@@ -5,7 +5,9 @@
 // cuts its shape out of it. ConfettiPhysics.state(of:age:style:now:) in Sources/ConfettiCore is
 // the CPU reference for every line.
 //
-// Attribute locations are bound by name from ParticleRecord.attributes before linking.
+// Attribute locations are bound by name from ParticleRecord.attributes before linking. What only
+// some scenes use (landings, streaks, paper, twinkles, fade-ins) is compiled in only under its
+// WITH_ define (ShaderFeatures, SpriteProgram.swift), so that the others do not pay for it.
 
 #include "sprite.glsl"
 
@@ -110,17 +112,24 @@ void main() {
 
   // Motion stops where the piece lands (m: the age its motion has reached); the gust's clock
   // stands still there too.
-  bool landed = t >= a_landing && t < a_lifeSize.x;  // (an unborn piece's t wraps huge)
-  float m = landed ? a_landing : t;
-  uint gustClock = landed ? earlier(now, t - a_landing) : now;
+  float m = t;
+  uint gustClock = now;
+#ifdef WITH_LANDINGS
+  if (t >= a_landing && t < a_lifeSize.x) {  // (an unborn piece's t wraps huge)
+    m = a_landing;
+    gustClock = earlier(now, t - a_landing);
+  }
+#endif
   vec2 head = positionAt(m, gustClock);
   vec4 look = u_look[emitter];
-  // A streak reaches back `stretch` seconds of its motion (no further than its birth).
   v_tail = head;
+#ifdef WITH_STREAKS
+  // A streak reaches back `stretch` seconds of its motion (no further than its birth).
   if (look.w > 0.0) {
     float back = min(max(t - look.w, 0.0), m);
     v_tail = positionAt(back, earlier(gustClock, m - back));
   }
+#endif
 
   float remaining = lifetime - t;
   // The emitter's fade-out: (1 - f)^2 as f runs 0 -> 1 over its duration, from a_growth.y on.
@@ -142,6 +151,7 @@ void main() {
   v_widthScale = flips ? max(FLIP_FLOOR, abs(wave)) : 1.0;
   v_size = vec2(a_lifeSize.z * v_widthScale, a_lifeSize.w) * growth * trailFactor;
   v_rgba = clamp(a_color + u_colorSpeed[emitter] * t, 0.0, 1.0);
+#ifdef WITH_PAPER
   if (flips && (a_style.y & DARKER_BACK) != 0u) {
     // Paper: lit by the tilt, deepening in shade without losing its hue, glinting face on.
     float light = (1.0 + BACK_LIGHT) / 2.0 + (1.0 - BACK_LIGHT) / 2.0 * wave;
@@ -149,27 +159,34 @@ void main() {
     float sheen = GLINT * pow(max(wave, 0.0), 8.0);
     v_rgba.rgb = shaded + (1.0 - shaded) * sheen;
   }
+#endif
   float shown = (remaining < fade ? remaining / fade : 1.0) * emitterFade;
+#ifdef WITH_FADE_INS
   if (look.x > 0.0) shown *= min(1.0, t / look.x);
+#endif
+#ifdef WITH_TWINKLES
   if (look.y > 0.0 && !flips) shown *= 1.0 - look.y * (1.0 - wave) / 2.0;
+#endif
   v_opacity = alive ? shown * trailFactor : 0.0;
 
   float angle = radians(v_rotation);
   v_turn = vec2(cos(angle), sin(angle));
   v_halfSize = 0.5 * v_size * u_pixelsPerPoint;
   vec2 centre = v_position;
+  v_shape = a_style.x;
+#ifdef WITH_STREAKS
   vec2 path = v_position - v_tail;
   float length_ = length(path);
-  bool streaking = look.w > 0.0 && length_ > SHORTEST_STREAK;
-  if (streaking) {
+  if (look.w > 0.0 && length_ > SHORTEST_STREAK) {
     // A capsule from the tail to the head, as thick as the piece is tall.
     centre = 0.5 * (v_position + v_tail);
     v_turn = path / length_;
     v_halfSize = 0.5 * vec2(length_ + v_size.y, v_size.y) * u_pixelsPerPoint;
+    v_shape = STREAK;
   }
+#endif
   // Premultiplied; additive light keeps zero alpha, so it adds to what is behind it.
   v_color = vec4(v_rgba.rgb, look.z > 0.0 ? 0.0 : 1.0) * (v_rgba.a * v_opacity);
-  v_shape = streaking ? STREAK : a_style.x;
 
   if (alive) {
     placeSprite(centre);

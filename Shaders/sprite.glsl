@@ -65,9 +65,12 @@ void placeSprite(vec2 centre) {
   // glows, a rectangle's for every other shape (polygons and images lie within their rectangle).
   vec2 c = abs(v_turn.xx) * v_halfSize;
   vec2 s = abs(v_turn.yy) * v_halfSize;
-  vec2 extent = v_shape == CIRCLE || v_shape == GLOW
-      ? vec2(length(vec2(c.x, s.y)), length(vec2(s.x, c.y)))
-      : vec2(c.x + s.y, s.x + c.y);
+  vec2 extent = vec2(c.x + s.y, s.x + c.y);
+#if defined(WITH_CIRCLES) || defined(WITH_GLOWS)
+  if (v_shape == CIRCLE || v_shape == GLOW) {
+    extent = vec2(length(vec2(c.x, s.y)), length(vec2(s.x, c.y)));
+  }
+#endif
   v_spriteSize = min(ceil(2.0 * max(extent.x, extent.y)) + 2.0, u_maxPointSize);
   gl_PointSize = v_spriteSize;
 #endif

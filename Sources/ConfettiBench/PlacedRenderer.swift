@@ -23,6 +23,8 @@ public final class PlacedRenderer {
   private var phaseArrays: [InstanceArray] = []
   private var phaseBuffers: [GLuint] = []
   private var phaseCounts: [Int]
+  /// What the sprites sent so far need the shaders to compute (their shapes).
+  private var features = ShaderFeatures()
 
   /// What the sprites are drawn as: the product's choice for the same GL.
   public var primitive: SpritePrimitive { sprites.primitive }
@@ -68,6 +70,11 @@ public final class PlacedRenderer {
     precondition(sprites.count <= capacity, "more sprites than the renderer holds")
     phaseCounts[phase] = sprites.count
     guard !sprites.isEmpty else { return }
+    var present = [Bool](repeating: false, count: 256)
+    for sprite in sprites { present[Int(sprite.shape)] = true }
+    for shape in 0...255 where present[shape] {
+      features.formUnion(ParticleShape(rawValue: UInt8(shape)).features)
+    }
     let length = sprites.count * MemoryLayout<PlacedSprite>.stride
     try HostGLState.preserving {
       epoxy_glBindBuffer(GLenum(GL_ARRAY_BUFFER), phaseBuffers[phase])
@@ -91,7 +98,9 @@ public final class PlacedRenderer {
     let count = phaseCounts[phase]
     guard count > 0 else { return }
     try HostGLState.preserving {
-      try sprites.prepare(for: ring, in: rect, window: window, meter: &meter)
+      try sprites.prepare(
+        for: features, largestDiagonal: ring.largestDiagonal, in: rect, window: window,
+        meter: &meter)
       guard sprites.target(rect, window: window, clip: nil, meter: &meter) else { return }
       epoxy_glUseProgram(sprites.program.id)
       epoxy_glBindVertexArray(phaseArrays[phase].name)

@@ -117,22 +117,19 @@ public struct ParticleShape: Hashable, Sendable, CustomStringConvertible {
     return ParticleShape(rawValue: firstImage + UInt8(index))
   }
 
-  /// The shapes that cost the fragment shader more than a rectangle or a circle.
-  public struct Kinds: OptionSet, Hashable, Sendable {
-    public var rawValue: UInt32
-    public init(rawValue: UInt32) { self.rawValue = rawValue }
-    public static let polygons = Kinds(rawValue: 1)
-    public static let images = Kinds(rawValue: 2)
-  }
-
   /// Whether its sprite is bounded by an ellipse (a circle, a glow) rather than a rectangle.
   public var isElliptical: Bool { self == .circle || self == .glow }
 
-  /// Which costly kind this shape is, if any.
-  public var kind: Kinds {
+  /// What the shaders must compute to cut this shape, beyond a rectangle.
+  public var features: ShaderFeatures {
     if rawValue >= Self.firstImage { return .images }
     if rawValue >= Self.firstPolygon || self == .triangle || self == .star { return .polygons }
-    return []
+    switch self {
+    case .circle: return .circles
+    case .glow: return .glows
+    case .streak: return .streaks
+    default: return []
+    }
   }
 
   public var description: String {

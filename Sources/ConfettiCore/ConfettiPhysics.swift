@@ -110,7 +110,6 @@ public enum ConfettiPhysics {
       let back = min(max(t - style.stretch, 0), m)
       tail = position(of: p, age: back, style: style, gustClock: gustClock.earlier(by: m - back))
     }
-    let remaining = p.lifetime - t
     // A landed piece keeps the size it landed with.
     let growth =
       max(0, 1 + p.scaleSpeed * m) * (p.shrinksWithLife ? (p.lifetime - m) / p.lifetime : 1)

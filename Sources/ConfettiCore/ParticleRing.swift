@@ -31,9 +31,10 @@ public struct ParticleRing: Sendable {
   /// The longest trail of any record drawn: the copies each draw must make. Forgotten when the
   /// ring empties.
   public private(set) var longestTrail: UInt8 = 0
-  /// Which costly shapes any record drawn has (``ParticleShape/Kinds``): the fragment shader
-  /// skips the others. Forgotten when the ring empties.
-  public private(set) var shapeKinds = ParticleShape.Kinds()
+  /// What the shaders must compute for the records drawn (their shapes, paper shading,
+  /// landings; ``ShaderFeatures``): they are compiled without the rest. Forgotten when the ring
+  /// empties.
+  public private(set) var features = ShaderFeatures()
   /// The largest diagonal, in points, any record drawn reaches over its life
   /// (``ParticleRecord/largestDiagonal``, and a streak's reach): whether every piece fits a
   /// point sprite. Forgotten when the ring empties.
@@ -79,15 +80,17 @@ public struct ParticleRing: Sendable {
       let slot = head % capacity
       records[slot] = ParticleRecord(particle, birth: birth)
       longestTrail = max(longestTrail, records[slot].trail)
-      shapeKinds.insert(ParticleShape(rawValue: records[slot].shape).kind)
+      // The record's own (rounded) particle, as the shader sees it.
+      let packed = records[slot].particle
+      features.formUnion(ShaderFeatures(drawing: packed))
       // A streak reaches back its stretch of motion: its capsule is that much longer.
       let style = table[records[slot].emitter]
       let streak =
         style.stretch > 0
-        ? style.stretch * ConfettiPhysics.fastestSpeed(of: records[slot].particle, style: style) : 0
+        ? style.stretch * ConfettiPhysics.fastestSpeed(of: packed, style: style) : 0
       largestDiagonal = max(largestDiagonal, records[slot].largestDiagonal + streak)
-      // The record's own (rounded) particle: never declared dead before the shader.
-      deaths[slot] = Self.death(of: records[slot].particle, bornAt: time, table: table)
+      // Never declared dead before the shader.
+      deaths[slot] = Self.death(of: packed, bornAt: time, table: table)
       latestDeath = latestDeath.map { max($0, deaths[slot]) }
       head += 1
     }
@@ -159,7 +162,7 @@ public struct ParticleRing: Sendable {
   private mutating func refreshTailDeath() {
     tailDeath = tail < head ? deaths[tail % capacity] : .infinity
     if tail == head {
-      (longestTrail, shapeKinds, largestDiagonal, latestDeath) = (0, [], 0, -.infinity)
+      (longestTrail, features, largestDiagonal, latestDeath) = (0, [], 0, -.infinity)
     }
   }
 

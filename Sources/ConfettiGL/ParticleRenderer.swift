@@ -28,6 +28,8 @@ public final class ParticleRenderer {
   private var feedbackBytes = 0
   private var nowUniform: GLint
   private var emitterTable = EmitterTable()
+  /// What the records sent so far need the shaders to compute (``ParticleRing/features``).
+  private var recordFeatures = ShaderFeatures()
   private var released = false
 
   /// The vertex outputs transform feedback captures: fourteen floats per particle.
@@ -60,9 +62,11 @@ public final class ParticleRenderer {
       capacity: capacity, info: info, primitive: primitive, vertex: .embedded("particle.vert"))
   }
 
-  /// The same with another vertex shader: tests use it to make the set-up fail half-way.
+  /// The same with another vertex shader (tests use it to make the set-up fail half-way), or
+  /// compiled for `features` from the start (tests compare it with what is compiled as needed).
   package init(
-    capacity: Int, info: GLInfo, primitive: SpritePrimitive = .auto, vertex: ShaderSource
+    capacity: Int, info: GLInfo, primitive: SpritePrimitive = .auto,
+    features: ShaderFeatures = [], vertex: ShaderSource
   ) throws {
     try Self.check(capacity: capacity)
     self.capacity = capacity
@@ -82,7 +86,8 @@ public final class ParticleRenderer {
       var setup = UploadMeter()
       sprites = try SpriteProgram(
         vertex: vertex, attributes: ParticleRecord.attributes,
-        feedbackVaryings: Self.capturedOutputs, primitive: primitive, info: info, meter: &setup)
+        feedbackVaryings: Self.capturedOutputs, primitive: primitive, features: features,
+        info: info, meter: &setup)
       try checkGL("setting up the particle renderer")
     } catch {
       epoxy_glBindVertexArray(0)
@@ -125,6 +130,10 @@ public final class ParticleRenderer {
   /// ``SpritePrimitive/quads`` (which points become for good once a piece is too big for them).
   public var primitive: SpritePrimitive { sprites.primitive }
 
+  /// What the shaders are compiled to compute now (they gain features as the records and the
+  /// emitter table need them).
+  package var compiledFeatures: ShaderFeatures { sprites.features }
+
   private func checkUsable() {
     precondition(!released, "the renderer was released")
   }
@@ -141,6 +150,17 @@ public final class ParticleRenderer {
     try HostGLState.preserving {
       try uploadPendingRecords(of: &ring, into: recordBuffer, meter: &meter)
     }
+    recordFeatures.formUnion(ring.features)
+  }
+
+  /// What the shaders must compute now: for the records sent, and for the emitter table.
+  private var features: ShaderFeatures { recordFeatures.union(emitterTable.features) }
+
+  /// After the sprite program was built again (for more features, or quads): the clock's
+  /// location and the emitter table, on the new program.
+  private func adoptNewProgram() {
+    nowUniform = program.uniform("u_now")
+    sendEmitterTable()
   }
 
   /// Sends the shape table (polygons, and the images decoded from its paths, in order) if it
@@ -204,11 +224,13 @@ public final class ParticleRenderer {
     let host = HostGLState.current()
     defer { host.restore() }
     try uploadPendingRecords(of: &ring, into: recordBuffer, meter: &meter)
+    recordFeatures.formUnion(ring.features)
     guard !ring.drawnSlotRanges.isEmpty else { return }
-    if try sprites.prepare(for: ring, in: rect, window: window, meter: &meter) {
-      // A new program, built for more shapes: it needs the clock's location and the table.
-      nowUniform = program.uniform("u_now")
-      sendEmitterTable()
+    if try sprites.prepare(
+      for: features, largestDiagonal: ring.largestDiagonal, in: rect, window: window,
+      meter: &meter)
+    {
+      adoptNewProgram()
     }
     guard sprites.target(rect, window: window, clip: host.scissorClip, meter: &meter) else {
       return
@@ -234,6 +256,7 @@ public final class ParticleRenderer {
     let host = HostGLState.current()
     defer { host.restore() }
     precondition(trailCopies >= 0, "trail copies cannot be negative")
+    if try sprites.rebuild(features: features, meter: &meter) { adoptNewProgram() }
     let copies = trailCopies + 1
     // Every copy a record can have is run (a draw's copies count from the oldest), and those up
     // to `trailCopies` returned.

@@ -2,19 +2,20 @@
 import ConfettiCore
 import ConfettiImage
 
-/// A sprite program (a vertex shader with particle.frag) compiled for the shapes it must cut and
-/// the primitive it draws them as (``SpritePrimitive``).
+/// A sprite program (a vertex shader with particle.frag) compiled for what it must draw
+/// (``ShaderFeatures``) and the primitive it draws it as (``SpritePrimitive``).
 ///
-/// particle.frag compiles its polygon and image code only under `#define WITH_POLYGONS` and
-/// `#define WITH_IMAGES`: a GL that runs both sides of a branch (llvmpipe does, even for a uniform
-/// condition) would otherwise pay for them on every rectangle; measured on llvmpipe, 100k
-/// rectangles at 1080p took 3.4× as long with the polygon loop merely present. Before each draw,
-/// ``prepare(for:meter:)`` checks the shapes the ring holds and, the first time polygons or images
-/// appear, builds the program again with them and hands it every uniform it had. It does the same,
-/// drawing quads from then on, the first time a ring holds a piece too big for a point sprite.
+/// The shaders compile each feature's code only under its `#define` (``defines``): a GL that
+/// runs both sides of a branch (llvmpipe does, even for a uniform condition) would otherwise pay
+/// for all of them on every piece. Before each draw, ``prepare(for:largestDiagonal:in:window:meter:)``
+/// checks what is to be drawn and, the first time it needs a feature the program lacks, builds the
+/// program again with it and hands it every uniform it had. It does the same, drawing quads from
+/// then on, the first time a piece is too big for a point sprite. Features are only ever added:
+/// a scene that once had streaks keeps paying for them.
 package final class SpriteProgram {
   package private(set) var program: ShaderProgram
-  private(set) var kinds: ParticleShape.Kinds = []
+  /// What the program is compiled to draw.
+  package private(set) var features: ShaderFeatures
   /// ``SpritePrimitive/points`` or ``SpritePrimitive/quads``.
   package private(set) var primitive: SpritePrimitive
   private let vertex: ShaderSource
@@ -24,16 +25,18 @@ package final class SpriteProgram {
   private var projection: SpriteProjection
   private let shapes = ShapeUniforms()
 
-  /// A program drawing `primitive`s (`auto` is resolved for the GL `info` describes).
+  /// A program drawing `primitive`s (`auto` is resolved for the GL `info` describes), compiled
+  /// for `features` to begin with.
   package init(
     vertex: ShaderSource, attributes: [RecordAttribute], feedbackVaryings: [String] = [],
-    primitive: SpritePrimitive, info: GLInfo, meter: inout UploadMeter
+    primitive: SpritePrimitive, features: ShaderFeatures = [], info: GLInfo,
+    meter: inout UploadMeter
   ) throws {
     (self.vertex, self.attributes, self.feedbackVaryings, self.info) =
       (vertex, attributes, feedbackVaryings, info)
-    self.primitive = primitive.resolved(for: info)
+    (self.primitive, self.features) = (primitive.resolved(for: info), features)
     program = try Self.build(
-      vertex, attributes, feedbackVaryings, kinds: [], primitive: self.primitive)
+      vertex, attributes, feedbackVaryings, features: features, primitive: self.primitive)
     projection = SpriteProjection(info: info)
     setLimits()
     try shapes.set(ShapeTable(), images: [], program: program, meter: &meter)
@@ -51,23 +54,29 @@ package final class SpriteProgram {
     epoxy_glUniform1f(program.uniform("u_maxPointSize"), info.maxPointSize)
   }
 
+  /// The `#define` that compiles each feature into the shaders.
+  package static let defines: [(feature: ShaderFeatures, define: String)] = [
+    (.circles, "WITH_CIRCLES"), (.glows, "WITH_GLOWS"), (.polygons, "WITH_POLYGONS"),
+    (.images, "WITH_IMAGES"), (.streaks, "WITH_STREAKS"), (.paper, "WITH_PAPER"),
+    (.landings, "WITH_LANDINGS"), (.twinkles, "WITH_TWINKLES"), (.fadeIns, "WITH_FADE_INS"),
+  ]
+
   private static func build(
     _ vertex: ShaderSource, _ attributes: [RecordAttribute], _ feedbackVaryings: [String],
-    kinds: ParticleShape.Kinds, primitive: SpritePrimitive
+    features: ShaderFeatures, primitive: SpritePrimitive
   ) throws -> ShaderProgram {
-    let feed = primitive.shaderDefines
-    var defines = feed
-    if kinds.contains(.polygons) { defines.append("WITH_POLYGONS") }
-    if kinds.contains(.images) { defines.append("WITH_IMAGES") }
+    let defines =
+      primitive.shaderDefines + Self.defines.filter { features.contains($0.feature) }.map(\.define)
     return try ShaderProgram(
-      vertex: vertex.defining(feed),
+      vertex: vertex.defining(defines),
       fragment: ShaderSource.embedded("particle.frag").defining(defines),
       attributes: attributes, feedbackVaryings: feedbackVaryings)
   }
 
-  /// Whether every piece of `ring` fits a point sprite at `pixelsPerPoint`.
-  private func pointsHold(_ ring: ParticleRing, pixelsPerPoint: Double) -> Bool {
-    ring.largestDiagonal * pixelsPerPoint + 2 <= Double(info.maxPointSize)
+  /// Whether a piece whose diagonal reaches `diagonal` points fits a point sprite at
+  /// `pixelsPerPoint`.
+  private func pointsHold(_ diagonal: Points, pixelsPerPoint: Double) -> Bool {
+    diagonal * pixelsPerPoint + 2 <= Double(info.maxPointSize)
   }
 
   package func setShapeTable(_ table: ShapeTable, images: [RGBAImage], meter: inout UploadMeter)
@@ -86,33 +95,42 @@ package final class SpriteProgram {
       rect: rect, window: window, clip: clip, program: program, meter: &meter)
   }
 
-  /// Makes sure the program cuts every shape `ring` holds, and draws each of its pieces whole
-  /// when a window of `window` points fills `rect` (switching to quads for good if one is too big
-  /// for a point sprite), and binds the atlas. Returns true when it built a new program: the
-  /// caller's own uniforms must then be set on it again (the sprite state, projection and shapes
-  /// already are).
+  /// Makes sure the program computes `features`, and draws each piece whole when a window of
+  /// `window` points fills `rect` and the largest piece's diagonal (a streak's reach included)
+  /// is `largestDiagonal` points (switching to quads for good if one is too big for a point
+  /// sprite), and binds the atlas. Returns true when it built a new program: the caller's own
+  /// uniforms must then be set on it again (the sprite state, projection and shapes already are).
   @discardableResult
   package func prepare(
-    for ring: ParticleRing, in rect: PixelRect, window: Size, meter: inout UploadMeter
+    for features: ShaderFeatures, largestDiagonal: Points, in rect: PixelRect, window: Size,
+    meter: inout UploadMeter
   ) throws -> Bool {
-    var rebuilt = false
     let tooBig = SpriteProjection.pixelsPerPoint(rect, window: window).map {
-      !pointsHold(ring, pixelsPerPoint: $0)
+      !pointsHold(largestDiagonal, pixelsPerPoint: $0)
     }
     let wantedPrimitive = primitive != .quads && tooBig == true ? SpritePrimitive.quads : primitive
-    if !kinds.isSuperset(of: ring.shapeKinds) || wantedPrimitive != primitive {
-      let wanted = kinds.union(ring.shapeKinds)
-      let replaced = program
-      program = try Self.build(
-        vertex, attributes, feedbackVaryings, kinds: wanted, primitive: wantedPrimitive)
-      replaced.release()
-      (kinds, primitive) = (wanted, wantedPrimitive)
-      setLimits()
-      projection.reapply(program: program, meter: &meter)
-      try shapes.apply(to: program, meter: &meter)
-      rebuilt = true
-    }
+    let rebuilt = try rebuild(features: features, primitive: wantedPrimitive, meter: &meter)
     shapes.bind()
     return rebuilt
+  }
+
+  /// Builds the program again if it lacks any of `features` or draws another primitive than
+  /// `wantedPrimitive`. Returns whether it did (see ``prepare(for:largestDiagonal:in:window:meter:)``).
+  package func rebuild(
+    features wanted: ShaderFeatures, primitive wantedPrimitive: SpritePrimitive? = nil,
+    meter: inout UploadMeter
+  ) throws -> Bool {
+    let wantedPrimitive = wantedPrimitive ?? primitive
+    guard !features.isSuperset(of: wanted) || wantedPrimitive != primitive else { return false }
+    let union = features.union(wanted)
+    let replaced = program
+    program = try Self.build(
+      vertex, attributes, feedbackVaryings, features: union, primitive: wantedPrimitive)
+    replaced.release()
+    (features, primitive) = (union, wantedPrimitive)
+    setLimits()
+    projection.reapply(program: program, meter: &meter)
+    try shapes.apply(to: program, meter: &meter)
+    return true
   }
 }

@@ -11,10 +11,20 @@ import XCTest
 final class EffectRenderTests: HeadlessGLTestCase {
   let window = Size(width: 320, height: 240)
 
-  /// Runs `config` from time 1 (every trigger fired) in steps of 1/60 s to 1 + `age` and draws it.
+  /// Runs `config` from time 1 (every trigger fired) in steps of 1/60 s to 1 + `age` and draws it
+  /// (with shaders compiled for `features` at least, and what the effect needs).
   func render(
-    _ config: EffectConfig, age: Double, images: [RGBAImage] = [], reduceMotion: Bool = false
+    _ config: EffectConfig, age: Double, images: [RGBAImage] = [], reduceMotion: Bool = false,
+    features: ShaderFeatures = []
   ) throws -> RGBAImage {
+    try draw(config, age: age, images: images, reduceMotion: reduceMotion, features: features).image
+  }
+
+  /// The same, also saying what the shaders were compiled for.
+  func draw(
+    _ config: EffectConfig, age: Double, images: [RGBAImage] = [], reduceMotion: Bool = false,
+    features: ShaderFeatures = []
+  ) throws -> (image: RGBAImage, compiled: ShaderFeatures) {
     var scene = try EffectScene(
       config: config, capacity: EffectScene.suggestedCapacity(for: config), seed: 5,
       reduceMotion: reduceMotion)
@@ -24,13 +34,17 @@ final class EffectRenderTests: HeadlessGLTestCase {
       time = min(1 + age, time + 1.0 / 60)
       scene.advance(to: time, window: window)
     }
-    let renderer = try ParticleRenderer(capacity: scene.ring.capacity, info: context.info)
+    let renderer = try ParticleRenderer(
+      capacity: scene.ring.capacity, info: context.info, features: features,
+      vertex: .embedded("particle.vert"))
     renderer.setEmitterTable(scene.table)
     // Texts (the emoji preset's) are drawn from the system's fonts, as the library does.
     let pictures = images.isEmpty ? try Effect(config).images(for: scene.shapes) : images
     try renderer.setShapeTable(scene.shapes, images: pictures)
     let frame = try OffscreenTarget(width: 320, height: 240, info: context.info)
-    return try frame.snapshot(of: &scene.ring, at: Tick(time), window: window, renderer: renderer)
+    let image = try frame.snapshot(
+      of: &scene.ring, at: Tick(time), window: window, renderer: renderer)
+    return (image, renderer.compiledFeatures)
   }
 
   let backdrop = RGBAImage.Pixel(
@@ -57,6 +71,29 @@ final class EffectRenderTests: HeadlessGLTestCase {
       let calm = try render(try Presets.named(name), age: 0.7, reduceMotion: true)
       XCTAssertGreaterThan(painted(calm).count, 10, "\(name) with reduced motion")
     }
+  }
+
+  /// Shaders compiled for only what an effect uses draw what shaders compiled for everything
+  /// draw: every preset, early, in full flight and late (landed, burst, faded).
+  func testShadersCompiledForAnEffectDrawWhatTheFullShadersDraw() throws {
+    var compiledFor: [String: ShaderFeatures] = [:]
+    for name in Presets.names {
+      let config = try Presets.named(name)
+      for age in [0.3, 1.2, 3.0] {
+        let (image, compiled) = try draw(config, age: age)
+        let full = try render(config, age: age, features: .all)
+        compiledFor[name, default: []].formUnion(compiled)
+        let differing = image.difference(from: full, threshold: 1).pixels
+        XCTAssertEqual(differing, 0, "\(name) at \(age) s: \(differing) pixels differ")
+      }
+    }
+    // Each effect pays only for what it uses: the classic cannon's plain tumbling rectangles
+    // for none of it, the others for what they show.
+    XCTAssertEqual(compiledFor["cannon"], [])
+    XCTAssertEqual(compiledFor["confetti"], [.paper, .landings])
+    XCTAssertEqual(compiledFor["fireworks"]?.isSuperset(of: [.streaks, .glows]), true)
+    XCTAssertEqual(compiledFor["emoji"]?.contains(.images), true)
+    XCTAssertEqual(compiledFor["sparkle"]?.contains(.twinkles), true)
   }
 
   /// One still particle of `shape`, 80×80 points, centred, colour pure green.

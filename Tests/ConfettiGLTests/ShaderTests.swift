@@ -5,8 +5,11 @@ import XCTest
 
 final class ShaderTests: HeadlessGLTestCase {
   func testTheEmbeddedShadersCompileAndLinkWithEveryRecordAttributeAtItsLocation() throws {
+    // Compiled with every feature (a plain one has no use for the landing, for one).
+    let everything = SpriteProgram.defines.map(\.define)
     let program = try ShaderProgram(
-      vertex: .embedded("particle.vert"), fragment: .embedded("particle.frag"),
+      vertex: ShaderSource.embedded("particle.vert").defining(everything),
+      fragment: ShaderSource.embedded("particle.frag").defining(everything),
       attributes: ParticleRecord.attributes)
     for attribute in ParticleRecord.attributes {
       XCTAssertEqual(
