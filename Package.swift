@@ -125,7 +125,9 @@ let package = Package(
     .testTarget(name: "ConfettiTextTests", dependencies: ["ConfettiText", "ConfettiImage"]),
     .testTarget(
       name: "ConfettiBenchTests",
-      dependencies: ["ConfettiBench", "ConfettiConfig", "ConfettiCore", "ConfettiPresets"]),
+      dependencies: [
+        "ConfettiBench", "ConfettiConfig", "ConfettiCore", "ConfettiGL", "ConfettiPresets",
+      ]),
     .testTarget(
       name: "ConfettiCLITests",
       dependencies: [

@@ -64,34 +64,59 @@ public struct PlacedSprite: Equatable, Sendable {
 /// The bench's CPU baselines: Swift evaluates the closed form for every particle (and every trail
 /// copy) every frame and writes the sprites to draw; the GPU only places them.
 public enum PlacementEvaluator {
+  /// How the CPU evaluates the closed form.
+  public enum Evaluation: Sendable {
+    /// The Double reference (ConfettiPhysics), one particle at a time, on one core: the usual
+    /// way of a CPU particle system.
+    case reference
+    /// The shader's Float formulas, eight particles at a time in SIMD lanes
+    /// (``LaneEvaluator``), on every core, from the ring's records kept as `records` (up to date
+    /// with it): a careful CPU path.
+    case lanesOnAllCores(LaneRecords)
+  }
+
   /// The most sprites `slots` of `ring` can need: one per particle and trail copy.
   public static func capacity(for ring: ParticleRing, slots: Int) -> Int {
     slots * (Int(ring.longestTrail) + 1)
   }
 
-  /// Evaluates the particles in `slots` of `ring` at clock `now` with the CPU reference and
-  /// writes one sprite per visible particle and trail copy from the start of `output`, in the
-  /// order the product draws them as `primitive`: particle by particle, each from its oldest
-  /// copy to itself (instances); or copy by copy, every particle's oldest copy first and every
-  /// particle itself last (points fed per vertex). On one core, or on all of them. Returns how
-  /// many it wrote: the dead and unborn are left out, as a careful CPU renderer would.
+  /// Evaluates the particles in `slots` of `ring` at clock `now` and writes one sprite per
+  /// visible particle and trail copy from the start of `output`, in the order the product draws
+  /// them as `primitive`: particle by particle, each from its oldest copy to itself
+  /// (instances); or copy by copy, every particle's oldest copy first and every particle itself
+  /// last (points fed per vertex). Returns how many it wrote: the dead and unborn are left out,
+  /// as a careful CPU renderer would.
   public static func evaluate(
     _ ring: ParticleRing, slots: Range<Int>, at now: Tick, table: EmitterTable = .plain,
-    as primitive: SpritePrimitive = .instancedPoints, allCores: Bool = false,
+    as primitive: SpritePrimitive = .instancedPoints, by evaluation: Evaluation = .reference,
     into output: UnsafeMutableBufferPointer<PlacedSprite>
   ) -> Int {
     precondition(output.count >= capacity(for: ring, slots: slots.count), "output too small")
-    let run = allCores ? onAllCores : onOneCore
+    let run: Run
+    switch evaluation {
+    case .reference:
+      run = { onOneCore(ring, $0, now, table, $1, $2) }
+    case .lanesOnAllCores(let records):
+      let lanes = LaneEvaluator(table: table)
+      run = { slots, step, output in
+        onAllCores(ring, slots, step, output) { part, output in
+          lanes.place(records, slots: part, at: now, step: step, into: output)
+        }
+      }
+    }
     guard primitive == .points else {
-      return run(ring, slots, now, table, nil, output)
+      return run(slots, nil, output)
     }
     var written = 0
     for step in 0...Int(ring.longestTrail) {
-      written += run(
-        ring, slots, now, table, step, UnsafeMutableBufferPointer(rebasing: output[written...]))
+      written += run(slots, step, UnsafeMutableBufferPointer(rebasing: output[written...]))
     }
     return written
   }
+
+  /// Evaluates slots, with a step or none (see ``onOneCore``), into an output; returns how many
+  /// sprites it wrote.
+  private typealias Run = (Range<Int>, Int?, UnsafeMutableBufferPointer<PlacedSprite>) -> Int
 
   /// `step` nil: every copy of each particle, oldest first; otherwise the copy `step` places
   /// after each particle's oldest (none where it has fewer).
@@ -119,11 +144,12 @@ public enum PlacementEvaluator {
     return written
   }
 
-  /// The same on every core: `slots` split into one chunk per core, each evaluated into its own
-  /// part of `output`, then moved together.
+  /// `evaluate` on every core: `slots` split into one chunk per core, each evaluated into its own
+  /// part of `output` (room for `step`'s one copy, or all copies, per slot), then moved together.
   private static func onAllCores(
-    _ ring: ParticleRing, _ slots: Range<Int>, _ now: Tick, _ table: EmitterTable, _ step: Int?,
-    _ output: UnsafeMutableBufferPointer<PlacedSprite>
+    _ ring: ParticleRing, _ slots: Range<Int>, _ step: Int?,
+    _ output: UnsafeMutableBufferPointer<PlacedSprite>,
+    evaluate: @Sendable (Range<Int>, UnsafeMutableBufferPointer<PlacedSprite>) -> Int
   ) -> Int {
     let chunks = min(max(1, slots.count / 1024), ProcessInfo.processInfo.activeProcessorCount)
     let room = step == nil ? Int(ring.longestTrail) + 1 : 1
@@ -134,8 +160,8 @@ public enum PlacementEvaluator {
       DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
         let part = bounds[chunk]..<bounds[chunk + 1]
         let start = (part.lowerBound - slots.lowerBound) * room
-        counts.buffer[chunk] = onOneCore(
-          ring, part, now, table, step,
+        counts.buffer[chunk] = evaluate(
+          part,
           UnsafeMutableBufferPointer(rebasing: sprites.buffer[start..<(start + part.count * room)]))
       }
     }

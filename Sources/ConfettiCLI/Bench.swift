@@ -31,7 +31,7 @@ struct Bench {
   /// The modes --compare runs. With churn, `floor` is left out: it keeps sprites for moments of
   /// the steady loop, and a churning scene has no loop.
   static func comparedModes(churn: Bool) -> [BenchMode] {
-    churn ? [.gpu, .cpu, .cpuParallel] : BenchMode.allCases
+    churn ? [.gpu, .cpu, .cpuSIMD] : BenchMode.allCases
   }
 
   /// What a run measures, one row each: the modes at the chosen `primitive` (resolved), and with
@@ -211,7 +211,7 @@ struct Bench {
   static func ratios(_ results: [String: ModeResult]) -> [String: Double] {
     guard let gpu = results[BenchMode.gpu.rawValue] else { return [:] }
     var ratios: [String: Double] = [:]
-    for other in [BenchMode.cpu, .cpuParallel, .floor] {
+    for other in [BenchMode.cpu, .cpuSIMD, .floor] {
       guard let base = results[other.rawValue] else { continue }
       let name = "gpu/\(other.rawValue)"
       if base.frame_ms.median > 0 {

@@ -45,7 +45,7 @@ final class BenchCommandTests: XCTestCase {
     // On llvmpipe `auto` draws points fed per vertex; the product is also run with the others.
     XCTAssertEqual(
       Set(modes.keys),
-      ["gpu", "gpu instanced-points", "gpu quads", "cpu", "cpu-parallel", "floor"])
+      ["gpu", "gpu instanced-points", "gpu quads", "cpu", "cpu-simd", "floor"])
     XCTAssertEqual(modes["gpu quads"]?["primitive"] as? String, "quads")
     for (name, mode) in modes {
       assertModeFigures(mode, name)
@@ -56,7 +56,7 @@ final class BenchCommandTests: XCTestCase {
     XCTAssertEqual(modes["gpu"]?["upload_bytes_per_frame"] as? Double, 4)
     // The cpu baselines send a 32-byte sprite per particle per frame.
     XCTAssertEqual(modes["cpu"]?["upload_bytes_per_frame"] as? Double, 2000 * 32)
-    XCTAssertEqual(modes["cpu-parallel"]?["upload_bytes_per_frame"] as? Double, 2000 * 32)
+    XCTAssertEqual(modes["cpu-simd"]?["upload_bytes_per_frame"] as? Double, 2000 * 32)
     XCTAssertEqual(modes["floor"]?["upload_bytes_per_frame"] as? Double, 0)
     // Quads shade fewer pixels per particle than point sprites: only the piece and its edge.
     let pixels = modes.mapValues { $0["pixels_per_particle"] as? Double ?? 0 }
@@ -72,7 +72,7 @@ final class BenchCommandTests: XCTestCase {
       text)
     XCTAssertNotNil(text.range(of: #""median":\d+\.\d{1,3}[,}]"#, options: .regularExpression))
     let ratios = try XCTUnwrap(report["ratios"] as? [String: Double])
-    XCTAssertNotNil(ratios["gpu/cpu-parallel frame_ms"])
+    XCTAssertNotNil(ratios["gpu/cpu-simd frame_ms"])
     XCTAssertNotNil(ratios["gpu/cpu frame_ms"])
     XCTAssertNotNil(ratios["gpu/floor frame_ms"])
     XCTAssertNotNil(ratios["gpu/cpu app_cpu_ms"])
@@ -103,7 +103,7 @@ final class BenchCommandTests: XCTestCase {
     // and an application CPU time line, dashed.
     XCTAssertEqual(svg.components(separatedBy: "<polyline").count - 1, 12, "two lines per row")
     XCTAssertEqual(svg.components(separatedBy: "stroke-dasharray").count - 1, 6)
-    for label in ["gpu", "gpu quads", "gpu instanced-points", "cpu-parallel", "floor"] {
+    for label in ["gpu", "gpu quads", "gpu instanced-points", "cpu-simd", "floor"] {
       XCTAssert(svg.contains(">\(label)</text>"), "the legend names \(label)")
     }
   }
