@@ -90,14 +90,14 @@ void main() {
     return;
   }
 #endif
-  float coverage = clamp(inside + 0.5, 0.0, 1.0);
+  float coverage = clamp(inside + EDGE_REACH, 0.0, 1.0);
 #ifdef WITH_STREAKS
   if (v_shape == STREAK) {
     // A capsule along x from the tail (-) to the head (+), brightening toward the head.
     float halfLength = h.x - h.y;
     vec2 nearest = vec2(clamp(q.x, -halfLength, halfLength), 0.0);
     float along = clamp((q.x + halfLength) / max(2.0 * halfLength, 1e-3), 0.0, 1.0);
-    coverage = clamp(h.y - distance(q, nearest) + 0.5, 0.0, 1.0) * along * along;
+    coverage = clamp(h.y - distance(q, nearest) + EDGE_REACH, 0.0, 1.0) * along * along;
   }
 #endif
 #ifdef WITH_GLOWS

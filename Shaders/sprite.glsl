@@ -48,14 +48,15 @@ void hideSprite() {
 }
 
 // Places the sprite of the piece centred at `centre` (pt), once v_halfSize, v_turn and v_shape
-// are set. The sprite reaches a pixel beyond the outline, for its smoothed edge.
+// are set. The sprite reaches EDGE_REACH pixels beyond the outline, for its smoothed edge, and
+// no further: every pixel it covers beyond that would run the fragment shader for nothing.
 void placeSprite(vec2 centre) {
   gl_Position = vec4(centre * u_pointsToClip.xy + u_pointsToClip.zw, 0.0, 1.0);
 #ifdef QUADS
   // The corners in strip order: (-,-) (+,-) (-,+) (+,+) in the piece's frame.
   int corner = gl_VertexID % 4;
   vec2 side = vec2((corner & 1) == 0 ? -1.0 : 1.0, (corner & 2) == 0 ? -1.0 : 1.0);
-  v_local = side * (v_halfSize + 1.0);
+  v_local = side * (v_halfSize + EDGE_REACH);
   // Turned clockwise by the rotation (y down): the inverse of particle.frag's turn.
   vec2 offset = vec2(v_turn.x * v_local.x - v_turn.y * v_local.y,
                      v_turn.y * v_local.x + v_turn.x * v_local.y);
@@ -71,7 +72,7 @@ void placeSprite(vec2 centre) {
     extent = vec2(length(vec2(c.x, s.y)), length(vec2(s.x, c.y)));
   }
 #endif
-  v_spriteSize = min(ceil(2.0 * max(extent.x, extent.y)) + 2.0, u_maxPointSize);
+  v_spriteSize = min(ceil(2.0 * (max(extent.x, extent.y) + EDGE_REACH)), u_maxPointSize);
   gl_PointSize = v_spriteSize;
 #endif
 }

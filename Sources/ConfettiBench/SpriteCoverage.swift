@@ -16,12 +16,13 @@ public enum SpriteCoverage {
     let box = state.drawnBox
     let pixels = Size(
       width: box.size.width * pixelsPerPoint, height: box.size.height * pixelsPerPoint)
-    if primitive == .quads { return (pixels.width + 2) * (pixels.height + 2) }
+    let reach = 2 * ShaderConstants.edgeReach
+    if primitive == .quads { return (pixels.width + reach) * (pixels.height + reach) }
     let half = pixels.turnedHalfExtent(
       degrees: box.rotation,
       elliptical: state.streak == nil && ParticleShape(rawValue: shape).isElliptical)
     let extent = max(half.x, half.y)
-    let side = min((2 * extent).rounded(.up) + 2, maxPointSize)
+    let side = min((2 * extent + reach).rounded(.up), maxPointSize)
     return side * side
   }
 

@@ -33,7 +33,14 @@ public enum ShaderConstants {
     ("BACK_LIGHT", float(ConfettiPhysics.backLight)),
     ("GLINT", float(ConfettiPhysics.glint)),
     ("SHORTEST_STREAK", float(ParticleState.shortestStreak)),
+    // Sprites.
+    ("EDGE_REACH", float(edgeReach)),
   ]
+
+  /// How far beyond a piece's outline its smoothed edge reaches, in pixels: a pixel whose
+  /// centre lies within it is partly covered (inside distance + this, clamped to 0…1), so a
+  /// sprite reaches that far beyond the outline and no further.
+  public static let edgeReach = 0.5
 
   /// The `#define` lines' text, without `#define`.
   public static var definitions: [String] { values.map { "\($0.name) \($0.value)" } }

@@ -76,7 +76,7 @@ package final class SpriteProgram {
   /// Whether a piece whose diagonal reaches `diagonal` points fits a point sprite at
   /// `pixelsPerPoint`.
   private func pointsHold(_ diagonal: Points, pixelsPerPoint: Double) -> Bool {
-    diagonal * pixelsPerPoint + 2 <= Double(info.maxPointSize)
+    diagonal * pixelsPerPoint + 2 * ShaderConstants.edgeReach <= Double(info.maxPointSize)
   }
 
   package func setShapeTable(_ table: ShapeTable, images: [RGBAImage], meter: inout UploadMeter)

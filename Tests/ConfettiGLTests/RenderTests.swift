@@ -295,10 +295,14 @@ final class PrimitiveTests: HeadlessGLTestCase {
     }
     let reference = try XCTUnwrap(pictures["points, base instance \(context.info.hasBaseInstance)"])
     let blank = RGBAImage(width: 400, height: 300, fill: .init(background))
-    XCTAssertGreaterThan(reference.difference(from: blank).pixels, 2000, "pieces were drawn")
+    let painted = reference.difference(from: blank).pixels
+    XCTAssertGreaterThan(painted, 2000, "pieces were drawn")
     for (name, picture) in pictures {
-      // Quads and point sprites sample the same pixel centres: at most a rounding step apart.
-      XCTAssertLessThanOrEqual(picture.difference(from: reference).largest, 2, name)
+      // Quads and point sprites sample the same pixel centres: a few rounding steps apart at
+      // most (their corners interpolate the piece's frame from different places), and rarely.
+      XCTAssertLessThanOrEqual(picture.difference(from: reference).largest, 3, name)
+      let differing = picture.difference(from: reference, threshold: 1).pixels
+      XCTAssertLessThan(differing, painted / 100, "\(name): \(differing) pixels differ")
     }
   }
 }
