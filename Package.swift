@@ -46,6 +46,8 @@ let package = Package(
       pkgConfig: "xfixes",
       providers: [.apt(["libxfixes-dev", "libx11-dev"])]
     ),
+    // glibc's allocator settings, for the program (HeapPolicy).
+    .systemLibrary(name: "CMalloc"),
     .systemLibrary(
       name: "CPNG",
       pkgConfig: "libpng",
@@ -98,7 +100,7 @@ let package = Package(
     .executableTarget(
       name: "ConfettiCLI",
       dependencies: [
-        "Confetti", "ConfettiBench", "CGLFW", "CX11",
+        "Confetti", "ConfettiBench", "CGLFW", "CX11", "CMalloc",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
