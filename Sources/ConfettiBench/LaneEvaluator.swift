@@ -31,8 +31,8 @@ struct LaneEvaluator {
     }
   }
 
-  /// Eight particles from `records`, lanes past `count` dead (they hold the zeros the arrays
-  /// are padded with: lifetime 0).
+  /// Eight particles from `records`; lanes past `count` (the next slots', or the zeros the
+  /// arrays end with) are computed but never written.
   private struct Batch {
     var count: Int
     var originX, originY, velocityX, velocityY, accelerationX, gravity, dragX, dragY: Lanes

@@ -39,8 +39,10 @@ struct SweepPlot {
       <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" \
       font-family="sans-serif" font-size="12">
       <rect width="100%" height="100%" fill="white"/>
-      <text x="\(left)" y="22" font-size="14">confetti --bench: median frame time (solid) and \
-      app CPU time per frame (dashed), \(size.width)×\(size.height), \(escape(renderer))</text>
+      <text x="\(left)" y="17" font-size="13">confetti --bench: median frame time (solid) and \
+      app CPU time per frame (dashed)</text>
+      <text x="\(left)" y="32" font-size="11" fill="#555">\(size.width)×\(size.height), \
+      \(escape(renderer))</text>
 
       """
     for decade in Int(xRange.lowerBound)...Int(xRange.upperBound) {
