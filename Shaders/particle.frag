@@ -62,15 +62,18 @@ void main() {
 #endif
   vec2 h = max(v_halfSize, vec2(1e-3));
 
-  // Signed distance inside the outline, in pixels: exact for rectangles; for ellipses, the
-  // implicit function over its gradient's length, close to the edge where it matters (even for
-  // a piece tumbled to a sliver, whose smoothing must not reach beyond its ends).
-  float inside = min(h.x - abs(q.x), h.y - abs(q.y));
+  // Signed distance inside the outline, in pixels: exact for rectangles (round beyond their
+  // corners, so the smoothed edge stays within EDGE_REACH of the outline on every side, where
+  // the sprite ends); for ellipses, the implicit function over its gradient's length, close to
+  // the edge where it matters, and never beyond the box around it (a piece tumbled to a sliver
+  // must not smooth past its ends).
+  vec2 beyond = abs(q) - h;
+  float inside = -(length(max(beyond, 0.0)) + min(max(beyond.x, beyond.y), 0.0));
 #ifdef WITH_CIRCLES
   if (v_shape == CIRCLE) {
     float k1 = length(q / h);
     float k2 = length(q / (h * h));
-    inside = k2 > 0.0 ? (1.0 - k1) * k1 / k2 : min(h.x, h.y);
+    inside = min(inside, k2 > 0.0 ? (1.0 - k1) * k1 / k2 : min(h.x, h.y));
   }
 #endif
 #ifdef WITH_POLYGONS

@@ -66,6 +66,7 @@ final class WindowSoakTests: XCTestCase {
 
     _ = try xdotool(["windowmap", id], display: display.name)
     usleep(3_000_000)  // the last pieces land; the window goes idle
+    try stat.waitUntilIdle()
     let idle = try stat.cpuSeconds(over: 3)
     XCTAssertLessThan(idle, 0.03, "an idle window used \(idle) s of CPU in 3 s")
     let end = try stat.residentKiB()
@@ -88,11 +89,29 @@ struct StatReader {
     return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
   }
 
-  /// User and system CPU seconds it used so far.
+  /// CPU seconds its threads have run so far, to the nanosecond: the scheduler's own account of
+  /// each (/proc/PID/task/*/schedstat), where /proc/PID/stat counts whole 10 ms ticks and
+  /// turns a few milliseconds into 0.00 or 0.03 s by chance.
   func cpuSeconds() throws -> Double {
-    let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
-    let fields = stat[stat.range(of: ")")!.upperBound...].split(separator: " ")
-    return (Double(fields[11])! + Double(fields[12])!) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")
+    var nanoseconds = 0.0
+    for task in tasks {
+      // A thread that ended since the listing has no file left: it runs no more.
+      guard
+        let text = try? String(
+          contentsOfFile: "/proc/\(pid)/task/\(task)/schedstat", encoding: .utf8),
+        let running = text.split(separator: " ").first.flatMap({ Double($0) })
+      else { continue }
+      nanoseconds += running
+    }
+    return nanoseconds / 1e9
+  }
+
+  /// Waits, up to `timeout` seconds, until half a second passes in which it runs less than
+  /// `quiet` seconds: start-up over, the window asleep.
+  func waitUntilIdle(quiet: Double = 0.005, timeout: Double = 8) throws {
+    let deadline = Date().addingTimeInterval(timeout)
+    while try cpuSeconds(over: 0.5) >= quiet, Date() < deadline {}
   }
 
   /// The CPU seconds it uses over the next `seconds`.

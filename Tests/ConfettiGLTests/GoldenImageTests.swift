@@ -10,11 +10,11 @@ final class GoldenImageTests: HeadlessGLTestCase {
   /// The renderer whose output the hashes below were taken from.
   static let pinnedRenderer = "llvmpipe (LLVM 15.0.6, 256 bits)"
   /// FNV-1a 64 of the RGBA bytes of the `cannon` preset's shot (seed 1, 320×240) at these
-  /// moments after it. (Last re-pinned when sprites stopped reaching a wasted half pixel past
-  /// the smoothed edge: 3 and 1 pixels moved by 1/255, as the sprite's corners moved.)
+  /// moments after it. (Last re-pinned when a rectangle's smoothed edge became its exact
+  /// distance, round beyond its corners, so that it ends where the sprite does.)
   static let pinnedHashes: [Double: UInt64] = [
-    0.25: 10_800_178_779_175_953_280, 0.5: 8_933_340_136_791_697_127,
-    1.2: 2_006_985_149_950_319_720,
+    0.25: 12_862_367_214_031_476_349, 0.5: 7_712_619_011_287_792_624,
+    1.2: 1_373_610_979_502_116_532,
   ]
 
   let window = Size(width: 320, height: 240)
