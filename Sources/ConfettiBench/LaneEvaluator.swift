@@ -122,9 +122,13 @@ struct LaneEvaluator {
     return (x, b.originY + b.velocityY * ey + b.gravity * fy)
   }
 
-  /// The clock reading `seconds` (≥ 0) before `clock` in whole ticks (Tick.earlier(by:)).
+  /// The clock reading `seconds` before `clock` in whole ticks (Tick.earlier(by:)). Lanes that
+  /// are not drawn may ask for any number; they get some reading, not a trap.
   private static func earlier(_ clock: SIMD8<UInt32>, _ seconds: Lanes) -> SIMD8<UInt32> {
-    let ticks = seconds * Float(Tick.perSecond)
+    let longest = Lanes(repeating: Float(ParticleRecord.maximumLifetime))
+    // (NaN compares false: it becomes 0.)
+    let positive = LaneMath.select(.zero, seconds, where: seconds.greater(than: 0))
+    let ticks = LaneMath.min(positive, longest) * Float(Tick.perSecond)
     var whole = SIMD8<UInt32>()
     for lane in 0..<8 { whole[lane] = UInt32(ticks[lane]) }
     return clock &- whole

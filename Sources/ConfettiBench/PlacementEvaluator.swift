@@ -92,11 +92,14 @@ public enum PlacementEvaluator {
     into output: UnsafeMutableBufferPointer<PlacedSprite>
   ) -> Int {
     precondition(output.count >= capacity(for: ring, slots: slots.count), "output too small")
+    precondition(slots.lowerBound >= 0 && slots.upperBound <= ring.capacity, "slots out of range")
     let run: Run
     switch evaluation {
     case .reference:
       run = { onOneCore(ring, $0, now, table, $1, $2) }
     case .lanesOnAllCores(let records):
+      precondition(
+        records.capacity == ring.capacity, "the records must be the ring's, slot for slot")
       let lanes = LaneEvaluator(table: table)
       run = { slots, step, output in
         onAllCores(ring, slots, step, output) { part, output in

@@ -8,7 +8,7 @@ enum Main {
   /// Parses and runs `confetti …`. Every error is one line on stderr and a non-zero exit code.
   static func main() {
     DriverMessages.quietDrivers()
-    HeapPolicy.keepFreedMemory()
+    HeapPolicy.keepFreedMemory()  // where refused, frames on a software GL are only slower
     let arguments = Shorthands.expand(Array(CommandLine.arguments.dropFirst()))
     do {
       var command = try ConfettiCommand.parseAsRoot(arguments)

@@ -9,12 +9,12 @@ public enum SpritePrimitive: String, CaseIterable, Sendable {
   case points
   /// The same point sprites, each particle an instance (its record read with divisor 1; trail
   /// copies are vertices within it). GPUs run one-vertex instances at nearly the cost of
-  /// vertices; Mesa's llvmpipe runs its vertex pipeline once per instance, which costs it a
-  /// quarter more time at 100,000 particles (measured: see the README's performance section).
+  /// vertices; Mesa's llvmpipe runs its vertex pipeline once per instance, which costs it about
+  /// 30 % more time at 100,000 particles (measured: see the README's performance section).
   case instancedPoints = "instanced-points"
   /// Four corners per particle, each particle an instance, fitted to the rotated piece: only its
-  /// own pixels (and a one-pixel edge) are shaded, at any size, for four vertex shader runs
-  /// instead of one.
+  /// own pixels (and the half pixel its smoothed edge reaches) are shaded, at any size, for four
+  /// vertex shader runs instead of one.
   case quads
   /// The one measured fastest on this GL.
   case auto
@@ -37,7 +37,7 @@ public enum SpritePrimitive: String, CaseIterable, Sendable {
   var verticesPerCopy: Int { self == .quads ? 4 : 1 }
 
   /// What sprite.glsl and particle.frag are compiled with to draw this primitive.
-  var shaderDefines: [String] {
+  package var shaderDefines: [String] {
     switch self {
     case .quads: ["QUADS"]
     case .points: ["PER_VERTEX"]

@@ -7,9 +7,10 @@ import ConfettiImage
 ///
 /// The shaders compile each feature's code only under its `#define` (``defines``): a GL that
 /// runs both sides of a branch (llvmpipe does, even for a uniform condition) would otherwise pay
-/// for all of them on every piece. Before each draw, ``prepare(for:largestDiagonal:in:window:meter:)``
-/// checks what is to be drawn and, the first time it needs a feature the program lacks, builds the
-/// program again with it and hands it every uniform it had. It does the same, drawing quads from
+/// for all of them on every piece. Before each draw,
+/// ``prepare(for:largestDiagonal:in:window:meter:)`` checks what is to be drawn and, the first
+/// time it needs a feature the program lacks, builds the program again with it and hands it
+/// every uniform it had. It does the same, drawing quads from
 /// then on, the first time a piece is too big for a point sprite. Features are only ever added:
 /// a scene that once had streaks keeps paying for them.
 package final class SpriteProgram {
@@ -115,7 +116,8 @@ package final class SpriteProgram {
   }
 
   /// Builds the program again if it lacks any of `features` or draws another primitive than
-  /// `wantedPrimitive`. Returns whether it did (see ``prepare(for:largestDiagonal:in:window:meter:)``).
+  /// `wantedPrimitive`. Returns whether it did (see
+  /// ``prepare(for:largestDiagonal:in:window:meter:)``).
   package func rebuild(
     features wanted: ShaderFeatures, primitive wantedPrimitive: SpritePrimitive? = nil,
     meter: inout UploadMeter

@@ -10,6 +10,57 @@ final class ParticleRingTests: XCTestCase {
     return Array(repeating: p, count: count)
   }
 
+  /// What the shaders must compute: from each record's shape, paper and landing, and from the
+  /// emitter table's streaks, twinkles and fade-ins; forgotten when the ring empties.
+  func testTheRingAndTheTableSayWhatTheShadersMustCompute() {
+    var ring = ParticleRing(capacity: 8)
+    var plain = ConfettiParticle()
+    plain.lifetime = 1
+    ring.append([plain], bornAt: 0)
+    XCTAssertEqual(ring.features, [], "a tumbling rectangle needs nothing more")
+    var circle = plain
+    circle.shape = .circle
+    var paper = plain
+    paper.darkensBack = true
+    var flat = paper
+    flat.flips = false  // a piece that does not tumble shows no back
+    var landing = plain
+    landing.landing = 0.5
+    ring.append([circle, flat, landing], bornAt: 0)
+    XCTAssertEqual(ring.features, [.circles, .landings])
+    ring.append([paper], bornAt: 0)
+    XCTAssertEqual(ring.features, [.circles, .landings, .paper])
+    XCTAssertEqual(
+      ShaderFeatures(
+        drawing: {
+          var p = plain; p.shape = .glow; return p
+        }()), .glows)
+    XCTAssertEqual(
+      ShaderFeatures(
+        drawing: {
+          var p = plain; p.shape = .star; return p
+        }()), .polygons)
+    XCTAssertEqual(
+      ShaderFeatures(
+        drawing: {
+          var p = plain; p.shape = .image(0); return p
+        }()), .images)
+    ring.reclaim(at: 2)
+    XCTAssertEqual(ring.drawnCount, 0)
+    XCTAssertEqual(ring.features, [], "forgotten once the ring is empty")
+
+    var table = EmitterTable()
+    XCTAssertEqual(table.features, [])
+    var style = EmitterStyle()
+    style.stretch = 0.1
+    table.set(style, at: 3)
+    XCTAssertEqual(table.features, [.streaks])
+    style = EmitterStyle()
+    (style.twinkle, style.fadeIn) = (0.5, 0.2)
+    table.set(style, at: 1)
+    XCTAssertEqual(table.features, [.streaks, .twinkles, .fadeIns])
+  }
+
   func testAnEmptyRingDrawsAndUploadsNothing() {
     let ring = ParticleRing(capacity: 8)
     XCTAssertEqual(ring.drawnSlotRanges, [])

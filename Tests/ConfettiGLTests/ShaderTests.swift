@@ -19,6 +19,24 @@ final class ShaderTests: HeadlessGLTestCase {
     XCTAssertGreaterThanOrEqual(program.uniform("u_now"), 0)
   }
 
+  /// Every feature has its define, and the shaders compile with none of them, with each alone
+  /// and with all: a scene may need any set.
+  func testTheShadersCompileForEveryFeatureAloneAndForNone() throws {
+    let defined = SpriteProgram.defines.reduce(into: ShaderFeatures()) { $0.formUnion($1.feature) }
+    XCTAssertEqual(defined, .all, "a feature without a define")
+    let sets = [[]] + SpriteProgram.defines.map { [$0.define] }
+    for defines in sets {
+      for primitive in [SpritePrimitive.points, .instancedPoints, .quads] {
+        let chosen = primitive.shaderDefines + defines
+        XCTAssertNoThrow(
+          try ShaderProgram(
+            vertex: ShaderSource.embedded("particle.vert").defining(chosen),
+            fragment: ShaderSource.embedded("particle.frag").defining(chosen),
+            attributes: ParticleRecord.attributes), "\(chosen)")
+      }
+    }
+  }
+
   func testACompileErrorCarriesTheFileNameAndTheLog() {
     let broken = ShaderSource(
       fileName: "broken.vert",
