@@ -90,7 +90,8 @@ public final class ConfettiSystem {
       config: effect.config, capacity: capacity, seed: seed, reduceMotion: reduceMotion)
     let images = try effect.images(for: scene.shapes)
     let info = try GLInfo.requireCurrent()
-    let renderer = try ParticleRenderer(capacity: capacity, info: info, primitive: primitive)
+    let renderer = try ParticleRenderer(
+      capacity: capacity, info: info, primitive: primitive, features: scene.expectedFeatures)
     do {
       renderer.setEmitterTable(scene.table)
       try renderer.setShapeTable(scene.shapes, images: images)

@@ -55,3 +55,26 @@ extension EmitterTable {
     }
   }
 }
+
+extension EffectScene {
+  /// What the shaders may need to draw this effect: every cell's shapes and paper shading,
+  /// landings where an emitter has a floor, and what its emitter table needs. A renderer
+  /// compiled for these up front never builds its program again mid-effect (a hitch on a GPU
+  /// driver, the first time a feature appears); more than is drawn only costs speed.
+  public var expectedFeatures: ShaderFeatures {
+    let cells = config.emitters.flatMap(\.cells) + config.subCells
+    var features = table.features
+    for cell in cells {
+      for shape in cell.shapes {
+        switch shape {
+        case .builtIn(let builtIn): features.formUnion(builtIn.features)
+        case .polygon: features.insert(.polygons)
+        case .image, .text: features.insert(.images)
+        }
+      }
+      if cell.flips && cell.darkensBack { features.insert(.paper) }
+    }
+    if config.emitters.contains(where: { $0.floor != nil }) { features.insert(.landings) }
+    return features
+  }
+}

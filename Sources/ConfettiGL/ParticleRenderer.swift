@@ -56,10 +56,17 @@ public final class ParticleRenderer {
 
   /// A renderer for rings of `capacity` records, on the current context (GL 3.3 core, whose
   /// limits `info` holds), drawing `primitive`s (by default the one measured faster on this
-  /// GL). If it fails, nothing it created is left behind.
-  public convenience init(capacity: Int, info: GLInfo, primitive: SpritePrimitive = .auto) throws {
+  /// GL), its shaders compiled for `features` from the start (they gain any others the records
+  /// and the emitter table need, by building the program again: pass an effect's
+  /// ``EffectScene/expectedFeatures`` to have that never happen mid-effect). If it fails,
+  /// nothing it created is left behind.
+  public convenience init(
+    capacity: Int, info: GLInfo, primitive: SpritePrimitive = .auto,
+    features: ShaderFeatures = []
+  ) throws {
     try self.init(
-      capacity: capacity, info: info, primitive: primitive, vertex: .embedded("particle.vert"))
+      capacity: capacity, info: info, primitive: primitive, features: features,
+      vertex: .embedded("particle.vert"))
   }
 
   /// The same with another vertex shader (tests use it to make the set-up fail half-way), or

@@ -35,8 +35,7 @@ final class EffectRenderTests: HeadlessGLTestCase {
       scene.advance(to: time, window: window)
     }
     let renderer = try ParticleRenderer(
-      capacity: scene.ring.capacity, info: context.info, features: features,
-      vertex: .embedded("particle.vert"))
+      capacity: scene.ring.capacity, info: context.info, features: features)
     renderer.setEmitterTable(scene.table)
     // Texts (the emoji preset's) are drawn from the system's fonts, as the library does.
     let pictures = images.isEmpty ? try Effect(config).images(for: scene.shapes) : images
@@ -86,6 +85,11 @@ final class EffectRenderTests: HeadlessGLTestCase {
         let differing = image.difference(from: full, threshold: 1).pixels
         XCTAssertEqual(differing, 0, "\(name) at \(age) s: \(differing) pixels differ")
       }
+      // What the library compiles for up front covers all of it: no rebuild mid-effect.
+      let expected = try EffectScene(config: config, capacity: 1, seed: 5).expectedFeatures
+      XCTAssert(
+        compiledFor[name, default: []].isSubset(of: expected),
+        "\(name) drew \(compiledFor[name, default: []]), expected at most \(expected)")
     }
     // Each effect pays only for what it uses: the classic cannon's plain tumbling rectangles
     // for none of it, the others for what they show.
