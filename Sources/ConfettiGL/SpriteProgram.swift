@@ -10,9 +10,10 @@ import ConfettiImage
 /// for all of them on every piece. Before each draw,
 /// ``prepare(for:largestDiagonal:in:window:meter:)`` checks what is to be drawn and, the first
 /// time it needs a feature the program lacks, builds the program again with it and hands it
-/// every uniform it had. It does the same, drawing quads from
-/// then on, the first time a piece is too big for a point sprite. Features are only ever added:
-/// a scene that once had streaks keeps paying for them.
+/// every uniform it had. It does the same, drawing quads from then on, the first time a piece is
+/// too big for a point sprite. Features are only ever added: a scene that once had streaks keeps
+/// paying for them. (A host can compile for an effect's features up front:
+/// ``EffectScene/expectedFeatures``.)
 package final class SpriteProgram {
   package private(set) var program: ShaderProgram
   /// What the program is compiled to draw.
