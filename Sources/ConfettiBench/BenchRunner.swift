@@ -76,7 +76,7 @@ public final class BenchRun {
     for phase in 0..<Self.floorPhases {
       let time =
         BenchScene.start + BenchScene.birthSpread * Double(phase) / Double(Self.floorPhases)
-      let count = evaluateSprites(at: Tick(time), inLanes: true)
+      let count = evaluateSprites(at: Tick(time))
       try sprites.withUnsafeBufferPointer {
         try placed!.upload(UnsafeBufferPointer(rebasing: $0[0..<count]), phase: phase)
       }
@@ -100,7 +100,7 @@ public final class BenchRun {
     let time = scene.advance(toFrame: frame)
     let spriteCount =
       mode == .cpu || mode == .cpuSIMD
-      ? evaluateSprites(at: Tick(time), inLanes: mode == .cpuSIMD) : 0
+      ? evaluateSprites(at: Tick(time)) : 0
     let appTime = ContinuousClock.now - appStart
     let finished = timer.begin()
 
@@ -146,9 +146,11 @@ public final class BenchRun {
 
   /// Evaluates the sprites of every drawn particle at `now` (the `cpu` modes' per-frame work)
   /// into ``sprites``, and returns how many there are.
-  private func evaluateSprites(at now: Tick, inLanes: Bool) -> Int {
+  /// Evaluates the sprites of `now`: in SIMD lanes where this mode keeps the records for them,
+  /// with the reference elsewhere.
+  private func evaluateSprites(at now: Tick) -> Int {
     var evaluation = PlacementEvaluator.Evaluation.reference
-    if inLanes, let laneRecords {
+    if let laneRecords {
       laneRecords.update(from: &scene.ring)
       evaluation = .lanesOnAllCores(laneRecords)
     }

@@ -154,9 +154,12 @@ public final class ParticleRenderer {
   public func upload(from ring: inout ParticleRing) throws {
     checkUsable()
     precondition(ring.capacity == capacity, "the ring and the GPU buffer must match slot for slot")
-    try HostGLState.preserving {
-      try uploadPendingRecords(of: &ring, into: recordBuffer, meter: &meter)
-    }
+    try HostGLState.preserving { try sendPendingRecords(of: &ring) }
+  }
+
+  /// Sends `ring`'s new records and notes what they need the shaders to compute.
+  private func sendPendingRecords(of ring: inout ParticleRing) throws {
+    try uploadPendingRecords(of: &ring, into: recordBuffer, meter: &meter)
     recordFeatures.formUnion(ring.features)
   }
 
@@ -230,8 +233,7 @@ public final class ParticleRenderer {
     precondition(ring.capacity == capacity, "the ring and the GPU buffer must match slot for slot")
     let host = HostGLState.current()
     defer { host.restore() }
-    try uploadPendingRecords(of: &ring, into: recordBuffer, meter: &meter)
-    recordFeatures.formUnion(ring.features)
+    try sendPendingRecords(of: &ring)
     guard !ring.drawnSlotRanges.isEmpty else { return }
     if try sprites.prepare(
       for: features, largestDiagonal: ring.largestDiagonal, in: rect, window: window,
