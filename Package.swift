@@ -1,6 +1,9 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// libconfetti's soname version: the major version of ConfettiVersion.current and confetti.h.
+let libraryMajorVersion = 0
+
 let package = Package(
   name: "Confetti",
   products: [
@@ -11,6 +14,9 @@ let package = Package(
     // GLFW and libepoxy as Swift modules, for a host that has no bindings of its own.
     .library(name: "CGLFW", targets: ["CGLFW"]),
     .library(name: "CEpoxy", targets: ["CEpoxy"]),
+    // libconfetti for C, C++ and Python hosts: confetti.h over the facade. `sh .ci/package`
+    // installs it as libconfetti.so.0 with its header and a pkg-config file.
+    .library(name: "ConfettiC", type: .dynamic, targets: ["ConfettiC"]),
     .executable(name: "confetti", targets: ["ConfettiCLI"]),
   ],
   dependencies: [
@@ -82,13 +88,22 @@ let package = Package(
       ]
     ),
 
+    // The C interface: confetti.h (the C module), and the entry points over the facade.
+    .systemLibrary(name: "CConfetti"),
+    .target(
+      name: "ConfettiC",
+      dependencies: ["Confetti", "CConfetti"],
+      linkerSettings: [.unsafeFlags(["-Xlinker", "-soname=libconfetti.so.\(libraryMajorVersion)"])]
+    ),
+
     // The bench: its scenes, the baseline renderers, GPU timing and statistics.
     .target(
       name: "ConfettiBench",
       dependencies: ["ConfettiCore", "ConfettiGL", "ConfettiImage", "CEpoxy"]
     ),
 
-    // Embeds Shaders/* into ConfettiGL, Presets/*.json into ConfettiPresets.
+    // Embeds Shaders/* into ConfettiGL, Presets/*.json into ConfettiPresets, the commit into the
+    // program.
     .executableTarget(name: "EmbedFilesTool"),
     .plugin(
       name: "EmbedFiles",
@@ -102,7 +117,8 @@ let package = Package(
       dependencies: [
         "Confetti", "ConfettiBench", "CGLFW", "CX11", "CMalloc",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
-      ]
+      ],
+      plugins: ["EmbedFiles"]
     ),
 
     // The configuration parser's fuzz target: mutates the presets, checks every mutant.

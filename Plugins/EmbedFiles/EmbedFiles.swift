@@ -3,7 +3,8 @@ import PackagePlugin
 
 /// Embeds text files from a top-level folder of the package into the target it is applied to, as
 /// one generated Swift file, so the program never looks for them at run time:
-/// `Shaders/*.vert|frag|glsl` into ConfettiGL, `Presets/*.json` into ConfettiPresets.
+/// `Shaders/*.vert|frag|glsl` into ConfettiGL, `Presets/*.json` into ConfettiPresets; and the
+/// commit the package was built from into ConfettiCLI, for `confetti version --verbose`.
 @main
 struct EmbedFiles: BuildToolPlugin {
   /// Per target: the folder, the file extensions, and the name of the generated dictionary.
@@ -13,6 +14,7 @@ struct EmbedFiles: BuildToolPlugin {
   ]
 
   func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
+    if target.name == "ConfettiCLI" { return [try commitCommand(context: context)] }
     guard let source = Self.sources[target.name] else {
       throw PluginError("EmbedFiles does not know what to embed into \(target.name)")
     }
@@ -31,6 +33,37 @@ struct EmbedFiles: BuildToolPlugin {
         outputFiles: [output]
       )
     ]
+  }
+}
+
+extension EmbedFiles {
+  /// Writes `let buildCommit` from the git checkout the package is in ("unknown" outside one),
+  /// again whenever HEAD or the branch it names moves.
+  func commitCommand(context: PluginContext) throws -> Command {
+    let package = context.package.directoryURL
+    var gitDirectory = package.appending(path: ".git")
+    // A worktree's .git is a file naming its folder.
+    if let link = try? String(contentsOf: gitDirectory, encoding: .utf8),
+      link.hasPrefix("gitdir: ")
+    {
+      let path = link.dropFirst("gitdir: ".count).trimmingCharacters(in: .whitespacesAndNewlines)
+      gitDirectory = URL(fileURLWithPath: path, relativeTo: package)
+    }
+    var inputs = [gitDirectory.appending(path: "HEAD")]
+    if let head = try? String(contentsOf: inputs[0], encoding: .utf8), head.hasPrefix("ref: ") {
+      let ref = head.dropFirst("ref: ".count).trimmingCharacters(in: .whitespacesAndNewlines)
+      inputs.append(gitDirectory.appending(path: ref))
+    }
+    inputs.append(gitDirectory.appending(path: "packed-refs"))
+    inputs = inputs.filter { FileManager.default.fileExists(atPath: $0.path) }
+    let output = context.pluginWorkDirectoryURL.appending(path: "BuildCommit.swift")
+    return .buildCommand(
+      displayName: "Embedding the commit into ConfettiCLI",
+      executable: try context.tool(named: "EmbedFilesTool").url,
+      arguments: ["--commit", output.path, gitDirectory.path],
+      inputFiles: inputs,
+      outputFiles: [output]
+    )
   }
 }
 

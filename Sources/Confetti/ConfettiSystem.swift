@@ -125,6 +125,13 @@ public final class ConfettiSystem {
     renderer = nil
   }
 
+  /// Lets go of the system's GL objects without a GL call, for a host whose context is no
+  /// longer current: they go with the context.
+  package func abandon() {
+    renderer?.abandon()
+    renderer = nil
+  }
+
   /// How long, in seconds, particles that have ended are kept after the latest reading, so that
   /// a clock run backwards draws them again (they are drawn, invisible, meanwhile). Finite and
   /// not negative. Default 0: freed as they end.

@@ -19,7 +19,7 @@ public struct GLInfo: Sendable {
   /// Only GL 1.0 entry points are called before the version is known, so an old GL gets this
   /// error rather than an abort inside libepoxy on a missing function.
   public static func requireCurrent() throws -> GLInfo {
-    guard epoxy_glGetString(GLenum(GL_VERSION)) != nil else {
+    guard isContextCurrent else {
       throw GLError.noContext(
         "no OpenGL context is current on this thread: make the program's GL 3.3 context "
           + "current first")
@@ -40,6 +40,11 @@ public struct GLInfo: Sendable {
       renderer: renderer, version: versionString, maxPointSize: pointSizes[1],
       maxViewport: (Int(viewport[0]), Int(viewport[1])),
       hasBaseInstance: version >= 42 || epoxy_has_gl_extension("GL_ARB_base_instance"))
+  }
+
+  /// Whether a GL context is current on this thread (one that answers a version).
+  package static var isContextCurrent: Bool {
+    epoxy_glGetString(GLenum(GL_VERSION)) != nil
   }
 
   private static func string(_ name: Int32) -> String {

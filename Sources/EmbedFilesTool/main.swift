@@ -2,8 +2,46 @@ import Foundation
 
 // Usage: EmbedFilesTool OUTPUT.swift VARIABLE FOLDER FILE...
 // Writes a Swift file declaring VARIABLE: each file's text, keyed by its file name.
+//        EmbedFilesTool --commit OUTPUT.swift GIT-DIRECTORY
+// Writes a Swift file declaring `buildCommit`: the commit HEAD names, or "unknown".
+
+/// Writes `text` to `path` unless it already says that, so that nothing rebuilds for nothing.
+func write(_ text: String, to path: String) throws {
+  let output = URL(fileURLWithPath: path)
+  if (try? String(contentsOf: output, encoding: .utf8)) != text {
+    try text.write(to: output, atomically: true, encoding: .utf8)
+  }
+}
+
+/// The commit HEAD names in `gitDirectory`: its own hash, its branch's loose ref, or the branch's
+/// line in packed-refs.
+func headCommit(in gitDirectory: URL) -> String? {
+  func read(_ path: String) -> String? {
+    (try? String(contentsOf: gitDirectory.appending(path: path), encoding: .utf8))?
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+  guard let head = read("HEAD") else { return nil }
+  guard head.hasPrefix("ref: ") else { return head }
+  let ref = String(head.dropFirst("ref: ".count))
+  if let loose = read(ref) { return loose }
+  let packed = read("packed-refs")?.split(separator: "\n") ?? []
+  return packed.first { $0.hasSuffix(" " + ref) }.map { String($0.prefix { $0 != " " }) }
+}
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "--commit", arguments.count == 3 {
+  let commit = headCommit(in: URL(fileURLWithPath: arguments[2])) ?? "unknown"
+  let isHash = commit.count == 40 && commit.allSatisfy(\.isHexDigit)
+  try write(
+    """
+    // Generated at build time by EmbedFilesTool from the checkout's HEAD. Do not edit.
+
+    /// The commit this program was built from, "unknown" when it was not built from a checkout.
+    let buildCommit = "\(isHash ? commit : "unknown")"
+
+    """, to: arguments[1])
+  exit(0)
+}
 guard arguments.count >= 3 else {
   FileHandle.standardError.write(
     Data("usage: EmbedFilesTool OUTPUT.swift VARIABLE FOLDER FILE...\n".utf8))
@@ -28,7 +66,4 @@ for path in arguments.dropFirst(3) {
 }
 generated += "]\n"
 
-let output = URL(fileURLWithPath: outputPath)
-if (try? String(contentsOf: output, encoding: .utf8)) != generated {
-  try generated.write(to: output, atomically: true, encoding: .utf8)
-}
+try write(generated, to: outputPath)

@@ -1,0 +1,188 @@
+/* confetti.h: physics-based confetti drawn by the GPU, in your own OpenGL 3.3 program.
+ *
+ *   cc host.c $(pkg-config --cflags --libs confetti glfw3)
+ *
+ *   confetti_desc desc = {0};                // zeros mean defaults
+ *   desc.preset = "confetti";                // or .json, or .path
+ *   desc.width = 1280; desc.height = 720;    // the area the effect lives in, in points
+ *   confetti_system *confetti;
+ *   if (confetti_create(&desc, &confetti) != CONFETTI_OK)
+ *     fprintf(stderr, "%s\n", confetti_last_error());
+ *   confetti_trigger(confetti, CONFETTI_TRIGGER_START, now);
+ *   ...every frame, after drawing your scene:
+ *   confetti_draw(confetti, 0, 0, framebuffer_width, framebuffer_height, now);
+ *   ...before the GL context goes:
+ *   confetti_destroy(confetti);
+ *
+ * The library is the Swift package's ConfettiSystem behind a C interface: the same records,
+ * shaders and frames as the `confetti` program draws (`confetti render --time T` of a moment
+ * is, pixel for pixel, what a host draws at that moment with the same effect, size and seed).
+ *
+ * ERRORS. Every call that can fail returns a confetti_status; CONFETTI_OK is 0. On failure it
+ * changes nothing, and confetti_last_error() says what was wrong in one line. The library never
+ * prints, exits or aborts on bad input: a null pointer, a destroyed or made-up handle, an unknown
+ * preset, malformed JSON, a size or time that is not a finite number in range, or no current
+ * GL context is an error return.
+ *
+ * THE CLOCK. The host owns it. Every `time` is a clock reading in seconds from a clock of the
+ * host's choosing (glfwGetTime(), a video's frame time, a paused or rewound player): finite,
+ * from 0 to under 2^43. Births are decided on the CPU as the clock passes them; everything after
+ * birth is the vertex shader's closed form at the reading confetti_draw is given, so a reading
+ * may go back: emission only moves forward, and an earlier reading is drawn without new births.
+ *
+ * POINTS AND PIXELS. The effect lives in an area of width x height points (emitter positions,
+ * a click's place, speeds). confetti_draw spreads that area over a rectangle of the framebuffer
+ * in pixels, so a HiDPI host passes its window size in points and its framebuffer in pixels.
+ * Points run from the top-left corner, y down, as a window's cursor does; pixel rectangles run
+ * from the framebuffer's bottom-left corner, as glViewport takes them.
+ *
+ * THE GL STATE CONTRACT. confetti_create, confetti_draw and confetti_destroy need the host's
+ * OpenGL 3.3 core context current on the calling thread (the same context for a system's whole
+ * life; contexts that share objects will do). Each leaves the context's state as it found it:
+ * viewport, scissor, blending, colour mask, the enabled capabilities, the bound program,
+ * vertex array, array, pixel-unpack and transform-feedback buffers, the active texture unit,
+ * unit 0's texture and sampler, and the pixel-unpack settings. confetti_draw draws into the
+ * framebuffer the host has bound, premultiplied-alpha blended over what is there, clipped to
+ * its rectangle and to the host's scissor box if scissoring is on, and writes no depth. The
+ * other calls touch no GL.
+ *
+ * THREADS. A system is used by one thread at a time, the one whose context is current for the
+ * GL calls. Different systems may be used on different threads at once. confetti_last_error()
+ * is per thread.
+ *
+ * LIFETIMES. A confetti_system is a handle, not memory: after confetti_destroy every call with
+ * it returns CONFETTI_ERROR_HANDLE, and no later system gets the same handle. Strings passed in
+ * are read during the call only; strings returned belong to the library.
+ *
+ * Confetti is under the MIT licence (LICENSE; installed as /usr/share/doc/confetti/copyright).
+ */
+#ifndef CONFETTI_H
+#define CONFETTI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The version this header belongs to; confetti_version() is the library's. The soname carries
+ * the major version: libconfetti.so.0. */
+#define CONFETTI_VERSION_MAJOR 0
+#define CONFETTI_VERSION_MINOR 5
+#define CONFETTI_VERSION_PATCH 0
+#define CONFETTI_VERSION "0.5.0"
+
+/* An effect running on the host's GL context. Opaque: made by confetti_create, ended by
+ * confetti_destroy. */
+typedef struct confetti_system confetti_system;
+
+typedef enum confetti_status {
+  CONFETTI_OK = 0,
+  /* A null pointer, or a number out of range: a size or time that is not finite, a negative
+   * size, rectangle or capacity, an unknown trigger. */
+  CONFETTI_ERROR_ARGUMENT = 1,
+  /* Not a live system: null, destroyed, or never made by confetti_create. */
+  CONFETTI_ERROR_HANDLE = 2,
+  /* The effect cannot be used: an unknown preset, malformed JSON or a value out of range in it,
+   * a file that cannot be read, an image that cannot be decoded. */
+  CONFETTI_ERROR_EFFECT = 3,
+  /* The GL cannot do it: no context current, older than OpenGL 3.3 core, a shader that did not
+   * compile, more particles than one GL buffer holds. */
+  CONFETTI_ERROR_GL = 4
+} confetti_status;
+
+/* What starts an effect's emitters (each emitter in a configuration names its trigger). */
+typedef enum confetti_trigger_type {
+  /* When the effect starts: a window opening, time 0 of a render. */
+  CONFETTI_TRIGGER_START = 0,
+  /* A click: at a point given to confetti_trigger_at, else at the emitters' own places. */
+  CONFETTI_TRIGGER_CLICK = 1,
+  /* A key press (the program's space bar). */
+  CONFETTI_TRIGGER_KEY = 2
+} confetti_trigger_type;
+
+/* Flags for confetti_desc.flags. */
+enum {
+  /* Each particle appears near where its motion would take it and fades in place, for people
+   * who are bothered by movement. */
+  CONFETTI_REDUCE_MOTION = 1
+};
+
+/* What to run, and where. Zero-initialise it ({0}) and set what you need: zeros mean defaults,
+ * so a field added later never changes what an existing program gets. */
+typedef struct confetti_desc {
+  /* The effect: at most one of the three. None: the preset "confetti". */
+  const char *preset; /* a preset's name: confetti, cannon, snow, fireworks, fire, ... */
+  const char *json;   /* a configuration as JSON text (`confetti presets show snow` prints one) */
+  const char *path;   /* a configuration file; its images are found beside it */
+  /* The area the effect lives in, in points: finite and greater than 0. Required. */
+  double width;
+  double height;
+  /* The most particles alive at once; beyond it, the oldest make way. 0: enough for one firing
+   * of every emitter with room to spare. */
+  int64_t capacity;
+  /* Every random draw comes from it, so a run can be repeated exactly. 0: the default seed, 1,
+   * which the confetti program uses too. */
+  uint64_t seed;
+  /* CONFETTI_REDUCE_MOTION, or 0. */
+  uint32_t flags;
+} confetti_desc;
+
+/* The library's version, "MAJOR.MINOR.PATCH". */
+const char *confetti_version(void);
+
+/* What the last call on this thread that returned an error was refused for, in one line of
+ * UTF-8; "" when it succeeded. Valid until the next confetti call on this thread. */
+const char *confetti_last_error(void);
+
+/* Makes a system running `desc`'s effect on the current GL context, into *system (left as it
+ * was on failure). Needs the context current. Builds its shaders here, not mid-effect. */
+confetti_status confetti_create(const confetti_desc *desc, confetti_system **system);
+
+/* Deletes the system's GL objects (the context it was made on must be current; without one
+ * current they are left for the context's own destruction) and ends the handle. */
+confetti_status confetti_destroy(confetti_system *system);
+
+/* Starts every emitter with `trigger` at clock reading `time`, at its configured place.
+ * Bursts are born at once; timed and continuous emitters go on emitting as the clock moves. */
+confetti_status confetti_trigger(confetti_system *system, confetti_trigger_type trigger, double time);
+
+/* The same, at (x, y) in points from the top-left corner: a click's place. */
+confetti_status confetti_trigger_at(
+    confetti_system *system, confetti_trigger_type trigger, double x, double y, double time);
+
+/* Emits what the running emitters owe up to `time` and frees what has ended by then, without
+ * drawing (a minimised window). confetti_draw does this itself. */
+confetti_status confetti_advance(confetti_system *system, double time);
+
+/* Draws the effect as it is at clock reading `time` into the rectangle (x, y, width, height) of
+ * the bound framebuffer, in pixels from its bottom-left corner. Advances emission to `time`
+ * first. Needs the context current; leaves its state as it was. A rectangle of no area draws
+ * nothing. */
+confetti_status confetti_draw(
+    confetti_system *system, int x, int y, int width, int height, double time);
+
+/* Changes the area the effect lives in (a resized window), in points: finite, greater than 0. */
+confetti_status confetti_set_size(confetti_system *system, double width, double height);
+
+/* Forgets every particle and stops every emitter; with keep_start_emitters, the effect's own
+ * start emitters (a fire's flames, falling snow) go on. */
+confetti_status confetti_clear(confetti_system *system, bool keep_start_emitters);
+
+/* *alive: whether anything is, or may yet be, drawn at or after `time` (a visible particle, or
+ * an emitter still emitting). A host that loops until it is false ends with the effect. */
+confetti_status confetti_is_alive(const confetti_system *system, double time, bool *alive);
+
+/* *end_time: the clock reading from which nothing is drawn any more, exact to 2^-20 s;
+ * +INFINITY while an emitter is still emitting; -INFINITY when nothing was born. */
+confetti_status confetti_end_time(const confetti_system *system, double *end_time);
+
+/* *count: how many particles are visible at `time`. */
+confetti_status confetti_alive_count(const confetti_system *system, double time, int64_t *count);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CONFETTI_H */

@@ -1,0 +1,325 @@
+// libconfetti: the C interface of confetti.h over ConfettiSystem. Each entry point checks its
+// arguments, translates them and calls the facade; nothing here decides anything about
+// particles, so a C host draws the frames a Swift host draws.
+import CConfetti
+import Confetti
+import Foundation
+import Synchronization
+
+// MARK: - Systems
+
+@_cdecl("confetti_version")
+public func confetti_version() -> UnsafePointer<CChar> {
+  LastError.clear()
+  return Handles.version
+}
+
+@_cdecl("confetti_last_error")
+public func confetti_last_error() -> UnsafePointer<CChar> {
+  LastError.message
+}
+
+@_cdecl("confetti_create")
+public func confetti_create(
+  _ desc: UnsafePointer<confetti_desc>?, _ system: UnsafeMutablePointer<OpaquePointer?>?
+) -> confetti_status {
+  calling {
+    guard let desc = desc?.pointee else { throw Refusal.argument("the description is null") }
+    guard let system else { throw Refusal.argument("the pointer for the new system is null") }
+    let size = try checkedSize(desc.width, desc.height)
+    guard desc.capacity >= 0 else {
+      throw Refusal.argument("the capacity must be 0 (the effect's own) or more, not \(desc.capacity)")
+    }
+    let unknownFlags = desc.flags & ~UInt32(CONFETTI_REDUCE_MOTION)
+    guard unknownFlags == 0 else {
+      throw Refusal.argument("unknown flags 0x\(String(unknownFlags, radix: 16))")
+    }
+    let confetti = try ConfettiSystem(
+      effect: try effect(of: desc), size: size,
+      capacity: desc.capacity == 0 ? nil : Int(desc.capacity),
+      seed: desc.seed == 0 ? 1 : desc.seed,
+      reduceMotion: desc.flags & UInt32(CONFETTI_REDUCE_MOTION) != 0)
+    system.pointee = Handles.add(confetti)
+  }
+}
+
+@_cdecl("confetti_destroy")
+public func confetti_destroy(_ system: OpaquePointer?) -> confetti_status {
+  calling {
+    let confetti = try Handles.remove(system)
+    // Without a current context, its GL objects are left to the context's own destruction.
+    if GLInfo.isContextCurrent { confetti.release() } else { confetti.abandon() }
+  }
+}
+
+// MARK: - Emission
+
+@_cdecl("confetti_trigger")
+public func confetti_trigger(
+  _ system: OpaquePointer?, _ trigger: confetti_trigger_type, _ time: Double
+) -> confetti_status {
+  calling {
+    let confetti = try Handles.system(system)
+    confetti.trigger(try emitterTrigger(trigger), time: try checkedTime(time))
+  }
+}
+
+@_cdecl("confetti_trigger_at")
+public func confetti_trigger_at(
+  _ system: OpaquePointer?, _ trigger: confetti_trigger_type, _ x: Double, _ y: Double, _ time: Double
+) -> confetti_status {
+  calling {
+    let confetti = try Handles.system(system)
+    guard x.isFinite, y.isFinite else {
+      throw Refusal.argument("a trigger's place must be finite, not (\(x), \(y))")
+    }
+    confetti.trigger(
+      try emitterTrigger(trigger), at: Point(x: x, y: y), time: try checkedTime(time))
+  }
+}
+
+@_cdecl("confetti_advance")
+public func confetti_advance(_ system: OpaquePointer?, _ time: Double) -> confetti_status {
+  calling { try Handles.system(system).advance(to: try checkedTime(time)) }
+}
+
+@_cdecl("confetti_clear")
+public func confetti_clear(_ system: OpaquePointer?, _ keepStartEmitters: Bool) -> confetti_status
+{
+  calling { try Handles.system(system).removeAll(keepingStartEmitters: keepStartEmitters) }
+}
+
+@_cdecl("confetti_set_size")
+public func confetti_set_size(_ system: OpaquePointer?, _ width: Double, _ height: Double)
+  -> confetti_status
+{
+  calling {
+    let confetti = try Handles.system(system)
+    confetti.size = try checkedSize(width, height)
+  }
+}
+
+// MARK: - Drawing
+
+@_cdecl("confetti_draw")
+public func confetti_draw(
+  _ system: OpaquePointer?, _ x: Int32, _ y: Int32, _ width: Int32, _ height: Int32,
+  _ time: Double
+) -> confetti_status {
+  calling {
+    let confetti = try Handles.system(system)
+    guard width >= 0, height >= 0 else {
+      throw Refusal.argument("a rectangle's width and height are 0 or more, not \(width)×\(height)")
+    }
+    let time = try checkedTime(time)
+    guard GLInfo.isContextCurrent else {
+      throw GLError.noContext(
+        "no OpenGL context is current on this thread: make the one the system was made on "
+          + "current first")
+    }
+    let rect = PixelRect(x: Int(x), y: Int(y), width: Int(width), height: Int(height))
+    try confetti.draw(in: rect, at: time)
+  }
+}
+
+// MARK: - Questions
+
+@_cdecl("confetti_is_alive")
+public func confetti_is_alive(
+  _ system: OpaquePointer?, _ time: Double, _ alive: UnsafeMutablePointer<Bool>?
+) -> confetti_status {
+  calling {
+    let confetti = try Handles.system(system)
+    let time = try checkedTime(time)
+    try answer(alive).pointee = confetti.isAlive(at: time)
+  }
+}
+
+@_cdecl("confetti_end_time")
+public func confetti_end_time(_ system: OpaquePointer?, _ end: UnsafeMutablePointer<Double>?)
+  -> confetti_status
+{
+  calling {
+    let confetti = try Handles.system(system)
+    try answer(end).pointee = confetti.endTime ?? .infinity
+  }
+}
+
+@_cdecl("confetti_alive_count")
+public func confetti_alive_count(
+  _ system: OpaquePointer?, _ time: Double, _ count: UnsafeMutablePointer<Int64>?
+) -> confetti_status {
+  calling {
+    let confetti = try Handles.system(system)
+    let time = try checkedTime(time)
+    try answer(count).pointee = Int64(confetti.aliveCount(at: time))
+  }
+}
+
+// MARK: - Arguments
+
+/// A refusal of the C layer's own: an argument the facade would stop the program for.
+private enum Refusal: Error, CustomStringConvertible {
+  case argument(String)
+  case handle(String)
+
+  var description: String {
+    switch self {
+    case .argument(let why), .handle(let why): return why
+    }
+  }
+}
+
+/// Runs one entry point's body: its error becomes a status and this thread's last error.
+private func calling(_ body: () throws -> Void) -> confetti_status {
+  do {
+    try body()
+    LastError.clear()
+    return CONFETTI_OK
+  } catch {
+    LastError.set("\(error)")
+    switch error {
+    case is Refusal:
+      if case .handle = error as! Refusal { return CONFETTI_ERROR_HANDLE }
+      return CONFETTI_ERROR_ARGUMENT
+    case is GLError: return CONFETTI_ERROR_GL
+    default: return CONFETTI_ERROR_EFFECT
+    }
+  }
+}
+
+private func checkedTime(_ time: Double) throws -> Seconds {
+  guard Tick.isValid(reading: time) else {
+    throw Refusal.argument(
+      "a time is a clock reading in seconds, finite, from 0 to under 2^43, not \(time)")
+  }
+  return time
+}
+
+private func checkedSize(_ width: Double, _ height: Double) throws -> Size {
+  guard width.isFinite, height.isFinite, width > 0, height > 0 else {
+    throw Refusal.argument(
+      "the effect's width and height are points, finite and greater than 0, not \(width)×\(height)")
+  }
+  return Size(width: width, height: height)
+}
+
+private func answer<T>(_ pointer: UnsafeMutablePointer<T>?) throws -> UnsafeMutablePointer<T> {
+  guard let pointer else { throw Refusal.argument("the pointer for the answer is null") }
+  return pointer
+}
+
+private func emitterTrigger(_ trigger: confetti_trigger_type) throws -> EmitterTrigger {
+  switch trigger {
+  case CONFETTI_TRIGGER_START: return .start
+  case CONFETTI_TRIGGER_CLICK: return .click
+  case CONFETTI_TRIGGER_KEY: return .key
+  default:
+    throw Refusal.argument(
+      "unknown trigger \(trigger.rawValue): CONFETTI_TRIGGER_START, _CLICK or _KEY")
+  }
+}
+
+/// The effect a description names: a preset, JSON text or a file (by default, "confetti").
+private func effect(of desc: confetti_desc) throws -> Effect {
+  let sources = [desc.preset, desc.json, desc.path].compactMap { $0 }
+  guard sources.count <= 1 else {
+    throw Refusal.argument("give the effect as one of preset, json and path, not \(sources.count)")
+  }
+  if let json = desc.json {
+    do {
+      return Effect(try EffectConfig.decode(String(cString: json)))
+    } catch {
+      throw EffectError("the effect's JSON: \(error)")
+    }
+  }
+  if let path = desc.path { return try Effect(contentsOfFile: String(cString: path)) }
+  return try Effect.preset(desc.preset.map { String(cString: $0) } ?? "confetti")
+}
+
+// MARK: - Handles and errors
+
+/// The live systems by handle. A handle is a number, counted up and never used again, shown to
+/// C as a pointer it cannot look inside: a destroyed or made-up one is found missing, not
+/// followed.
+private enum Handles {
+  /// A system, sendable between the threads that call in (each system is used by one thread at
+  /// a time, as confetti.h says).
+  final class Entry: @unchecked Sendable {
+    let system: ConfettiSystem
+    init(_ system: ConfettiSystem) { self.system = system }
+  }
+
+  private static let table = Mutex<(next: UInt, live: [UInt: Entry])>((1, [:]))
+
+  // Never written: a C string for the life of the process.
+  nonisolated(unsafe) static let version: UnsafePointer<CChar> = {
+    UnsafePointer(strdup(ConfettiVersion.current)!)
+  }()
+
+  static func add(_ system: ConfettiSystem) -> OpaquePointer {
+    let entry = Entry(system)
+    let id = table.withLock { table in
+      let id = table.next
+      table.next += 1
+      table.live[id] = entry
+      return id
+    }
+    return OpaquePointer(bitPattern: id)!
+  }
+
+  static func system(_ handle: OpaquePointer?) throws -> ConfettiSystem {
+    let id = try number(handle)
+    guard let entry = table.withLock({ $0.live[id] }) else { throw missing(id) }
+    return entry.system
+  }
+
+  static func remove(_ handle: OpaquePointer?) throws -> ConfettiSystem {
+    let id = try number(handle)
+    guard let entry = table.withLock({ $0.live.removeValue(forKey: id) }) else {
+      throw missing(id)
+    }
+    return entry.system
+  }
+
+  private static func number(_ handle: OpaquePointer?) throws -> UInt {
+    guard let handle else { throw Refusal.handle("the system is null") }
+    return UInt(bitPattern: handle)
+  }
+
+  private static func missing(_ id: UInt) -> Refusal {
+    let made = table.withLock { $0.next }
+    return Refusal.handle(
+      id < made
+        ? "the system was destroyed: make a new one with confetti_create"
+        : "not a system made by confetti_create")
+  }
+}
+
+/// The message of this thread's last call, kept for confetti_last_error() until the next.
+private enum LastError {
+  private static let key: pthread_key_t = {
+    var key = pthread_key_t()
+    pthread_key_create(&key) { free($0) }
+    return key
+  }()
+
+  nonisolated(unsafe) private static let empty: UnsafePointer<CChar> = UnsafePointer(strdup("")!)
+
+  static var message: UnsafePointer<CChar> {
+    pthread_getspecific(key).map { UnsafePointer($0.assumingMemoryBound(to: CChar.self)) }
+      ?? empty
+  }
+
+  static func set(_ text: String) {
+    let line = text.split(separator: "\n").first.map(String.init) ?? text
+    free(pthread_getspecific(key))
+    pthread_setspecific(key, strdup(line))
+  }
+
+  static func clear() {
+    guard let old = pthread_getspecific(key) else { return }
+    free(old)
+    pthread_setspecific(key, nil)
+  }
+}
