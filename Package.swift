@@ -151,7 +151,9 @@ let package = Package(
       dependencies: [
         "ConfettiCLI", "embed-glfw", "headless", "ConfettiImage", "ConfettiCore",
         "ConfettiPresets",
-      ]),
+      ],
+      // C hosts the tests compile against the installed package.
+      exclude: ["Hosts"]),
   ],
   swiftLanguageModes: [.v6]
 )

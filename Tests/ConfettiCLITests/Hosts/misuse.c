@@ -1,0 +1,150 @@
+/* A host that calls libconfetti with nonsense: every call must return the status confetti.h
+ * promises, with a message, and the library must print nothing and never stop the program.
+ * Prints one line per failed expectation and "N passed, N failed" last; exits 1 on a failure.
+ *
+ *   cc misuse.c -o misuse $(pkg-config --cflags --libs confetti epoxy)
+ */
+#include <confetti.h>
+#include <epoxy/egl.h>
+#include <epoxy/gl.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static int passed, failed;
+
+static void expect(const char *what, confetti_status got, confetti_status wanted) {
+  const char *message = confetti_last_error();
+  int message_right = wanted == CONFETTI_OK ? message[0] == '\0' : message[0] != '\0';
+  if (got == wanted && message_right && !strchr(message, '\n')) {
+    passed++;
+  } else {
+    failed++;
+    printf("FAIL %s: status %d (wanted %d), message \"%s\"\n", what, got, wanted, message);
+  }
+}
+
+static EGLDisplay display;
+static EGLContext context;
+
+static int make_context(void) {
+  display = eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
+  if (display == EGL_NO_DISPLAY || !eglInitialize(display, NULL, NULL)) return 0;
+  EGLint attributes[] = {EGL_SURFACE_TYPE, 0, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE};
+  EGLConfig config = EGL_NO_CONFIG_KHR;
+  EGLint count = 0;
+  eglBindAPI(EGL_OPENGL_API);
+  eglChooseConfig(display, attributes, &config, 1, &count);
+  EGLint version[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
+                      EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                      EGL_NONE};
+  context = eglCreateContext(display, config, EGL_NO_CONTEXT, version);
+  return context != EGL_NO_CONTEXT;
+}
+
+int main(void) {
+  confetti_desc good = {0};
+  good.preset = "cannon";
+  good.width = 320;
+  good.height = 240;
+  confetti_system *system = NULL;
+  confetti_system *made_up = (confetti_system *)(uintptr_t)0x5eed;
+  double nan = NAN, inf = INFINITY;
+
+  expect("version", strcmp(confetti_version(), CONFETTI_VERSION) == 0 ? CONFETTI_OK : 99,
+         CONFETTI_OK);
+
+  /* No context current yet. */
+  expect("create without a context", confetti_create(&good, &system), CONFETTI_ERROR_GL);
+  if (!make_context()) return printf("FAIL no EGL context for the test\n"), 1;
+  eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context);
+
+  /* Descriptions. */
+  expect("null description", confetti_create(NULL, &system), CONFETTI_ERROR_ARGUMENT);
+  expect("null result", confetti_create(&good, NULL), CONFETTI_ERROR_ARGUMENT);
+  confetti_desc bad = good;
+  bad.preset = "no-such-preset";
+  expect("unknown preset", confetti_create(&bad, &system), CONFETTI_ERROR_EFFECT);
+  bad = good, bad.preset = NULL, bad.json = "{\"emitters\": [";
+  expect("malformed JSON", confetti_create(&bad, &system), CONFETTI_ERROR_EFFECT);
+  bad = good, bad.preset = NULL, bad.json = "{\"emitters\": 3}";
+  expect("JSON of the wrong shape", confetti_create(&bad, &system), CONFETTI_ERROR_EFFECT);
+  bad = good, bad.preset = NULL, bad.path = "/no/such/file.json";
+  expect("missing file", confetti_create(&bad, &system), CONFETTI_ERROR_EFFECT);
+  bad = good, bad.preset = NULL, bad.path = "/dev/zero";
+  expect("a device as the file", confetti_create(&bad, &system), CONFETTI_ERROR_EFFECT);
+  bad = good, bad.json = "{}";
+  expect("two effects at once", confetti_create(&bad, &system), CONFETTI_ERROR_ARGUMENT);
+  double sizes[][2] = {{0, 240}, {320, 0}, {-1, 240}, {320, -5}, {nan, 240}, {inf, 240}};
+  for (int i = 0; i < 6; i++) {
+    bad = good, bad.width = sizes[i][0], bad.height = sizes[i][1];
+    expect("bad size", confetti_create(&bad, &system), CONFETTI_ERROR_ARGUMENT);
+  }
+  bad = good, bad.capacity = -1;
+  expect("negative capacity", confetti_create(&bad, &system), CONFETTI_ERROR_ARGUMENT);
+  bad = good, bad.capacity = INT64_MAX;
+  expect("capacity past any buffer", confetti_create(&bad, &system), CONFETTI_ERROR_GL);
+  bad = good, bad.flags = 0x80;
+  expect("unknown flag", confetti_create(&bad, &system), CONFETTI_ERROR_ARGUMENT);
+  if (system != NULL) printf("FAIL a refused create wrote a system\n"), failed++;
+
+  /* A good system, then everything wrong that can be said to it. */
+  expect("create", confetti_create(&good, &system), CONFETTI_OK);
+  expect("trigger", confetti_trigger(system, CONFETTI_TRIGGER_KEY, 1), CONFETTI_OK);
+  expect("unknown trigger", confetti_trigger(system, (confetti_trigger_type)7, 1),
+         CONFETTI_ERROR_ARGUMENT);
+  double times[] = {nan, -1, inf, -inf, 1e300};
+  for (int i = 0; i < 5; i++) {
+    expect("bad time: trigger", confetti_trigger(system, CONFETTI_TRIGGER_START, times[i]),
+           CONFETTI_ERROR_ARGUMENT);
+    expect("bad time: advance", confetti_advance(system, times[i]), CONFETTI_ERROR_ARGUMENT);
+    expect("bad time: draw", confetti_draw(system, 0, 0, 320, 240, times[i]),
+           CONFETTI_ERROR_ARGUMENT);
+  }
+  expect("bad place", confetti_trigger_at(system, CONFETTI_TRIGGER_CLICK, nan, 3, 1),
+         CONFETTI_ERROR_ARGUMENT);
+  expect("negative rectangle", confetti_draw(system, 0, 0, -1, 240, 1.5),
+         CONFETTI_ERROR_ARGUMENT);
+  expect("empty rectangle", confetti_draw(system, 0, 0, 0, 0, 1.5), CONFETTI_OK);
+  expect("zero size", confetti_set_size(system, 0, 0), CONFETTI_ERROR_ARGUMENT);
+  expect("NaN size", confetti_set_size(system, nan, 10), CONFETTI_ERROR_ARGUMENT);
+  expect("null answer", confetti_is_alive(system, 1, NULL), CONFETTI_ERROR_ARGUMENT);
+  expect("null answer", confetti_end_time(system, NULL), CONFETTI_ERROR_ARGUMENT);
+  expect("null answer", confetti_alive_count(system, 1, NULL), CONFETTI_ERROR_ARGUMENT);
+  expect("draw", confetti_draw(system, 0, 0, 320, 240, 1.5), CONFETTI_OK);
+  int64_t count = -1;
+  expect("alive count", confetti_alive_count(system, 1.5, &count), CONFETTI_OK);
+  if (count != 30) printf("FAIL the cannon shot %lld pieces, not 30\n", (long long)count), failed++;
+  bool alive = false;
+  expect("is alive", confetti_is_alive(system, 1.5, &alive), CONFETTI_OK);
+  if (!alive) printf("FAIL the shot is not alive mid-flight\n"), failed++;
+  double end = 0;
+  expect("end time", confetti_end_time(system, &end), CONFETTI_OK);
+  if (!(end > 1.5 && end < 60)) printf("FAIL the shot ends at %g\n", end), failed++;
+
+  /* Drawing with no context current. */
+  eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+  expect("draw without a context", confetti_draw(system, 0, 0, 320, 240, 1.6), CONFETTI_ERROR_GL);
+  expect("advance needs none", confetti_advance(system, 1.6), CONFETTI_OK);
+  eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context);
+
+  /* Handles that are not live systems. */
+  expect("null system", confetti_draw(NULL, 0, 0, 1, 1, 1), CONFETTI_ERROR_HANDLE);
+  expect("made-up system", confetti_advance(made_up, 1), CONFETTI_ERROR_HANDLE);
+  expect("destroy", confetti_destroy(system), CONFETTI_OK);
+  expect("destroyed: draw", confetti_draw(system, 0, 0, 320, 240, 2), CONFETTI_ERROR_HANDLE);
+  expect("destroyed: trigger", confetti_trigger(system, CONFETTI_TRIGGER_KEY, 2),
+         CONFETTI_ERROR_HANDLE);
+  expect("destroyed twice", confetti_destroy(system), CONFETTI_ERROR_HANDLE);
+  expect("destroy null", confetti_destroy(NULL), CONFETTI_ERROR_HANDLE);
+
+  /* A new system never gets an old handle; one destroyed without a context current goes too. */
+  confetti_system *second = NULL;
+  expect("create again", confetti_create(&good, &second), CONFETTI_OK);
+  if (second == system) printf("FAIL a new system got a destroyed one's handle\n"), failed++;
+  eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+  expect("destroy without a context", confetti_destroy(second), CONFETTI_OK);
+
+  printf("%d passed, %d failed\n", passed, failed);
+  return failed ? 1 : 0;
+}

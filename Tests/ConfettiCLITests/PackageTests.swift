@@ -1,0 +1,312 @@
+import ConfettiImage
+import ConfettiPresets
+import Foundation
+import XCTest
+
+/// The Debian package `sh .ci/package` makes, unpacked under a temporary root and used as a
+/// machine without Swift would use it: the program, its manual and completions, and C and Python
+/// programs that draw through its libconfetti. Nothing from the toolchain is on any path.
+final class PackageTests: XCTestCase {
+  /// The unpacked package, built once for every test here.
+  struct Installed {
+    var root: URL
+    var usr: URL { root.appendingPathComponent("usr") }
+    var program: URL { usr.appendingPathComponent("bin/confetti") }
+    var libraries: URL
+    var deb: URL
+  }
+
+  nonisolated(unsafe) private static var built: Result<Installed, Error>?
+
+  /// Builds the package (a release build, a few minutes the first time) and unpacks it.
+  func installed() throws -> Installed {
+    if let built = Self.built { return try built.get() }
+    let result = Result { () throws -> Installed in
+      let out = try temporaryDirectory()
+      let build = try runProgram(
+        URL(fileURLWithPath: "/bin/sh"), [repository.appendingPathComponent(".ci/package").path, out.path],
+        timeout: 3600)
+      guard build.status == 0 else {
+        throw PackageError("sh .ci/package failed (\(build.status)): \(build.stderr)\(build.stdout)")
+      }
+      let debs = try FileManager.default.contentsOfDirectory(atPath: out.path).filter {
+        $0.hasSuffix(".deb")
+      }
+      guard debs.count == 1 else { throw PackageError("no single .deb in \(debs)") }
+      let deb = out.appendingPathComponent(debs[0])
+      let root = out.appendingPathComponent("unpacked")
+      let unpack = try runProgram(
+        URL(fileURLWithPath: "/usr/bin/dpkg-deb"), ["-x", deb.path, root.path])
+      guard unpack.status == 0 else { throw PackageError("dpkg-deb -x: \(unpack.stderr)") }
+      let lib = root.appendingPathComponent("usr/lib")
+      let multiarch = try FileManager.default.contentsOfDirectory(atPath: lib.path).first {
+        $0.hasSuffix("-linux-gnu")
+      }
+      return Installed(
+        root: root, libraries: lib.appendingPathComponent(multiarch ?? "missing"), deb: deb)
+    }
+    Self.built = result
+    return try result.get()
+  }
+
+  /// The environment of a machine without Swift: system folders only, and the unpacked
+  /// package's libraries where an installed package's would be found.
+  func plainEnvironment(_ package: Installed, _ extra: [String: String] = [:]) -> [String: String?] {
+    var environment: [String: String?] = [:]
+    for key in ProcessInfo.processInfo.environment.keys { environment[key] = nil as String? }
+    let kept = ["HOME", "DISPLAY", "XDG_RUNTIME_DIR", "LANG", "TMPDIR"]
+    for key in kept { environment[key] = ProcessInfo.processInfo.environment[key] }
+    environment["PATH"] = "/usr/sbin:/usr/bin:/sbin:/bin"
+    environment["LD_LIBRARY_PATH"] = package.libraries.path
+    for (key, value) in extra { environment[key] = value }
+    return environment
+  }
+
+  func testTheInstalledProgramRunsWithoutTheSwiftToolchain() throws {
+    let package = try installed()
+    let environment = plainEnvironment(package)
+    for binary in [package.program, package.libraries.appendingPathComponent("libconfetti.so.0")] {
+      let ldd = try runProgram(
+        URL(fileURLWithPath: "/usr/bin/ldd"), [binary.path], environment: environment)
+      XCTAssertEqual(ldd.status, 0, ldd.stderr)
+      XCTAssertFalse(ldd.stdout.contains("not found"), "\(binary.lastPathComponent): \(ldd.stdout)")
+      XCTAssertFalse(ldd.stdout.lowercased().contains("swift"), "\(binary.lastPathComponent): \(ldd.stdout)")
+      XCTAssertFalse(ldd.stdout.contains("Foundation"), ldd.stdout)
+    }
+    let version = try runProgram(package.program, ["--version"], environment: environment)
+    XCTAssertEqual(version.status, 0, version.stderr)
+    let built = try runProgram(confettiBinary, ["--version"])
+    XCTAssertEqual(version.stdout, built.stdout, "the version of this checkout")
+    let verbose = try runProgram(package.program, ["version", "--verbose"], environment: environment)
+    XCTAssertEqual(verbose.status, 0, verbose.stderr)
+    XCTAssert(verbose.stdout.contains("licence: MIT"), verbose.stdout)
+    XCTAssert(verbose.stdout.contains("\nrenderer: "), verbose.stdout)
+    XCTAssertFalse(verbose.stdout.contains("renderer: none"), "a renderer is found here: \(verbose.stdout)")
+    let commit = verbose.stdout.split(separator: "\n").first { $0.hasPrefix("commit: ") }
+    XCTAssertEqual(commit.map { $0.dropFirst("commit: ".count).count }, 40, verbose.stdout)
+
+    let picture = try temporaryDirectory().appendingPathComponent("shot.png")
+    let render = try runProgram(
+      package.program, ["render", "--time", "0.6", "--size", "320x240", "--out", picture.path],
+      environment: environment)
+    XCTAssertEqual(render.status, 0, render.stderr)
+    let image = try PNG.read(picture)
+    let backdrop = RGBAImage(width: 320, height: 240, fill: image[0, 0])
+    XCTAssertGreaterThan(image.difference(from: backdrop, threshold: 24).pixels, 200, "pieces drawn")
+
+    // The licence travels with the package.
+    let copyright = package.usr.appendingPathComponent("share/doc/confetti/copyright")
+    XCTAssert(try String(contentsOf: copyright, encoding: .utf8).hasPrefix("MIT License"))
+  }
+
+  func testThePackageDependsOnDebiansLibrariesAlone() throws {
+    let package = try installed()
+    let info = try runProgram(
+      URL(fileURLWithPath: "/usr/bin/dpkg-deb"), ["-f", package.deb.path, "Depends", "Recommends"])
+    XCTAssertEqual(info.status, 0, info.stderr)
+    for needed in ["libglfw3", "libepoxy0", "libpng16-16", "libfreetype6", "libfontconfig1", "libx11-6", "libxfixes3"] {
+      XCTAssert(info.stdout.contains(needed), "Depends names \(needed): \(info.stdout)")
+    }
+    for recommended in ["ffmpeg", "fonts-noto-color-emoji"] {
+      XCTAssert(info.stdout.contains(recommended), "Recommends \(recommended): \(info.stdout)")
+    }
+    XCTAssertFalse(info.stdout.lowercased().contains("swift"), info.stdout)
+  }
+
+  func testTheManualAndCompletionsNameEveryCommandAndPreset() throws {
+    let package = try installed()
+    let manual = try runProgram(
+      URL(fileURLWithPath: "/usr/bin/man"),
+      ["-l", package.usr.appendingPathComponent("share/man/man1/confetti.1.gz").path],
+      environment: plainEnvironment(package, ["MANPAGER": "cat", "PAGER": "cat", "MANWIDTH": "100"]))
+    XCTAssertEqual(manual.status, 0, manual.stderr)
+    let subcommands = ["window", "overlay", "render", "bench", "presets", "schema", "version"]
+    for word in subcommands + ["--preset", "--seed"] {
+      XCTAssert(manual.stdout.contains(word), "the manual names \(word)")
+    }
+    let completions = [
+      "share/bash-completion/completions/confetti", "share/zsh/vendor-completions/_confetti",
+      "share/fish/vendor_completions.d/confetti.fish",
+    ]
+    for path in completions {
+      let script = try String(
+        contentsOf: package.usr.appendingPathComponent(path), encoding: .utf8)
+      for word in subcommands + Presets.names {
+        XCTAssert(script.contains(word), "\(path) names \(word)")
+      }
+    }
+  }
+
+  /// The header, the pkg-config file and the library, as a C programmer gets them.
+  func compileC(_ source: URL, packages: [String], package: Installed) throws -> URL {
+    let output = try temporaryDirectory().appendingPathComponent(
+      source.deletingLastPathComponent().lastPathComponent)
+    let pkgConfig = [
+      "PKG_CONFIG_PATH": package.libraries.appendingPathComponent("pkgconfig").path,
+      "PKG_CONFIG_SYSROOT_DIR": package.root.path,
+    ]
+    let flags = try runProgram(
+      URL(fileURLWithPath: "/usr/bin/pkg-config"), ["--cflags", "--libs"] + packages,
+      environment: pkgConfig.mapValues { $0 })
+    XCTAssertEqual(flags.status, 0, flags.stderr)
+    let arguments = ["-std=c11", "-Wall", "-Wextra", "-Werror", source.path, "-o", output.path]
+      + flags.stdout.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+      .filter { !$0.isEmpty } + ["-lm"]
+    let compile = try runProgram(URL(fileURLWithPath: "/usr/bin/cc"), arguments)
+    guard compile.status == 0 else { throw PackageError("cc \(source.lastPathComponent): \(compile.stderr)") }
+    return output
+  }
+
+  /// The first ```LANGUAGE block of a page in docs/hosts.
+  func program(in page: String, language: String) throws -> String {
+    let text = try String(
+      contentsOf: repository.appendingPathComponent("docs/hosts/\(page)"), encoding: .utf8)
+    guard let start = text.range(of: "```\(language)\n"),
+      let end = text.range(of: "\n```", range: start.upperBound..<text.endIndex)
+    else { throw PackageError("no \(language) program in docs/hosts/\(page)") }
+    return String(text[start.upperBound..<end.lowerBound]) + "\n"
+  }
+
+  func testTheHostPagesProgramsBuild() throws {
+    let package = try installed()
+    let directory = try temporaryDirectory()
+    let c = directory.appendingPathComponent("smallest/main.c")
+    try FileManager.default.createDirectory(
+      at: c.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try program(in: "c.md", language: "c").write(to: c, atomically: true, encoding: .utf8)
+    _ = try compileC(c, packages: ["confetti", "glfw3"], package: package)
+    let python = directory.appendingPathComponent("smallest.py")
+    try program(in: "python.md", language: "python").write(
+      to: python, atomically: true, encoding: .utf8)
+    let compiled = try runProgram(
+      URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-m", "py_compile", python.path])
+    XCTAssertEqual(compiled.status, 0, compiled.stderr)
+  }
+
+  func testTheCHeadlessHostDrawsWhatConfettiRenderDraws() throws {
+    let package = try installed()
+    let host = try compileC(
+      repository.appendingPathComponent("Examples/c-headless/main.c"),
+      packages: ["confetti", "epoxy", "libpng"], package: package)
+    let directory = try temporaryDirectory()
+    for preset in ["confetti", "fireworks"] {
+      let prefix = directory.appendingPathComponent("\(preset)-c-").path
+      let run = try runProgram(host, [preset, "3", prefix], environment: plainEnvironment(package))
+      XCTAssertEqual(run.status, 0, run.stderr)
+      XCTAssertEqual(run.stderr, "", "the library says nothing on stderr")
+      let reference = directory.appendingPathComponent("\(preset)-render.png").path
+      let render = try runProgram(
+        package.program,
+        ["render", "--preset", preset, "--size", "1280x720", "--scale", "2", "--seed", "7",
+         "--time", "0.5", "--frames", "3", "--fps", "30", "--out", reference],
+        environment: plainEnvironment(package))
+      XCTAssertEqual(render.status, 0, render.stderr)
+      for frame in 0..<3 {
+        let drawn = try PNG.read(URL(fileURLWithPath: prefix + String(format: "%03d.png", frame)))
+        let rendered = try PNG.read(
+          URL(fileURLWithPath: directory.appendingPathComponent(
+            "\(preset)-render-" + String(format: "%04d.png", frame)).path))
+        let backdrop = RGBAImage(width: 1280, height: 720, fill: rendered[0, 0])
+        XCTAssertGreaterThan(rendered.difference(from: backdrop, threshold: 24).pixels, 1000)
+        // The golden tolerance: every channel within 2/255.
+        let off = drawn.difference(from: rendered, threshold: 2)
+        XCTAssertEqual(off.pixels, 0, "\(preset) frame \(frame): \(off.pixels) pixels differ, by up to \(off.largest)")
+      }
+    }
+  }
+
+  func testTheCLibraryRefusesNonsenseWithAStatusAndAMessage() throws {
+    let package = try installed()
+    let host = try compileC(
+      repository.appendingPathComponent("Tests/ConfettiCLITests/Hosts/misuse.c"),
+      packages: ["confetti", "epoxy"], package: package)
+    let run = try runProgram(host, [], environment: plainEnvironment(package))
+    XCTAssertEqual(run.status, 0, run.stdout)
+    XCTAssertEqual(run.stderr, "", "the library says nothing on stderr")
+    let summary = run.stdout.split(separator: "\n").last.map(String.init) ?? ""
+    XCTAssert(summary.hasSuffix("passed, 0 failed"), run.stdout)
+    XCTAssertGreaterThan(Int(summary.split(separator: " ")[0]) ?? 0, 50, run.stdout)
+  }
+
+  func testTheCWindowHostThrowsConfettiWhereItIsClicked() throws {
+    let package = try installed()
+    let host = try compileC(
+      repository.appendingPathComponent("Examples/c-glfw/main.c"), packages: ["confetti", "glfw3"],
+      package: package)
+    try assertWindowHost(
+      program: host, arguments: ["--seconds", "2.5"], title: "Confetti in C", package: package)
+  }
+
+  func testThePythonHostThrowsConfettiWhereItIsClicked() throws {
+    let package = try installed()
+    let site = repository.appendingPathComponent(".build-python")
+    if !FileManager.default.fileExists(atPath: site.appendingPathComponent("glfw").path) {
+      let pip = try runProgram(
+        URL(fileURLWithPath: "/usr/bin/env"),
+        ["python3", "-m", "pip", "install", "--quiet", "--target", site.path, "glfw"], timeout: 300)
+      XCTAssertEqual(pip.status, 0, "pip install glfw: \(pip.stderr)")
+    }
+    let python = try runProgram(URL(fileURLWithPath: "/usr/bin/env"), ["sh", "-c", "command -v python3"])
+    let window = repository.appendingPathComponent("Examples/python/window.py")
+    try assertWindowHost(
+      program: URL(fileURLWithPath: python.stdout.trimmingCharacters(in: .whitespacesAndNewlines)),
+      arguments: [window.path, "--seconds", "3"], title: "Confetti in Python", package: package,
+      environment: [
+        "PYTHONPATH": site.path, "CONFETTI_LIBRARY": "libconfetti.so.0", "PYTHONDONTWRITEBYTECODE": "1",
+      ])
+    let lines = try String(contentsOf: window, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+    XCTAssertLessThan(lines.count, 80, "the Python window is under 80 lines")
+  }
+
+  /// Runs a window host under Xvfb, clicks the middle of its 960×540 window, and checks the
+  /// click reached the library and the last frame shows the host's backdrop with confetti on it.
+  func assertWindowHost(
+    program: URL, arguments: [String], title: String, package: Installed,
+    environment extra: [String: String] = [:], line: UInt = #line
+  ) throws {
+    let display = try startXvfb(size: "960x540x24")
+    defer { display.server.terminate() }
+    let shot = try temporaryDirectory().appendingPathComponent("window.png")
+    var environment = plainEnvironment(package, extra)
+    environment["DISPLAY"] = display.name
+    let result = try runProgram(program, arguments, environment: environment) {
+      let window = try xdotool(["search", "--sync", "--name", title], display: display.name)
+      _ = try xdotool(
+        ["mousemove", "--window", window, "480", "270", "click", "1"], display: display.name)
+      usleep(400_000)
+      let grab = try runProgram(
+        URL(fileURLWithPath: "/usr/bin/ffmpeg"),
+        ["-v", "error", "-f", "x11grab", "-draw_mouse", "0", "-video_size", "960x540", "-i",
+         "\(display.name)+0,0", "-frames:v", "1", "-y", shot.path])
+      XCTAssertEqual(grab.status, 0, grab.stderr, line: line)
+    }
+    XCTAssertEqual(result.status, 0, result.stderr, line: line)
+    let clicked = result.stdout.split(separator: "\n").first { $0.hasPrefix("click at 480,270: ") }
+    let alive = clicked.flatMap { Int($0.split(separator: " ")[3]) } ?? 0
+    XCTAssertGreaterThan(alive, 80, "the click threw a burst: \(result.stdout)", line: line)
+    let image = try PNG.read(shot)
+    let backdrop = RGBAImage.Pixel(red: 26, green: 31, blue: 51)
+    var (host, confetti) = (0, 0)
+    for y in 0..<image.height {
+      for x in 0..<image.width {
+        let p = image[x, y]
+        if abs(Int(p.red) - Int(backdrop.red)) <= 2, abs(Int(p.blue) - Int(backdrop.blue)) <= 2 {
+          host += 1
+        }
+        let channels = [Int(p.red), Int(p.green), Int(p.blue)]
+        if channels.max()! - channels.min()! > 80 { confetti += 1 }
+      }
+    }
+    XCTAssertGreaterThan(host, image.width * image.height / 2, "the host's scene is drawn", line: line)
+    XCTAssertGreaterThan(confetti, 1000, "confetti is drawn over it", line: line)
+  }
+}
+
+/// The repository this test file is in.
+let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+  .deletingLastPathComponent().deletingLastPathComponent()
+
+struct PackageError: Error, CustomStringConvertible {
+  var description: String
+  init(_ description: String) { self.description = description }
+}
