@@ -62,6 +62,49 @@ final class PackageTests: XCTestCase {
     return environment
   }
 
+  /// The toolchain's library folder (/opt/swift/usr/lib here): hidden from the installed
+  /// programs' runs.
+  static let toolchainLibraries: String? = {
+    guard
+      let found = try? runProgram(
+        URL(fileURLWithPath: "/bin/sh"), ["-c", "readlink -f \"$(command -v swift)\""]),
+      found.status == 0, !found.stdout.isEmpty
+    else { return nil }
+    let swift = URL(fileURLWithPath: found.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+    return swift.deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("lib").path
+  }()
+
+  /// Runs an installed program (or a host built against the package) as on a machine without
+  /// Swift: system folders alone on the paths and, where this runs as root (CI does), in a mount
+  /// namespace of its own with an empty folder over the toolchain's libraries.
+  func runInstalled(
+    _ program: URL, _ arguments: [String], _ package: Installed,
+    environment extra: [String: String] = [:], whileRunning: () throws -> Void = {}
+  ) throws -> RunResult {
+    let environment = plainEnvironment(package, extra)
+    guard let hidden = Self.toolchainLibraries, getuid() == 0 else {
+      if ProcessInfo.processInfo.environment["CI"] == "true" {
+        XCTFail("CI runs as root, to hide the toolchain's libraries from the installed programs")
+      }
+      return try runProgram(
+        program, arguments, environment: environment, whileRunning: whileRunning)
+    }
+    return try runProgram(
+      URL(fileURLWithPath: "/usr/bin/unshare"),
+      ["--mount", "/bin/sh", "-c", "mount -t tmpfs none \"$0\" && exec \"$@\"", hidden,
+       program.path] + arguments,
+      environment: environment, timeout: 120, whileRunning: whileRunning)
+  }
+
+  func testTheToolchainIsHiddenFromTheInstalledPrograms() throws {
+    let package = try installed()
+    let hidden = try XCTUnwrap(Self.toolchainLibraries, "the swift that built the package is found")
+    let listing = try runInstalled(URL(fileURLWithPath: "/bin/ls"), ["-A", hidden], package)
+    XCTAssertEqual(listing.status, 0, listing.stderr)
+    if getuid() == 0 { XCTAssertEqual(listing.stdout, "", "\(hidden) is empty for them") }
+  }
+
   func testTheInstalledProgramRunsWithoutTheSwiftToolchain() throws {
     let package = try installed()
     let environment = plainEnvironment(package)
@@ -73,11 +116,11 @@ final class PackageTests: XCTestCase {
       XCTAssertFalse(ldd.stdout.lowercased().contains("swift"), "\(binary.lastPathComponent): \(ldd.stdout)")
       XCTAssertFalse(ldd.stdout.contains("Foundation"), ldd.stdout)
     }
-    let version = try runProgram(package.program, ["--version"], environment: environment)
+    let version = try runInstalled(package.program, ["--version"], package)
     XCTAssertEqual(version.status, 0, version.stderr)
     let built = try runProgram(confettiBinary, ["--version"])
     XCTAssertEqual(version.stdout, built.stdout, "the version of this checkout")
-    let verbose = try runProgram(package.program, ["version", "--verbose"], environment: environment)
+    let verbose = try runInstalled(package.program, ["version", "--verbose"], package)
     XCTAssertEqual(verbose.status, 0, verbose.stderr)
     XCTAssert(verbose.stdout.contains("licence: MIT"), verbose.stdout)
     XCTAssert(verbose.stdout.contains("\nrenderer: "), verbose.stdout)
@@ -86,9 +129,9 @@ final class PackageTests: XCTestCase {
     XCTAssertEqual(commit.map { $0.dropFirst("commit: ".count).count }, 40, verbose.stdout)
 
     let picture = try temporaryDirectory().appendingPathComponent("shot.png")
-    let render = try runProgram(
+    let render = try runInstalled(
       package.program, ["render", "--time", "0.6", "--size", "320x240", "--out", picture.path],
-      environment: environment)
+      package)
     XCTAssertEqual(render.status, 0, render.stderr)
     let image = try PNG.read(picture)
     let backdrop = RGBAImage(width: 320, height: 240, fill: image[0, 0])
@@ -191,15 +234,15 @@ final class PackageTests: XCTestCase {
     let directory = try temporaryDirectory()
     for preset in ["confetti", "fireworks"] {
       let prefix = directory.appendingPathComponent("\(preset)-c-").path
-      let run = try runProgram(host, [preset, "3", prefix], environment: plainEnvironment(package))
+      let run = try runInstalled(host, [preset, "3", prefix], package)
       XCTAssertEqual(run.status, 0, run.stderr)
       XCTAssertEqual(run.stderr, "", "the library says nothing on stderr")
       let reference = directory.appendingPathComponent("\(preset)-render.png").path
-      let render = try runProgram(
+      let render = try runInstalled(
         package.program,
         ["render", "--preset", preset, "--size", "1280x720", "--scale", "2", "--seed", "7",
          "--time", "0.5", "--frames", "3", "--fps", "30", "--out", reference],
-        environment: plainEnvironment(package))
+        package)
       XCTAssertEqual(render.status, 0, render.stderr)
       for frame in 0..<3 {
         let drawn = try PNG.read(URL(fileURLWithPath: prefix + String(format: "%03d.png", frame)))
@@ -220,7 +263,7 @@ final class PackageTests: XCTestCase {
     let host = try compileC(
       repository.appendingPathComponent("Tests/ConfettiCLITests/Hosts/misuse.c"),
       packages: ["confetti", "epoxy"], package: package)
-    let run = try runProgram(host, [], environment: plainEnvironment(package))
+    let run = try runInstalled(host, [], package)
     XCTAssertEqual(run.status, 0, run.stdout)
     XCTAssertEqual(run.stderr, "", "the library says nothing on stderr")
     let summary = run.stdout.split(separator: "\n").last.map(String.init) ?? ""
@@ -267,9 +310,9 @@ final class PackageTests: XCTestCase {
     let display = try startXvfb(size: "960x540x24")
     defer { display.server.terminate() }
     let shot = try temporaryDirectory().appendingPathComponent("window.png")
-    var environment = plainEnvironment(package, extra)
+    var environment = extra
     environment["DISPLAY"] = display.name
-    let result = try runProgram(program, arguments, environment: environment) {
+    let result = try runInstalled(program, arguments, package, environment: environment) {
       let window = try xdotool(["search", "--sync", "--name", title], display: display.name)
       _ = try xdotool(
         ["mousemove", "--window", window, "480", "270", "click", "1"], display: display.name)
