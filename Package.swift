@@ -93,7 +93,13 @@ let package = Package(
     .target(
       name: "ConfettiC",
       dependencies: ["Confetti", "CConfetti"],
-      linkerSettings: [.unsafeFlags(["-Xlinker", "-soname=libconfetti.so.\(libraryMajorVersion)"])]
+      exclude: ["exports.map"],
+      linkerSettings: [
+        .unsafeFlags([
+          "-Xlinker", "-soname=libconfetti.so.\(libraryMajorVersion)",
+          "-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/ConfettiC/exports.map",
+        ])
+      ]
     ),
 
     // The bench: its scenes, the baseline renderers, GPU timing and statistics.

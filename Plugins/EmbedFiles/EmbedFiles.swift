@@ -49,12 +49,20 @@ extension EmbedFiles {
       let path = link.dropFirst("gitdir: ".count).trimmingCharacters(in: .whitespacesAndNewlines)
       gitDirectory = URL(fileURLWithPath: path, relativeTo: package)
     }
+    // A worktree's branches and packed refs are in the repository's common folder.
+    var common = gitDirectory
+    if let path = try? String(
+      contentsOf: gitDirectory.appending(path: "commondir"), encoding: .utf8)
+    {
+      let trimmed = path.trimmingCharacters(in: .whitespacesAndNewlines)
+      common = URL(fileURLWithPath: trimmed, relativeTo: gitDirectory.appending(path: "/"))
+    }
     var inputs = [gitDirectory.appending(path: "HEAD")]
     if let head = try? String(contentsOf: inputs[0], encoding: .utf8), head.hasPrefix("ref: ") {
       let ref = head.dropFirst("ref: ".count).trimmingCharacters(in: .whitespacesAndNewlines)
-      inputs.append(gitDirectory.appending(path: ref))
+      inputs.append(common.appending(path: ref))
     }
-    inputs.append(gitDirectory.appending(path: "packed-refs"))
+    inputs.append(common.appending(path: "packed-refs"))
     inputs = inputs.filter { FileManager.default.fileExists(atPath: $0.path) }
     let output = context.pluginWorkDirectoryURL.appending(path: "BuildCommit.swift")
     return .buildCommand(

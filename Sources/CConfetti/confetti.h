@@ -18,15 +18,16 @@
  * shaders and frames as the `confetti` program draws (`confetti render --time T` of a moment
  * is, pixel for pixel, what a host draws at that moment with the same effect, size and seed).
  *
- * ERRORS. Every call that can fail returns a confetti_status; CONFETTI_OK is 0. On failure it
- * changes nothing, and confetti_last_error() says what was wrong in one line. The library never
- * prints, exits or aborts on bad input: a null pointer, a destroyed or made-up handle, an unknown
- * preset, malformed JSON, a size or time that is not a finite number in range, or no current
- * GL context is an error return.
+ * ERRORS. Every call that can fail returns a confetti_status; CONFETTI_OK is 0. A refused
+ * argument changes nothing, and confetti_last_error() says what was wrong in one line. The
+ * library never prints, exits or aborts on bad input: a null pointer, a destroyed or made-up
+ * handle, an unknown preset, malformed JSON, a size, place or time that is not a finite number
+ * in range, or no current GL context is an error return. Strings are UTF-8.
  *
  * THE CLOCK. The host owns it. Every `time` is a clock reading in seconds from a clock of the
  * host's choosing (glfwGetTime(), a video's frame time, a paused or rewound player): finite,
- * from 0 to under 2^43. Births are decided on the CPU as the clock passes them; everything after
+ * from 0 to under 2^43 s less 40 minutes (about 278,000 years; the 40 minutes are room for what
+ * an effect schedules ahead, such as a firework's sparks). Births are decided on the CPU as the clock passes them; everything after
  * birth is the vertex shader's closed form at the reading confetti_draw is given, so a reading
  * may go back: emission only moves forward, and an earlier reading is drawn without new births.
  *
@@ -37,8 +38,10 @@
  * from the framebuffer's bottom-left corner, as glViewport takes them.
  *
  * THE GL STATE CONTRACT. confetti_create, confetti_draw and confetti_destroy need the host's
- * OpenGL 3.3 core context current on the calling thread (the same context for a system's whole
- * life; contexts that share objects will do). Each leaves the context's state as it found it:
+ * OpenGL 3.3 core context current on the calling thread: the same context for a system's whole
+ * life, or one that shares its objects. The library can tell when no context is current (an
+ * error), not which one is: drawing with another context current uses names that are not the
+ * system's, and what happens then is undefined. Each leaves the context's state as it found it:
  * viewport, scissor, blending, colour mask, the enabled capabilities, the bound program,
  * vertex array, array, pixel-unpack and transform-feedback buffers, the active texture unit,
  * unit 0's texture and sampler, and the pixel-unpack settings. confetti_draw draws into the
@@ -110,17 +113,20 @@ enum {
 };
 
 /* What to run, and where. Zero-initialise it ({0}) and set what you need: zeros mean defaults,
- * so a field added later never changes what an existing program gets. */
+ * so a program rebuilt against a later header with more fields gets what it got before. The
+ * soname's major version changes whenever the struct's layout does. */
 typedef struct confetti_desc {
   /* The effect: at most one of the three. None: the preset "confetti". */
   const char *preset; /* a preset's name: confetti, cannon, snow, fireworks, fire, ... */
   const char *json;   /* a configuration as JSON text (`confetti presets show snow` prints one) */
   const char *path;   /* a configuration file; its images are found beside it */
-  /* The area the effect lives in, in points: finite and greater than 0. Required. */
+  /* The area the effect lives in, in points: greater than 0, at most 1048576. Required. */
   double width;
   double height;
   /* The most particles alive at once; beyond it, the oldest make way. 0: enough for one firing
-   * of every emitter with room to spare. */
+   * of every emitter with room to spare. More than one GL buffer holds (about 31 million) is
+   * CONFETTI_ERROR_GL; each particle takes 68 bytes of GPU memory and about as much of the
+   * program's. */
   int64_t capacity;
   /* Every random draw comes from it, so a run can be repeated exactly. 0: the default seed, 1,
    * which the confetti program uses too. */
@@ -140,15 +146,17 @@ const char *confetti_last_error(void);
  * was on failure). Needs the context current. Builds its shaders here, not mid-effect. */
 confetti_status confetti_create(const confetti_desc *desc, confetti_system **system);
 
-/* Deletes the system's GL objects (the context it was made on must be current; without one
- * current they are left for the context's own destruction) and ends the handle. */
+/* Deletes the system's GL objects (the context it was made on must be current; with none
+ * current they are left, with the few bytes that name them, for the context's own destruction)
+ * and the particles, and ends the handle. */
 confetti_status confetti_destroy(confetti_system *system);
 
 /* Starts every emitter with `trigger` at clock reading `time`, at its configured place.
  * Bursts are born at once; timed and continuous emitters go on emitting as the clock moves. */
 confetti_status confetti_trigger(confetti_system *system, confetti_trigger_type trigger, double time);
 
-/* The same, at (x, y) in points from the top-left corner: a click's place. */
+/* The same, at (x, y) in points from the top-left corner: a click's place, which may lie
+ * outside the area (within 1048576 points of its corner). */
 confetti_status confetti_trigger_at(
     confetti_system *system, confetti_trigger_type trigger, double x, double y, double time);
 
@@ -158,12 +166,13 @@ confetti_status confetti_advance(confetti_system *system, double time);
 
 /* Draws the effect as it is at clock reading `time` into the rectangle (x, y, width, height) of
  * the bound framebuffer, in pixels from its bottom-left corner. Advances emission to `time`
- * first. Needs the context current; leaves its state as it was. A rectangle of no area draws
- * nothing. */
+ * first (also when the GL then fails). Needs the context current; leaves its state as it was.
+ * A rectangle of no area draws nothing. */
 confetti_status confetti_draw(
     confetti_system *system, int x, int y, int width, int height, double time);
 
-/* Changes the area the effect lives in (a resized window), in points: finite, greater than 0. */
+/* Changes the area the effect lives in (a resized window), in points: greater than 0, at most
+ * 1048576. A minimised window keeps its last size rather than passing 0. */
 confetti_status confetti_set_size(confetti_system *system, double width, double height);
 
 /* Forgets every particle and stops every emitter; with keep_start_emitters, the effect's own

@@ -9,7 +9,7 @@
 /// ```
 ///
 /// **The host owns the clock.** Every time is a clock reading in seconds (Double, finite, from
-/// 0 to ``Tick/latestReading``) from a clock of the host's choosing; a reading outside that
+/// 0 to under ``Tick/latestHostReading``) from a clock of the host's choosing; a reading outside that
 /// stops the program (a precondition, as for an index out of range). Births are decided on the
 /// CPU when the clock passes them, each with its exact time; everything after birth is the
 /// vertex shader's closed form at the reading ``draw(in:at:)`` is given. So a reading may go
@@ -39,13 +39,19 @@ public final class ConfettiSystem {
   public let effect: Effect
   /// The area the effect lives in, in points (the window's size, for a window). Emitters are
   /// placed in it when triggered, and ``draw(in:at:)`` spreads it over its rectangle. Both
-  /// sides finite and not negative (a precondition); a side of 0 draws nothing.
+  /// sides from 0 to ``largestSide`` (a precondition); a side of 0 draws nothing.
   public var size: Size {
-    didSet { precondition(Self.isValid(size), "a size's sides are finite and not negative") }
+    didSet {
+      precondition(Self.isValid(size), "a size's sides are from 0 to \(Self.largestSide) points")
+    }
   }
 
-  private static func isValid(_ size: Size) -> Bool {
-    size.width.isFinite && size.height.isFinite && size.width >= 0 && size.height >= 0
+  /// The longest side an effect's area may have, in points: far past any screen, and short of
+  /// where an effect's own arithmetic (spreads across the area) would overflow.
+  public static let largestSide: Points = 1_048_576
+
+  package static func isValid(_ size: Size) -> Bool {
+    (0...largestSide).contains(size.width) && (0...largestSide).contains(size.height)
   }
   /// The most particles alive at once; beyond it, the oldest make way.
   public var capacity: Int { scene.ring.capacity }
@@ -58,7 +64,7 @@ public final class ConfettiSystem {
   /// - Parameters:
   ///   - effect: what to run: ``Effect/preset(_:)``, ``Effect/init(contentsOfFile:)``, or a
   ///     configuration value.
-  ///   - size: the area the effect lives in, in points (see ``size``); finite, not negative.
+  ///   - size: the area the effect lives in, in points (see ``size``); 0 to ``largestSide``.
   ///   - capacity: the most particles alive at once; by default, enough for one firing of
   ///     every emitter with room to spare (``EffectScene/suggestedCapacity(for:)``).
   ///   - seed: every random draw comes from it, so a run can be repeated exactly. Default 1.
@@ -77,7 +83,8 @@ public final class ConfettiSystem {
   ) throws {
     guard Self.isValid(size) else {
       throw EffectError(
-        "the effect's size must be finite and not negative, not \(size.width)×\(size.height)")
+        "the effect's size must be from 0 to \(Int(Self.largestSide)) points a side, not "
+          + "\(size.width)×\(size.height)")
     }
     self.effect = effect
     self.size = size
@@ -126,9 +133,11 @@ public final class ConfettiSystem {
   }
 
   /// Lets go of the system's GL objects without a GL call, for a host whose context is no
-  /// longer current: they go with the context.
+  /// longer current: they go with the context. The renderer that names them is kept alive for
+  /// good (a few hundred bytes), since deleting it would call the GL; the particles are freed
+  /// with the system.
   package func abandon() {
-    renderer?.abandon()
+    if let renderer { _ = Unmanaged.passRetained(renderer) }
     renderer = nil
   }
 
@@ -159,7 +168,9 @@ public final class ConfettiSystem {
   /// emitting, and keep doing so as ``draw(in:at:)`` advances the clock. Needs no GL context.
   /// `time` must be a valid clock reading (see the type's documentation), or the program stops.
   public func trigger(_ trigger: EmitterTrigger = .start, at point: Point? = nil, time: Seconds) {
-    precondition(Tick.isValid(reading: time), "clock readings are finite, from 0 to 2^43 s")
+    precondition(
+      Tick.isValid(reading: time),
+      "clock readings are finite, from 0 to under 2^43 s less 40 minutes")
     scene.trigger(trigger, at: point, window: size, time: time)
   }
 
@@ -167,7 +178,9 @@ public final class ConfettiSystem {
   /// gone by then. ``draw(in:at:)`` does this itself; call it to move an effect on without
   /// drawing it (a minimised window). Needs no GL context. `time` must be a valid clock reading.
   public func advance(to time: Seconds) {
-    precondition(Tick.isValid(reading: time), "clock readings are finite, from 0 to 2^43 s")
+    precondition(
+      Tick.isValid(reading: time),
+      "clock readings are finite, from 0 to under 2^43 s less 40 minutes")
     scene.advance(to: time, window: size)
   }
 

@@ -28,15 +28,18 @@ public func confetti_create(
     guard let system else { throw Refusal.argument("the pointer for the new system is null") }
     let size = try checkedSize(desc.width, desc.height)
     guard desc.capacity >= 0 else {
-      throw Refusal.argument("the capacity must be 0 (the effect's own) or more, not \(desc.capacity)")
+      throw Refusal.argument(
+        "the capacity must be 0 (the effect's own) or more, not \(desc.capacity)")
     }
     let unknownFlags = desc.flags & ~UInt32(CONFETTI_REDUCE_MOTION)
     guard unknownFlags == 0 else {
       throw Refusal.argument("unknown flags 0x\(String(unknownFlags, radix: 16))")
     }
+    guard let capacity = Int(exactly: desc.capacity) else {
+      throw Refusal.argument("the capacity \(desc.capacity) does not fit this machine's integers")
+    }
     let confetti = try ConfettiSystem(
-      effect: try effect(of: desc), size: size,
-      capacity: desc.capacity == 0 ? nil : Int(desc.capacity),
+      effect: try effect(of: desc), size: size, capacity: capacity == 0 ? nil : capacity,
       seed: desc.seed == 0 ? 1 : desc.seed,
       reduceMotion: desc.flags & UInt32(CONFETTI_REDUCE_MOTION) != 0)
     system.pointee = Handles.add(confetti)
@@ -66,12 +69,15 @@ public func confetti_trigger(
 
 @_cdecl("confetti_trigger_at")
 public func confetti_trigger_at(
-  _ system: OpaquePointer?, _ trigger: confetti_trigger_type, _ x: Double, _ y: Double, _ time: Double
+  _ system: OpaquePointer?, _ trigger: confetti_trigger_type, _ x: Double, _ y: Double,
+  _ time: Double
 ) -> confetti_status {
   calling {
     let confetti = try Handles.system(system)
-    guard x.isFinite, y.isFinite else {
-      throw Refusal.argument("a trigger's place must be finite, not (\(x), \(y))")
+    let largest = ConfettiSystem.largestSide
+    guard abs(x) <= largest, abs(y) <= largest else {
+      throw Refusal.argument(
+        "a trigger's place is points within \(Int(largest)) of the corner, not (\(x), \(y))")
     }
     confetti.trigger(
       try emitterTrigger(trigger), at: Point(x: x, y: y), time: try checkedTime(time))
@@ -84,8 +90,7 @@ public func confetti_advance(_ system: OpaquePointer?, _ time: Double) -> confet
 }
 
 @_cdecl("confetti_clear")
-public func confetti_clear(_ system: OpaquePointer?, _ keepStartEmitters: Bool) -> confetti_status
-{
+public func confetti_clear(_ system: OpaquePointer?, _ keepStartEmitters: Bool) -> confetti_status {
   calling { try Handles.system(system).removeAll(keepingStartEmitters: keepStartEmitters) }
 }
 
@@ -197,11 +202,13 @@ private func checkedTime(_ time: Double) throws -> Seconds {
 }
 
 private func checkedSize(_ width: Double, _ height: Double) throws -> Size {
-  guard width.isFinite, height.isFinite, width > 0, height > 0 else {
+  let size = Size(width: width, height: height)
+  guard ConfettiSystem.isValid(size), width > 0, height > 0 else {
     throw Refusal.argument(
-      "the effect's width and height are points, finite and greater than 0, not \(width)×\(height)")
+      "the effect's width and height are points, greater than 0 and at most "
+        + "\(Int(ConfettiSystem.largestSide)), not \(width)×\(height)")
   }
-  return Size(width: width, height: height)
+  return size
 }
 
 private func answer<T>(_ pointer: UnsafeMutablePointer<T>?) throws -> UnsafeMutablePointer<T> {

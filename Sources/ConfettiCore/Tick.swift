@@ -16,9 +16,17 @@ public struct Tick: Equatable, Sendable {
   /// Readings must stay below this, in seconds: 2⁴³ s, so that the count of ticks fits 63 bits.
   public static let latestReading: Seconds = 8_796_093_022_208
 
-  /// Whether `time` is a clock reading a tick can hold: finite, from 0 to ``latestReading``.
+  /// The latest reading a host may give: ``latestReading`` less the time an effect schedules
+  /// ahead of a reading (sub-cells born up to ``EffectScene/deepestSubCell`` lifetimes after
+  /// their first ancestor, each at most ``ParticleRecord/maximumLifetime``, and one lifetime
+  /// more for a landed piece's rest), so that every moment an effect computes is a tick.
+  public static let latestHostReading: Seconds =
+    latestReading - Double(EffectScene.deepestSubCell + 1) * ParticleRecord.maximumLifetime
+
+  /// Whether `time` is a clock reading a host may give: finite, from 0 to under
+  /// ``latestHostReading`` (about 278,000 years).
   public static func isValid(reading time: Seconds) -> Bool {
-    time.isFinite && time >= 0 && time < latestReading
+    time.isFinite && time >= 0 && time < latestHostReading
   }
 
   /// The raw counter, modulo 2³².

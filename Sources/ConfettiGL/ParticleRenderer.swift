@@ -125,12 +125,6 @@ public final class ParticleRenderer {
     (recordBuffer, feedbackBuffer) = (0, 0)
   }
 
-  /// Lets go of every GL object without a GL call, for when no context is current: they go with
-  /// the context. The renderer must not be used afterwards.
-  package func abandon() {
-    released = true
-  }
-
   /// The GL names the renderer owns, for tests that check they are gone after ``release()``.
   package var objectNames: (vertexArray: GLuint, buffers: [GLuint], program: GLuint) {
     let (vertexArray, indexBuffer) = instances.objectNames

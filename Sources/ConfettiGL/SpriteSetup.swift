@@ -314,12 +314,14 @@ package struct SpriteProjection {
   ) -> Bool {
     guard Self.pixelsPerPoint(rect, window: window) != nil else { return false }
     let margin = margin(width: rect.width, height: rect.height)
+    // Clamped: a rectangle near the ends of GL's integers is the GL's to clip, not a trap.
     epoxy_glViewport(
-      GLint(rect.x - margin), GLint(rect.y - margin), GLsizei(rect.width + 2 * margin),
-      GLsizei(rect.height + 2 * margin))
+      GLint(clamping: rect.x - margin), GLint(clamping: rect.y - margin),
+      GLsizei(clamping: rect.width + 2 * margin), GLsizei(clamping: rect.height + 2 * margin))
     let scissor = clip.map(rect.intersection) ?? rect
     epoxy_glScissor(
-      GLint(scissor.x), GLint(scissor.y), GLsizei(scissor.width), GLsizei(scissor.height))
+      GLint(clamping: scissor.x), GLint(clamping: scissor.y), GLsizei(clamping: scissor.width),
+      GLsizei(clamping: scissor.height))
     setUniforms(
       width: rect.width, height: rect.height, window: window, program: program, meter: &meter)
     return true

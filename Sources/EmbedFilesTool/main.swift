@@ -22,9 +22,16 @@ func headCommit(in gitDirectory: URL) -> String? {
   }
   guard let head = read("HEAD") else { return nil }
   guard head.hasPrefix("ref: ") else { return head }
+  // A worktree's branches and packed refs are in the repository's common folder.
+  let common = read("commondir").map { $0.hasPrefix("/") ? $0 : "\(gitDirectory.path)/\($0)" }
+  func readShared(_ path: String) -> String? {
+    guard let common else { return read(path) }
+    return (try? String(contentsOfFile: "\(common)/\(path)", encoding: .utf8))?
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+  }
   let ref = String(head.dropFirst("ref: ".count))
-  if let loose = read(ref) { return loose }
-  let packed = read("packed-refs")?.split(separator: "\n") ?? []
+  if let loose = readShared(ref) { return loose }
+  let packed = readShared("packed-refs")?.split(separator: "\n") ?? []
   return packed.first { $0.hasSuffix(" " + ref) }.map { String($0.prefix { $0 != " " }) }
 }
 

@@ -199,9 +199,13 @@ final class LibraryTests: HeadlessGLTestCase {
   }
 
   func testBadSizesAndCapacitiesAreOneLineErrors() throws {
-    for size in [Size(width: -320, height: 180), Size(width: .nan, height: 10)] {
+    let sizes = [
+      Size(width: -320, height: 180), Size(width: .nan, height: 10),
+      Size(width: 1.5e308, height: 10), Size(width: 10, height: .infinity),
+    ]
+    for size in sizes {
       XCTAssertThrowsError(try ConfettiSystem(preset: "confetti", size: size)) {
-        XCTAssert("\($0)".contains("size must be finite"), "\($0)")
+        XCTAssert("\($0)".contains("size must be from 0 to 1048576 points a side"), "\($0)")
       }
     }
     XCTAssertThrowsError(try ConfettiSystem(preset: "confetti", size: size, capacity: 0)) {

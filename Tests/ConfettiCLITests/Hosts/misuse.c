@@ -86,7 +86,34 @@ int main(void) {
   expect("capacity past any buffer", confetti_create(&bad, &system), CONFETTI_ERROR_GL);
   bad = good, bad.flags = 0x80;
   expect("unknown flag", confetti_create(&bad, &system), CONFETTI_ERROR_ARGUMENT);
+  bad = good, bad.width = 1.5e308;
+  expect("a finite size past any screen", confetti_create(&bad, &system), CONFETTI_ERROR_ARGUMENT);
+  bad = good, bad.width = 1048577;
+  expect("one point past the largest side", confetti_create(&bad, &system),
+         CONFETTI_ERROR_ARGUMENT);
   if (system != NULL) printf("FAIL a refused create wrote a system\n"), failed++;
+
+  /* The latest reading a host may give, with fireworks whose sparks are born lifetimes later. */
+  confetti_desc fireworks = good;
+  fireworks.preset = "fireworks";
+  confetti_system *late = NULL;
+  const double latest = 8796093022208.0 - 2400.0;
+  expect("create fireworks", confetti_create(&fireworks, &late), CONFETTI_OK);
+  expect("the first reading too late", confetti_trigger(late, CONFETTI_TRIGGER_START, latest),
+         CONFETTI_ERROR_ARGUMENT);
+  expect("the latest reading", confetti_trigger(late, CONFETTI_TRIGGER_START, latest - 12),
+         CONFETTI_OK);
+  int64_t most = 0; /* fireworks' shells burst some seconds in */
+  for (double t = latest - 12; t < latest - 1; t += 0.25) {
+    int64_t alive_now = 0;
+    confetti_advance(late, t);
+    confetti_alive_count(late, t, &alive_now);
+    most = alive_now > most ? alive_now : most;
+  }
+  expect("drawn at the latest reading", confetti_draw(late, 0, 0, 320, 240, latest - 1),
+         CONFETTI_OK);
+  if (most < 100) printf("FAIL at most %lld sparks alive near the latest reading\n", (long long)most), failed++;
+  expect("destroy fireworks", confetti_destroy(late), CONFETTI_OK);
 
   /* A good system, then everything wrong that can be said to it. */
   expect("create", confetti_create(&good, &system), CONFETTI_OK);
@@ -106,6 +133,11 @@ int main(void) {
   expect("negative rectangle", confetti_draw(system, 0, 0, -1, 240, 1.5),
          CONFETTI_ERROR_ARGUMENT);
   expect("empty rectangle", confetti_draw(system, 0, 0, 0, 0, 1.5), CONFETTI_OK);
+  expect("a rectangle at the ends of int", confetti_draw(system, INT32_MIN, INT32_MIN, 320, 240, 1.5),
+         CONFETTI_OK);
+  expect("the widest rectangle", confetti_draw(system, 0, 0, INT32_MAX, INT32_MAX, 1.5), CONFETTI_OK);
+  expect("a place past any screen", confetti_trigger_at(system, CONFETTI_TRIGGER_CLICK, 1e300, 3, 1),
+         CONFETTI_ERROR_ARGUMENT);
   expect("zero size", confetti_set_size(system, 0, 0), CONFETTI_ERROR_ARGUMENT);
   expect("NaN size", confetti_set_size(system, nan, 10), CONFETTI_ERROR_ARGUMENT);
   expect("null answer", confetti_is_alive(system, 1, NULL), CONFETTI_ERROR_ARGUMENT);
