@@ -31,9 +31,29 @@ class _Desc(ctypes.Structure):
                 ("capacity", ctypes.c_int64), ("seed", ctypes.c_uint64), ("flags", ctypes.c_uint32)]
 
 
+ARGUMENT = 1  # confetti_status's CONFETTI_ERROR_ARGUMENT
+
+
 def _check(status):
     if status != 0:
         raise Error(status, _lib.confetti_last_error().decode())
+
+
+def _whole(value, name, bits, signed=True):
+    """`value` as a C integer of `bits`, refused (not cut down, as ctypes would) when it is not
+    a whole number in range."""
+    low, high = (-(1 << bits - 1), (1 << bits - 1) - 1) if signed else (0, (1 << bits) - 1)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise Error(ARGUMENT, f"{name} must be a whole number from {low} to {high}, not {value!r}")
+    return value
+
+
+def _text(value, name):
+    if value is None:
+        return None
+    if not isinstance(value, str) or "\0" in value:
+        raise Error(ARGUMENT, f"{name} must be text without NUL characters, not {value!r}")
+    return value.encode()
 
 
 _handle, _d = ctypes.c_void_p, ctypes.c_double
@@ -62,9 +82,9 @@ class System:
 
     def __init__(self, preset=None, json=None, path=None, *, width, height, capacity=0, seed=0,
                  flags=0):
-        encode = lambda text: text.encode() if text is not None else None
-        desc = _Desc(encode(preset), encode(json), encode(path), width, height, capacity, seed,
-                     flags)
+        desc = _Desc(_text(preset, "preset"), _text(json, "json"), _text(path, "path"),
+                     float(width), float(height), _whole(capacity, "capacity", 64),
+                     _whole(seed, "seed", 64, signed=False), _whole(flags, "flags", 32, False))
         self._handle = _handle()
         _lib.confetti_create(ctypes.byref(desc), ctypes.byref(self._handle))
 
@@ -73,6 +93,8 @@ class System:
         _lib.confetti_destroy(self._handle)
 
     def trigger(self, trigger, time, at=None):
+        """Starts the emitters of `trigger` (START, CLICK, KEY) at `time`; a click `at` (x, y)."""
+        trigger = _whole(trigger, "trigger", 32)
         if at is None:
             _lib.confetti_trigger(self._handle, trigger, time)
         else:
@@ -82,6 +104,9 @@ class System:
         _lib.confetti_advance(self._handle, time)
 
     def draw(self, x, y, width, height, time):
+        """Draws into the framebuffer's rectangle (pixels from its bottom-left corner)."""
+        x, y, width, height = (_whole(v, n, 32) for v, n in
+                               zip((x, y, width, height), ("x", "y", "width", "height")))
         _lib.confetti_draw(self._handle, x, y, width, height, time)
 
     def set_size(self, width, height):

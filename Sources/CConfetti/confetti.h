@@ -161,7 +161,10 @@ confetti_status confetti_trigger_at(
     confetti_system *system, confetti_trigger_type trigger, double x, double y, double time);
 
 /* Emits what the running emitters owe up to `time` and frees what has ended by then, without
- * drawing (a minimised window). confetti_draw does this itself. */
+ * drawing (a minimised window). confetti_draw does this itself. Emission is decided a step at a
+ * time, as a display's frames would: a step emits at most a tenth of a second's births and
+ * 20,000 pieces, so a host that jumps far ahead in one call gets fewer pieces than one that
+ * advances in frame-sized steps (confetti render advances 1/60 s at a time). */
 confetti_status confetti_advance(confetti_system *system, double time);
 
 /* Draws the effect as it is at clock reading `time` into the rectangle (x, y, width, height) of
@@ -184,7 +187,9 @@ confetti_status confetti_clear(confetti_system *system, bool keep_start_emitters
 confetti_status confetti_is_alive(const confetti_system *system, double time, bool *alive);
 
 /* *end_time: the clock reading from which nothing is drawn any more, exact to 2^-20 s;
- * +INFINITY while an emitter is still emitting; -INFINITY when nothing was born. */
+ * +INFINITY while an emitter is still emitting; -INFINITY when the system holds no particle
+ * (none born, all cleared, or all ended and freed: a reading before they ended then draws
+ * nothing either, as confetti_advance frees what has ended). */
 confetti_status confetti_end_time(const confetti_system *system, double *end_time);
 
 /* *count: how many particles are visible at `time`. */

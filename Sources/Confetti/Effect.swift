@@ -71,7 +71,8 @@ public struct Effect: Sendable {
         do {
           return try TextImage.render(text)
         } catch {
-          throw EffectError("cannot draw the text shape \"\(text)\": \(error)")
+          // Quoted with its control characters escaped, so the message stays one line.
+          throw EffectError("cannot draw the text shape \(text.debugDescription): \(error)")
         }
       }
       let url: URL

@@ -318,8 +318,12 @@ private enum LastError {
       ?? empty
   }
 
+  /// Keeps `text` as one line: a control character some input brought in (a newline in a
+  /// preset's name) is written as an escape.
   static func set(_ text: String) {
-    let line = text.split(separator: "\n").first.map(String.init) ?? text
+    let line = text.unicodeScalars.map {
+      $0.value < 0x20 || $0 == "\u{7F}" ? $0.escaped(asASCII: true) : String($0)
+    }.joined()
     free(pthread_getspecific(key))
     pthread_setspecific(key, strdup(line))
   }

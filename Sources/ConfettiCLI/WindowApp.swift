@@ -31,8 +31,8 @@ final class WindowApp {
                    effect with neither starts again
       p, o         the next, the previous preset
       k, pause     pause and play
-      [, ]         half and double speed (1/8× to 8×)
-      ←, →         paused: step a frame; held: run time backwards (or on)
+      [, ]         half and double speed (1/8 to 8 times)
+      left, right  paused: step a frame; held: run time backwards (or on)
       r            read the --config file again
       c            clear every particle
       esc, q       quit

@@ -80,9 +80,15 @@ extension EffectConfig {
       }
     }
     // Generations: a sub-cell started by a cell is the first; no deeper than the scene goes.
+    // Each sub-cell's depth is found once (the starts form no loop, as checked above): a chain
+    // whose every sub-cell starts the next several times is not walked once per path.
+    var depths: [Int: Int] = [:]
     func depth(_ name: String) -> Int {
       guard let index = subCell(named: name) else { return 0 }
-      return 1 + (subCells[index].starts.map(depth).max() ?? 0)
+      if let known = depths[index] { return known }
+      let found = 1 + (subCells[index].starts.map(depth).max() ?? 0)
+      depths[index] = found
+      return found
     }
     for (e, emitter) in emitters.enumerated() {
       for (c, cell) in emitter.cells.enumerated() {

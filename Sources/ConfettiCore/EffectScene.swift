@@ -245,13 +245,47 @@ public struct EffectScene: Sendable {
   private mutating func prewarm(_ index: Int, by prewarm: Seconds, to time: Seconds, window: Size) {
     let start = time - prewarm
     running[index].lastTime = start
-    var steps = 1
+    var steps = skippedPrewarmSteps(index, by: prewarm, to: time) + 1
     while running[index].lastTime < time {
       let next = min(time, start + Double(steps) * Self.prewarmStep)
       var budget = Self.maximumBirthsPerStep
       emit(index, to: next, window: window, budget: &budget)
       steps += 1
     }
+  }
+
+  /// How many of a prewarm's first steps would emit only pieces the ring cannot keep: those
+  /// whose births are followed by at least a ring's worth more (the oldest make way). They are
+  /// passed over (the emitter's clock and counts moved on as if they had run), so that a rate
+  /// far beyond the ring costs what the ring holds, not what the prewarm would emit. Where the
+  /// whole prewarm fits the ring, none are.
+  private mutating func skippedPrewarmSteps(_ index: Int, by prewarm: Seconds, to time: Seconds)
+    -> Int
+  {
+    let emitter = config.emitters[running[index].emitter]
+    let local = running[index].local
+    let count = Int((prewarm / Self.prewarmStep).rounded(.up))
+    func due(afterSteps k: Int) -> [Double] {
+      let u = local + min(prewarm, Double(k) * Self.prewarmStep)
+      return emitter.cells.map { Self.births(of: $0.birthRate, emission: emitter.emission, by: u) }
+    }
+    // From the last step back, what each step appends (at most a step's budget).
+    var later = 0
+    var after = due(afterSteps: count)
+    for k in stride(from: count - 1, through: 0, by: -1) {
+      let before = due(afterSteps: k)
+      let owed = zip(after, before).map { Int($0) - Int($1) }.reduce(0, +)
+      later += min(max(0, owed), Self.maximumBirthsPerStep)
+      if later >= ring.capacity {
+        guard k > 0 else { return 0 }
+        running[index].local = local + Double(k) * Self.prewarmStep
+        running[index].lastTime = time - prewarm + Double(k) * Self.prewarmStep
+        running[index].born = before.map { Int($0) }
+        return k
+      }
+      after = before
+    }
+    return 0
   }
 
   /// The steps a prewarm takes: a frame at 60 Hz.

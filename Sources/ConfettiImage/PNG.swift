@@ -44,9 +44,11 @@ public enum PNG {
   /// Reads a PNG file as 8-bit RGBA. With `largest`, a picture wider or taller than that many
   /// pixels is refused from its header, before any pixel memory is allocated.
   public static func read(_ url: URL, largest: Int? = nil) throws -> RGBAImage {
+    let file = try openRegularFile(url.path)
+    defer { fclose(file) }
     var png = png_image()
     png.version = UInt32(PNG_IMAGE_VERSION)
-    guard png_image_begin_read_from_file(&png, url.path) != 0 else {
+    guard png_image_begin_read_from_stdio(&png, file) != 0 else {
       throw Failure(description: "cannot read \(url.path): \(message(of: &png))")
     }
     if let largest, png.width > largest || png.height > largest {
@@ -63,6 +65,29 @@ public enum PNG {
       throw Failure(description: "cannot decode \(url.path): \(message(of: &png))")
     }
     return RGBAImage(width: Int(png.width), height: Int(png.height), bytes: bytes)
+  }
+
+  /// Opens `path` for reading if it is a regular file. Opened without blocking, then checked: a
+  /// FIFO would otherwise wait for a writer for ever, and a device never end.
+  private static func openRegularFile(_ path: String) throws -> UnsafeMutablePointer<FILE> {
+    let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    guard descriptor >= 0 else {
+      throw Failure(description: "cannot read \(path): \(String(cString: strerror(errno)))")
+    }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+      let type = status.st_mode & S_IFMT
+      close(descriptor)
+      let what =
+        type == S_IFDIR ? "a folder" : type == S_IFIFO ? "a FIFO" : "a device or special file"
+      throw Failure(description: "cannot read \(path): it is \(what), not a file")
+    }
+    _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+    guard let file = fdopen(descriptor, "rb") else {
+      close(descriptor)
+      throw Failure(description: "cannot read \(path): \(String(cString: strerror(errno)))")
+    }
+    return file
   }
 
   private static func message(of png: inout png_image) -> String {

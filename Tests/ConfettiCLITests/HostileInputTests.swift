@@ -182,9 +182,13 @@ final class HostileInputTests: XCTestCase {
     // A folder where an image should be; the other files are written below.
     try FileManager.default.createDirectory(
       at: directory.appendingPathComponent("folder.png"), withIntermediateDirectories: true)
+    // A FIFO that nothing writes: opening it to read would wait for ever.
+    XCTAssertEqual(mkfifo(directory.appendingPathComponent("pipe.png").path, 0o600), 0)
     let pictures: [(name: String, bytes: [UInt8]?, message: String)] = [
       ("missing.png", nil, "cannot use the image"),
-      ("folder.png", nil, "cannot use the image"),
+      ("folder.png", nil, "it is a folder, not a file"),
+      ("pipe.png", nil, "it is a FIFO, not a file"),
+      ("/dev/zero", nil, "it is a device or special file, not a file"),
       ("text.png", Array("not a picture".utf8), "cannot use the image"),
       ("empty.png", [], "cannot use the image"),
       ("truncated.png", [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0], "cannot use"),
@@ -193,7 +197,8 @@ final class HostileInputTests: XCTestCase {
       if let bytes = picture.bytes {
         try Data(bytes).write(to: directory.appendingPathComponent(picture.name))
       }
-      let file = directory.appendingPathComponent("image-\(picture.name).json")
+      let file = directory.appendingPathComponent(
+        "image-\(picture.name.replacingOccurrences(of: "/", with: "_")).json")
       try
         #"{"name": "i", "emitters": [{"cells": [{"count": 1, "shapes": [{"image": "\#(picture.name)"}]}]}]}"#
         .write(to: file, atomically: true, encoding: .utf8)

@@ -17,6 +17,27 @@ final class EmissionTests: XCTestCase {
     return EffectConfig(name: "test", emitters: [emitter])
   }
 
+  /// A prewarm whose births far exceed the ring emits only what the ring keeps: the pieces of
+  /// its last steps, as many as running it whole would leave, not 120 s of a million a second.
+  func testAPrewarmBeyondTheRingEmitsOnlyWhatTheRingKeeps() throws {
+    var flood = config(.continuous, rate: 1_000_000, lifetime: 600)
+    flood.emitters[0].prewarm = EmitterConfig.longestPrewarm
+    var scene = try EffectScene(config: flood, capacity: 1000, seed: 3)
+    scene.trigger(.start, window: window, time: 200)
+    XCTAssertLessThanOrEqual(scene.ring.head, 1000 + EffectScene.maximumBirthsPerStep)
+    XCTAssertEqual(scene.ring.aliveCount(at: 200), 1000, "the ring is full")
+    // The pieces kept are the newest: born in the prewarm's last step.
+    let oldest = scene.ring.records.map { Tick(200).rawValue &- $0.birth }.max()!
+    XCTAssertLessThanOrEqual(oldest, UInt32(EffectScene.prewarmStep * Tick.perSecond) + 1)
+
+    // A prewarm the ring holds whole is run whole: the same pieces as before.
+    var gentle = config(.continuous, rate: 10, lifetime: 600)
+    gentle.emitters[0].prewarm = 5
+    var whole = try EffectScene(config: gentle, capacity: 1000, seed: 3)
+    whole.trigger(.start, window: window, time: 200)
+    XCTAssertEqual(whole.ring.head, 50)
+  }
+
   /// Runs a scene from time 0 to `end` in frames of `step`, returning how many were born by each
   /// frame.
   func births(

@@ -263,6 +263,26 @@ final class SubCellTests: XCTestCase {
     }
   }
 
+  /// A chain 30 deep whose every sub-cell starts the next eight times has 8³⁰ paths: its depth
+  /// is found once per sub-cell, so it is refused at once rather than after walking them all.
+  func testAWideChainOfSubCellsIsRefusedWithoutWalkingEveryPath() {
+    let names = (0...30).map { "s\($0)" }
+    let subCells = names.indices.map { i in
+      guard i + 1 < names.count else { return #"{"name": "\#(names[i])", "count": 1}"# }
+      let starts = Array(repeating: "\"\(names[i + 1])\"", count: 8).joined(separator: ", ")
+      return #"{"name": "\#(names[i])", "count": 1, "onDeath": [\#(starts)]}"#
+    }
+    let text = """
+      {"name": "wide", "emitters": [{"cells": [{"count": 1, "onDeath": ["s0"]}]}],
+       "subCells": [\(subCells.joined(separator: ", "))]}
+      """
+    XCTAssertThrowsError(try EffectConfig.decode(text)) {
+      XCTAssertEqual(
+        "\($0)",
+        "$.emitters[0].cells[0]: its sub-cells start sub-cells 31 generations deep; at most 3")
+    }
+  }
+
   func testTheVelocityIsTheClosedFormsDerivative() {
     var p = ConfettiParticle()
     p.velocityX = 140

@@ -69,6 +69,11 @@ int main(void) {
   expect("malformed JSON", confetti_create(&bad, &system), CONFETTI_ERROR_EFFECT);
   bad = good, bad.preset = NULL, bad.json = "{\"emitters\": 3}";
   expect("JSON of the wrong shape", confetti_create(&bad, &system), CONFETTI_ERROR_EFFECT);
+  bad = good, bad.preset = "snow\nand more";
+  expect("a preset name over two lines", confetti_create(&bad, &system), CONFETTI_ERROR_EFFECT);
+  bad = good, bad.preset = NULL;
+  bad.json = "{\"emitters\": [{\"cells\": [{\"shapes\": [{\"text\": \"\\n\\n\"}]}]}]}";
+  expect("a text shape of newlines", confetti_create(&bad, &system), CONFETTI_ERROR_EFFECT);
   bad = good, bad.preset = NULL, bad.path = "/no/such/file.json";
   expect("missing file", confetti_create(&bad, &system), CONFETTI_ERROR_EFFECT);
   bad = good, bad.preset = NULL, bad.path = "/dev/zero";
