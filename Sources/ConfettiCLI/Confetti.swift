@@ -7,6 +7,7 @@ import Foundation
 enum Main {
   /// Parses and runs `confetti …`. Every error is one line on stderr and a non-zero exit code.
   static func main() {
+    ChildProcess.keepStartingEnvironment()  // confetti run's command gets it untouched
     DriverMessages.quietDrivers()
     HeapPolicy.keepFreedMemory()  // where refused, frames on a software GL are only slower
     let arguments = Shorthands.expand(Array(CommandLine.arguments.dropFirst()))
@@ -86,7 +87,9 @@ enum Shorthands {
 
   private static func negativeValuesAttached(_ arguments: [String]) -> [String] {
     var result: [String] = []
-    for argument in arguments {
+    for (index, argument) in arguments.enumerated() {
+      // After --, the words are a command's (confetti run -- cmd --level -1), not ours.
+      if argument == "--" { return result + arguments[index...] }
       if let last = result.last, last.hasPrefix("--"), !last.contains("="),
         argument.hasPrefix("-"), argument.dropFirst().first?.isNumber == true
       {
@@ -107,15 +110,16 @@ struct ConfettiCommand: ParsableCommand {
       With no command, opens a window (its options: confetti window --help).
       \(WindowApp.controls)
 
-      confetti overlay throws the effect over the desktop and exits when it is over:
-        make && confetti overlay
+      confetti run throws the effect over the desktop when a command succeeds, and exits with
+      the command's status either way:
+        confetti run -- make
 
       confetti --bench N is short for confetti bench --particles N.
       """,
     version: ConfettiVersion.current,
     subcommands: [
-      Window.self, OverlayCommand.self, Render.self, BenchCommand.self, PresetsCommand.self,
-      SchemaCommand.self, VersionCommand.self,
+      Window.self, OverlayCommand.self, RunCommand.self, Render.self, BenchCommand.self,
+      PresetsCommand.self, SchemaCommand.self, VersionCommand.self,
     ],
     defaultSubcommand: Window.self
   )

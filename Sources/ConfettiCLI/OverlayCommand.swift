@@ -36,7 +36,7 @@ struct OverlayCommand: ParsableCommand {
       key reaches the windows below. It fires the effect's start emitters, or its key emitters \
       where it has none (by default the confetti preset: two corner cannons whose pieces \
       settle along the bottom edge), and exits 0 the moment the last particle is \
-      gone, so that `make && confetti overlay` celebrates a build. With --loop, a continuous \
+      gone (confetti run -- make celebrates a build this way). With --loop, a continuous \
       effect (snow, rain) runs until Ctrl-C or SIGTERM. Needs an X11 display (or XWayland) \
       with a compositing window manager.
       """

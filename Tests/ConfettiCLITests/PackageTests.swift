@@ -202,7 +202,9 @@ final class PackageTests: XCTestCase {
       environment: plainEnvironment(
         package, ["MANPAGER": "cat", "PAGER": "cat", "MANWIDTH": "100"]))
     XCTAssertEqual(manual.status, 0, manual.stderr)
-    let subcommands = ["window", "overlay", "render", "bench", "presets", "schema", "version"]
+    let subcommands = [
+      "window", "overlay", "run", "render", "bench", "presets", "schema", "version",
+    ]
     // The window's controls whole: the manual generator drops characters beyond ASCII.
     for word in subcommands + ["--preset", "--seed", "left, right", "1/8 to 8 times"] {
       XCTAssert(manual.stdout.contains(word), "the manual names \(word)")

@@ -1,0 +1,156 @@
+import ArgumentParser
+import Foundation
+
+/// `confetti run [OPTIONS] -- COMMAND [ARGUMENTS…]`: runs the command as the shell would, then,
+/// if it succeeded, throws the effect over the desktop; always exits with the command's status.
+struct RunCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "run",
+    abstract: "Run a command; if it succeeds, throw confetti over the desktop.",
+    discussion: """
+      confetti run -- make -j8
+      The command runs with this terminal: its input, its output, and Ctrl-C reach it as they \
+      would without confetti, and SIGTERM and SIGHUP sent to confetti are passed on to it. When \
+      it exits 0, the effect is thrown over the desktop (as confetti overlay does) and confetti \
+      returns once the last piece is gone; when it fails, nothing is shown. Either way confetti \
+      exits with the command's own status (128 + N when a signal N ended it; 127 when it cannot \
+      be found, 126 when it cannot be run), so it fits in a script or a Makefile. Where no \
+      overlay can be shown (no display, no compositor, a remote shell), one line on stderr \
+      says why, and the status is still the command's.
+      """
+  )
+
+  @OptionGroup(title: "Effect")
+  var effect: EffectOptions
+
+  @Option(help: "Seed for every random draw, so a run can be repeated exactly.")
+  var seed: UInt64 = 1
+
+  @OptionGroup var overlay: OverlayOptions
+
+  @Argument(
+    parsing: .postTerminator,
+    help: ArgumentHelp("The command and its arguments, after --.", valueName: "command"))
+  var command: [String] = []
+
+  func validate() throws {
+    guard !command.isEmpty else {
+      throw ValidationError("give the command to run after --: confetti run -- make")
+    }
+    if overlay.loop {
+      throw ValidationError("--loop would never end the celebration: leave it out of confetti run")
+    }
+  }
+
+  func run() throws {
+    let status = try ChildProcess.run(
+      command, what: "the command", environment: ChildProcess.startingEnvironment)
+    guard status == 0 else { throw ExitCode(status) }
+    celebrate()
+  }
+
+  /// The overlay, as a process of its own: whatever becomes of it (no display, no compositor, a
+  /// crash in the window system), the command's status is what confetti returns.
+  private func celebrate() {
+    let environment = ProcessInfo.processInfo.environment
+    guard environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil else {
+      say("no desktop to celebrate on (DISPLAY is not set); the command succeeded")
+      return
+    }
+    var arguments = ["overlay", "--seed", String(seed), "--primitive", effect.primitive.rawValue]
+    if let preset = effect.preset { arguments += ["--preset", preset] }
+    if let config = effect.config { arguments += ["--config", config] }
+    if effect.reduceMotion { arguments.append("--reduce-motion") }
+    if let monitor = overlay.monitor { arguments += ["--monitor", String(monitor)] }
+    if let snapshot = overlay.snapshot { arguments += ["--snapshot", snapshot] }
+    let program = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+    guard let program,
+      let status = try? ChildProcess.run([program] + arguments, what: "the overlay")
+    else {
+      say("the celebration could not be started; the command succeeded")
+      return
+    }
+    // 1: the overlay said why in one line itself; Ctrl-C: the person ended it.
+    if status > 128, status != 128 + SIGINT {
+      say("the celebration stopped (signal \(status - 128)); the command succeeded")
+    }
+  }
+}
+
+/// A child process that shares the terminal, its status returned as a shell gives it.
+enum ChildProcess {
+  /// The child being waited for, for the signal handlers (0: none).
+  nonisolated(unsafe) private static var running: pid_t = 0
+
+  /// Signals passed on to the child: those sent to confetti alone, not to the terminal's
+  /// process group (which the child is in already).
+  static let forwarded = [SIGTERM, SIGHUP, SIGUSR1, SIGUSR2]
+  /// Signals the terminal sends the whole group: confetti waits them out, the child decides.
+  static let waitedOut = [SIGINT, SIGQUIT]
+
+  /// The environment confetti was started with, before it quieted the GL drivers' messages
+  /// for itself: what a command it runs gets. Set first thing by ``keepStartingEnvironment()``.
+  nonisolated(unsafe) private(set) static var startingEnvironment: [String]?
+
+  static func keepStartingEnvironment() {
+    var entries: [String] = []
+    var entry = environ
+    while let text = entry.pointee {
+      entries.append(String(cString: text))
+      entry += 1
+    }
+    startingEnvironment = entries
+  }
+
+  /// Runs `arguments` (found on PATH) in `environment` (by default confetti's), waits for it and
+  /// returns its status: its exit code, 128 + N when signal N ended it. Throws ExitCode 127 or
+  /// 126, said in one line, when it cannot be started.
+  static func run(_ arguments: [String], what: String, environment: [String]? = nil) throws
+    -> Int32
+  {
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    // The child starts with every signal at its default and none blocked, whatever confetti set.
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    for signal in forwarded + waitedOut + [SIGPIPE] { sigaddset(&defaults, signal) }
+    var unblocked = sigset_t()
+    sigemptyset(&unblocked)
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setsigmask(&attributes, &unblocked)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+
+    let previous = (forwarded + waitedOut).map { ($0, signal($0, SIG_IGN)) }
+    defer { for (number, handler) in previous { signal(number, handler) } }
+    var argv = arguments.map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var envp = environment.map { $0.map { strdup($0) } + [nil] }
+    defer { envp?.forEach { free($0) } }
+    var pid: pid_t = 0
+    let failed =
+      envp == nil
+      ? posix_spawnp(&pid, arguments[0], nil, &attributes, &argv, environ)
+      : posix_spawnp(&pid, arguments[0], nil, &attributes, &argv, &envp!)
+    guard failed == 0 else {
+      say("cannot run \(arguments[0]): \(String(cString: strerror(failed)))")
+      throw ExitCode(failed == ENOENT ? 127 : 126)
+    }
+    running = pid
+    for number in forwarded {
+      signal(number) { number in
+        if ChildProcess.running > 0 { kill(ChildProcess.running, number) }
+      }
+    }
+    defer { running = 0 }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 {
+      guard errno == EINTR else {
+        say("lost \(what) (\(String(cString: strerror(errno))))")
+        throw ExitCode(1)
+      }
+    }
+    let ending = status & 0x7f
+    return ending == 0 ? (status >> 8) & 0xff : 128 + ending
+  }
+}
