@@ -220,6 +220,12 @@ public final class ConfettiSystem {
     scene.ring.aliveCount(at: time)
   }
 
+  /// Stops every emitter (a continuous one too); the particles already born live out their
+  /// lives, so ``endTime`` becomes known.
+  public func stopEmitting() {
+    scene.stopEmitting()
+  }
+
   /// Forgets every particle and stops every emitter, or, `keepingStartEmitters`, only those
   /// ``trigger(_:at:time:)`` started for clicks and keys: the effect's own start emitters (a
   /// fire's flames, snow) go on. Default: stop them all.

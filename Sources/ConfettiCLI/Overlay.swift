@@ -10,9 +10,12 @@ struct Overlay {
   struct Settings {
     /// The monitor to cover, from 1 (GLFW's order, the primary first); nil: the primary.
     var monitor: Int?
-    /// Keep running (a continuous effect) until SIGINT or SIGTERM, instead of exiting when the
-    /// last particle is gone.
+    /// Keep running until SIGINT or SIGTERM, instead of exiting when the last particle is gone:
+    /// a continuous effect emits on, a one-off effect is fired again each time it is over.
     var loop: Bool
+    /// Without ``loop``: how long a continuous effect's emitters run, in seconds, before its
+    /// pieces are left to live out their lives.
+    var duration: Seconds = OverlayOptions.defaultDuration
     /// A PNG to write the framebuffer to, as stored (premultiplied), once the effect has run
     /// ``snapshotTime``: how tests see what a compositor is given.
     var snapshot: String?

@@ -7,8 +7,22 @@ struct OverlayOptions: ParsableArguments {
     help: ArgumentHelp("The monitor to cover, from 1 (default: the primary).", valueName: "n"))
   var monitor: Int?
 
-  @Flag(help: "Keep a continuous effect (snow, rain) going until interrupted (Ctrl-C, SIGTERM).")
+  @Flag(
+    help: """
+      Keep going until interrupted (Ctrl-C, SIGTERM): a continuous effect (snow, rain) emits on, \
+      a one-off effect is thrown again each time it is over.
+      """)
   var loop = false
+
+  @Option(
+    help: ArgumentHelp(
+      "How long a continuous effect (snow, rain) falls before its last pieces settle and the "
+        + "overlay ends, in seconds; one-off effects end by themselves.",
+      valueName: "seconds"))
+  var duration: Double?
+
+  /// A continuous effect's time over the desktop when no --duration is given, in seconds.
+  static let defaultDuration: Double = 10
 
   @Option(help: .hidden)
   var snapshot: String?
@@ -17,12 +31,19 @@ struct OverlayOptions: ParsableArguments {
     if let monitor, monitor < 1 {
       throw ValidationError("--monitor counts from 1, not \(monitor)")
     }
+    if let duration {
+      guard duration.isFinite, (0.1...86_400).contains(duration) else {
+        throw ValidationError("--duration must be 0.1 to 86400 seconds, not \(duration)")
+      }
+      if loop { throw ValidationError("give --duration or --loop, not both") }
+    }
   }
 
-  var isGiven: Bool { monitor != nil || loop || snapshot != nil }
+  var isGiven: Bool { monitor != nil || loop || snapshot != nil || duration != nil }
 
   var settings: Overlay.Settings {
-    Overlay.Settings(monitor: monitor, loop: loop, snapshot: snapshot)
+    Overlay.Settings(
+      monitor: monitor, loop: loop, duration: duration ?? Self.defaultDuration, snapshot: snapshot)
   }
 }
 
@@ -36,8 +57,10 @@ struct OverlayCommand: ParsableCommand {
       key reaches the windows below. It fires the effect's start emitters, or its key emitters \
       where it has none (by default the confetti preset: two corner cannons whose pieces \
       settle along the bottom edge), and exits 0 the moment the last particle is \
-      gone (confetti run -- make celebrates a build this way). With --loop, a continuous \
-      effect (snow, rain) runs until Ctrl-C or SIGTERM. Needs an X11 display (or XWayland) \
+      gone (confetti run -- make celebrates a build this way). A continuous effect (snow, \
+      rain) falls for --duration seconds (10 by default), then its last pieces settle and it \
+      ends; with --loop any effect goes on until Ctrl-C or SIGTERM. Keys and clicks are never \
+      its: they reach the windows below. Needs an X11 display (or XWayland) \
       with a compositing window manager.
       """
   )

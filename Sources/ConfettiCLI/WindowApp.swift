@@ -144,14 +144,17 @@ final class WindowApp {
       reduceMotion: settings.reduceMotion, primitive: settings.primitive)
     system.history = Self.history
     effectStart = now
-    system.trigger(.start, time: now)
-    if !system.has(.start) {
-      if let first = [EmitterTrigger.key, .click].first(where: system.has) {
-        system.trigger(first, time: now)
-      }
-    }
+    fireOpening(system, at: now)
     shown = nil
     return system
+  }
+
+  /// Fires what opens an effect: its start emitters, or, with none, its key (or click) ones.
+  private func fireOpening(_ system: ConfettiSystem, at time: Seconds) {
+    system.trigger(.start, time: time)
+    if !system.has(.start), let first = [EmitterTrigger.key, .click].first(where: system.has) {
+      system.trigger(first, time: time)
+    }
   }
 
   /// Wall seconds since the window opened.
@@ -181,7 +184,15 @@ final class WindowApp {
       if watched?.changed() == true { reload() }
       if windowSize.width > 0, windowSize.height > 0 { system.size = windowSize }
       system.advance(to: time)
-      if overlay != nil, settings.overlay?.loop != true, !system.isAlive(at: time) { break }
+      if let overlaySettings = settings.overlay, overlay != nil {
+        if !overlaySettings.loop, time - effectStart >= overlaySettings.duration {
+          system.stopEmitting()  // a continuous effect's last pieces settle, then it ends
+        }
+        if !system.isAlive(at: time) {
+          guard overlaySettings.loop else { break }
+          fireOpening(system, at: time)  // a one-off effect, thrown again
+        }
+      }
       var width: Int32 = 0
       var height: Int32 = 0
       glfwGetFramebufferSize(window, &width, &height)
@@ -283,7 +294,9 @@ final class WindowApp {
     // Cursor positions are in screen coordinates, i.e. window points, as the physics is: the
     // projection alone scales points to framebuffer pixels on a HiDPI display. A click fires
     // click emitters, or the key emitters of an effect without any: never the effect's own
-    // start emitters, which would run twice (a second rain) for good.
+    // start emitters, which would run twice (a second rain) for good. The overlay's clicks are
+    // the desktop's.
+    guard overlay == nil else { return }
     var x = 0.0
     var y = 0.0
     glfwGetCursorPos(window, &x, &y)
@@ -295,6 +308,8 @@ final class WindowApp {
   }
 
   private func keyPressed(_ key: Int32) {
+    // The overlay's keys are the desktop's: none pauses, switches or ends it.
+    guard overlay == nil else { return }
     clock.update(wall: wall)
     switch key {
     case GLFW_KEY_SPACE:

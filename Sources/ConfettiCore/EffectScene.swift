@@ -162,6 +162,11 @@ public struct EffectScene: Sendable {
 
   /// Forgets every particle and stops every emitter, or, `keepingStartEmitters`, only those a
   /// click or a key started: the effect's own start emitters (fire's flames, snow) go on.
+  /// Stops every emitter; what was born lives out its life.
+  public mutating func stopEmitting() {
+    running.removeAll()
+  }
+
   public mutating func removeAll(keepingStartEmitters: Bool = false) {
     running.removeAll { !keepingStartEmitters || config.emitters[$0.emitter].trigger != .start }
     ring.removeAll()

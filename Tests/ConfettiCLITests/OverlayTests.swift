@@ -81,4 +81,65 @@ final class OverlayTests: XCTestCase {
     XCTAssertGreaterThan(clear, 800 * 600 * 9 / 10, "transparent away from the pieces")
     XCTAssertGreaterThan(solid, 200, "the pieces are opaque")
   }
+
+  /// Endings: a continuous effect falls for its --duration and ends; --loop throws a one-off
+  /// effect again each time it is over; and no key ends, pauses or switches the overlay.
+  func testTheOverlayEndsAContinuousEffectLoopsAOneOffAndIgnoresKeys() throws {
+    let display = try startXvfb(size: "800x600x24")
+    defer { display.server.terminate() }
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xcompmgr") else {
+      if ProcessInfo.processInfo.environment["CI"] == "true" {
+        XCTFail("CI must test the overlay, but xcompmgr is missing")
+      }
+      throw XCTSkip("needs xcompmgr")
+    }
+    let compositor = try launch("/usr/bin/xcompmgr", [], display: display.name)
+    defer { compositor.terminate() }
+    usleep(300_000)
+    let environment = ["DISPLAY": display.name]
+
+    // Refused before any window: a --duration that is no time, or beside --loop.
+    for bad in [["--duration", "0"], ["--duration", "nan"], ["--loop", "--duration", "5"]] {
+      let refused = try confetti(["overlay"] + bad, environment: environment)
+      XCTAssertEqual(refused.status, 64, "\(bad): \(refused.stderr)")
+      XCTAssertEqual(refused.stderr.split(separator: "\n").count, 1, refused.stderr)
+    }
+
+    // A continuous drizzle whose drops live half a second: it stops emitting at --duration and
+    // ends once the last drop is gone, by itself and successfully.
+    let drizzle = try temporaryDirectory().appendingPathComponent("drizzle.json")
+    try
+      #"{"name": "drizzle", "emitters": [{"emission": {"mode": "continuous"}, "cells": [{"birthRate": 60, "lifetime": 0.5}]}]}"#
+      .write(to: drizzle, atomically: true, encoding: .utf8)
+    let ended = try confetti(
+      ["overlay", "--config", drizzle.path, "--duration", "0.5"], environment: environment)
+    XCTAssertEqual(ended.status, 0, ended.stderr)
+
+    // A one-off burst with --loop, over four times its length, with every key the window knows
+    // sent to it: still running and still throwing, then SIGTERM ends it cleanly.
+    var scene = try EffectScene(config: try Presets.named("tap-burst"), capacity: 4096, seed: 1)
+    // What opens it, as the overlay does: start emitters, else key, else click ones.
+    let opening = try XCTUnwrap([EmitterTrigger.start, .key, .click].first(where: scene.has))
+    scene.trigger(opening, window: Size(width: 800, height: 600), time: 0)
+    scene.advance(to: 0, window: Size(width: 800, height: 600))
+    let length = scene.ring.lastDeath
+    guard length > 0.2, length < 5 else { return XCTFail("tap-burst lasts \(length) s") }
+    let looping = try launch(
+      confettiBinary.path, ["overlay", "--preset", "tap-burst", "--loop"], display: display.name)
+    defer { if looping.isRunning { looping.terminate() } }
+    let window = try confettiWindow(on: display.name)
+    try xdotool(
+      ["key", "--window", window, "k", "p", "c", "space", "Escape", "q"], display: display.name)
+    usleep(useconds_t(length * 4 * 1_000_000))
+    XCTAssert(looping.isRunning, "the overlay went on through the keys and past its effect's end")
+    let title = try xdotool(["getwindowname", window], display: display.name)
+    XCTAssert(title.contains("tap-burst"), "no key switched the effect: \(title)")
+    let alive = title.split(separator: " ").firstIndex(of: "particles").map {
+      Int(title.split(separator: " ")[$0 - 1]) ?? 0
+    }
+    XCTAssertGreaterThan(alive ?? 0, 0, "thrown again after it was over: \(title)")
+    looping.terminate()
+    looping.waitUntilExit()
+    XCTAssertEqual(looping.terminationStatus, 0)
+  }
 }
