@@ -1,5 +1,6 @@
 /* The few X11 calls the overlay needs, on GLFW's own display connection: whether a compositor
-   runs, and an empty input shape so that clicks and keys reach the windows below. */
+   runs, an empty input shape so that clicks and keys reach the windows below, and the hints
+   that keep a window manager from focusing it. */
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 #include <X11/Xlib.h>
@@ -7,6 +8,8 @@
 /* GLFW's X11 accessors, as glfw3native.h declares them (which would also need Xrandr's headers). */
 Display *glfwGetX11Display(void);
 Window glfwGetX11Window(GLFWwindow *window);
+#include <X11/Xatom.h>
+#include <X11/Xutil.h>
 #include <X11/extensions/Xfixes.h>
 #include <X11/extensions/shapeconst.h>
 #include <stdio.h>
@@ -37,4 +40,32 @@ static inline int confetti_x11_pass_input_through(GLFWwindow *window) {
   XFixesDestroyRegion(display, region);
   XFlush(display);
   return 1;
+}
+
+/* Keeps the not yet mapped window out of the way under a window manager: it takes no keyboard
+   focus (WM_HINTS input False), it is a notification (which window managers neither focus nor
+   place by hand), above the others and on no taskbar or pager. */
+static inline void confetti_x11_stay_out_of_the_way(GLFWwindow *window) {
+  Display *display = glfwGetX11Display();
+  if (!display) return;
+  Window handle = glfwGetX11Window(window);
+  XWMHints *hints = XGetWMHints(display, handle);
+  if (!hints) hints = XAllocWMHints();
+  if (hints) {
+    hints->flags |= InputHint;
+    hints->input = False;
+    XSetWMHints(display, handle, hints);
+    XFree(hints);
+  }
+  Atom type = XInternAtom(display, "_NET_WM_WINDOW_TYPE_NOTIFICATION", False);
+  XChangeProperty(display, handle, XInternAtom(display, "_NET_WM_WINDOW_TYPE", False), XA_ATOM,
+                  32, PropModeReplace, (unsigned char *)&type, 1);
+  Atom states[] = {
+      XInternAtom(display, "_NET_WM_STATE_ABOVE", False),
+      XInternAtom(display, "_NET_WM_STATE_SKIP_TASKBAR", False),
+      XInternAtom(display, "_NET_WM_STATE_SKIP_PAGER", False),
+  };
+  XChangeProperty(display, handle, XInternAtom(display, "_NET_WM_STATE", False), XA_ATOM, 32,
+                  PropModeReplace, (unsigned char *)states, 3);
+  XFlush(display);
 }

@@ -63,6 +63,8 @@ struct Overlay {
     glfwWindowHint(GLFW_RESIZABLE, GLFW_FALSE)
     glfwWindowHint(GLFW_FOCUSED, GLFW_FALSE)
     glfwWindowHint(GLFW_FOCUS_ON_SHOW, GLFW_FALSE)
+    // Shown once its X11 hints say it takes no focus (window managers read them at mapping).
+    glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE)
     glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_FALSE)
     // SIGINT and SIGTERM end the loop cleanly at its next turn.
     Interruption.watch()
@@ -85,7 +87,9 @@ struct Overlay {
         "the X server lacks the XFixes extension, so the overlay could not let clicks "
           + "through; use the window: confetti window")
     }
+    confetti_x11_stay_out_of_the_way(window)
     glfwSetWindowPos(window, frame.x, frame.y)
+    glfwShowWindow(window)
     snapshot = settings.snapshot
   }
 

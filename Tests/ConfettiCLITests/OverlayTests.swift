@@ -142,4 +142,64 @@ final class OverlayTests: XCTestCase {
     looping.waitUntilExit()
     XCTAssertEqual(looping.terminationStatus, 0)
   }
+
+  /// Under a window manager that focuses new windows (openbox), the overlay takes no focus: the
+  /// window being typed into keeps it, and the overlay says what it is (a notification, on no
+  /// taskbar, with no input).
+  func testTheOverlayTakesNoFocusUnderAWindowManager() throws {
+    let tools = ["/usr/bin/openbox", "/usr/bin/xcompmgr", "/usr/bin/xev", "/usr/bin/xprop"]
+    guard tools.allSatisfy(FileManager.default.isExecutableFile) else {
+      if ProcessInfo.processInfo.environment["CI"] == "true" {
+        XCTFail("CI must test the overlay under openbox, but one of \(tools) is missing")
+      }
+      throw XCTSkip("needs openbox, xcompmgr, xev and xprop")
+    }
+    let display = try startXvfb(size: "800x600x24")
+    defer { display.server.terminate() }
+    let manager = try launch("/usr/bin/openbox", [], display: display.name)
+    defer { manager.terminate() }
+    // Openbox is managing once it has put its check window on the root.
+    let deadline = Date().addingTimeInterval(20)
+    while Date() < deadline {
+      let check = try runProgram(
+        URL(fileURLWithPath: "/usr/bin/xprop"), ["-root", "_NET_SUPPORTING_WM_CHECK"],
+        environment: ["DISPLAY": display.name])
+      if check.stdout.contains("window id") { break }
+      usleep(50_000)
+    }
+    let compositor = try launch("/usr/bin/xcompmgr", [], display: display.name)
+    defer { compositor.terminate() }
+    let editor = try launch(
+      "/usr/bin/xev", ["-geometry", "400x300+10+10"], display: display.name)
+    defer { editor.terminate() }
+    let typedInto =
+      try xdotool(["search", "--sync", "--name", "Event Tester"], display: display.name)
+      .split(separator: "\n").first.map(String.init) ?? ""
+    try xdotool(["windowactivate", "--sync", typedInto], display: display.name)
+    usleep(300_000)
+    let focused = try xdotool(["getwindowfocus"], display: display.name)
+
+    let overlay = try launch(
+      confettiBinary.path, ["overlay", "--preset", "tap-burst", "--loop"], display: display.name)
+    defer { if overlay.isRunning { overlay.terminate() } }
+    let window = try confettiWindow(on: display.name)
+    usleep(500_000)  // mapped, placed and, were it focusable, focused by now
+    XCTAssert(overlay.isRunning, "the overlay runs under openbox")
+    let focusNow = try xdotool(["getwindowfocus"], display: display.name)
+    XCTAssertNotEqual(focusNow, window, "the overlay took the focus")
+    XCTAssertEqual(focusNow, focused, "the window being typed into keeps the focus")
+    let properties = try runProgram(
+      URL(fileURLWithPath: "/usr/bin/xprop"),
+      ["-id", window, "_NET_WM_WINDOW_TYPE", "_NET_WM_STATE", "WM_HINTS"],
+      environment: ["DISPLAY": display.name])
+    for said in [
+      "_NET_WM_WINDOW_TYPE_NOTIFICATION", "_NET_WM_STATE_SKIP_TASKBAR", "_NET_WM_STATE_ABOVE",
+      "accepts input or input focus: False",
+    ] {
+      XCTAssert(properties.stdout.contains(said), "\(said) in \(properties.stdout)")
+    }
+    overlay.terminate()
+    overlay.waitUntilExit()
+    XCTAssertEqual(overlay.terminationStatus, 0)
+  }
 }
