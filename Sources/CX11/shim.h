@@ -42,9 +42,10 @@ static inline int confetti_x11_pass_input_through(GLFWwindow *window) {
   return 1;
 }
 
-/* Keeps the not yet mapped window out of the way under a window manager: it takes no keyboard
-   focus (WM_HINTS input False), it is a notification (which window managers neither focus nor
-   place by hand), above the others and on no taskbar or pager. */
+/* Keeps the not yet mapped window out of the way of a window manager and the person at the
+   keyboard: it takes no keyboard focus (WM_HINTS input False), it says it is a notification,
+   above the others and on no taskbar or pager, and it is override-redirect, so that no window
+   manager places, frames or focuses it. */
 static inline void confetti_x11_stay_out_of_the_way(GLFWwindow *window) {
   Display *display = glfwGetX11Display();
   if (!display) return;
@@ -67,5 +68,18 @@ static inline void confetti_x11_stay_out_of_the_way(GLFWwindow *window) {
   };
   XChangeProperty(display, handle, XInternAtom(display, "_NET_WM_STATE", False), XA_ATOM, 32,
                   PropModeReplace, (unsigned char *)states, 3);
+  /* And none manages it at all: no placement by hand (twm's default), no focus, no frame. */
+  XSetWindowAttributes attributes = {0};
+  attributes.override_redirect = True;
+  XChangeWindowAttributes(display, handle, CWOverrideRedirect, &attributes);
+  XFlush(display);
+}
+
+/* Maps the window on top, without waiting for a window manager to show it (glfwShowWindow
+   waits for the window to become visible, and under twm spins until someone places it). */
+static inline void confetti_x11_show(GLFWwindow *window) {
+  Display *display = glfwGetX11Display();
+  if (!display) return;
+  XMapRaised(display, glfwGetX11Window(window));
   XFlush(display);
 }

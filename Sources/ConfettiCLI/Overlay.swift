@@ -89,7 +89,7 @@ struct Overlay {
     }
     confetti_x11_stay_out_of_the_way(window)
     glfwSetWindowPos(window, frame.x, frame.y)
-    glfwShowWindow(window)
+    confetti_x11_show(window)
     snapshot = settings.snapshot
   }
 

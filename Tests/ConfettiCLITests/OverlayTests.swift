@@ -202,4 +202,31 @@ final class OverlayTests: XCTestCase {
     overlay.waitUntilExit()
     XCTAssertEqual(overlay.terminationStatus, 0)
   }
+
+  /// Under twm, which places new windows by hand, the overlay neither waits to be placed nor
+  /// spins: it shows at once, draws, and ends when its effect is over.
+  func testTheOverlayShowsAndEndsUnderAWindowManagerThatPlacesByHand() throws {
+    let tools = ["/usr/bin/twm", "/usr/bin/xcompmgr"]
+    guard tools.allSatisfy(FileManager.default.isExecutableFile) else {
+      if ProcessInfo.processInfo.environment["CI"] == "true" {
+        XCTFail("CI must test the overlay under twm, but one of \(tools) is missing")
+      }
+      throw XCTSkip("needs twm and xcompmgr")
+    }
+    let display = try startXvfb(size: "800x600x24")
+    defer { display.server.terminate() }
+    let manager = try launch("/usr/bin/twm", [], display: display.name)
+    defer { manager.terminate() }
+    let compositor = try launch("/usr/bin/xcompmgr", [], display: display.name)
+    defer { compositor.terminate() }
+    usleep(500_000)
+    let snapshot = try temporaryDirectory().appendingPathComponent("twm.png")
+    // Before, it spun in glfwShowWindow until someone placed it: the timeout would end it.
+    let result = try confetti(
+      ["overlay", "--preset", "tap-burst", "--snapshot", snapshot.path],
+      environment: ["DISPLAY": display.name], timeout: 30)
+    XCTAssertEqual(result.status, 0, result.stderr)
+    XCTAssertEqual(result.stderr, "")
+    XCTAssert(FileManager.default.fileExists(atPath: snapshot.path), "it drew the celebration")
+  }
 }
