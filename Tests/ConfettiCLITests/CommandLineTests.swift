@@ -553,3 +553,14 @@ func xdotool(_ arguments: [String], display: String) throws -> String {
   XCTAssertEqual(result.status, 0, "xdotool \(arguments): \(result.stderr)")
   return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
 }
+
+/// Throws XCTSkip unless every program in `tools` is installed, except on CI, which installs
+/// them all: there a missing one is a failure too.
+func requireTools(_ tools: [String], for what: String) throws {
+  let missing = tools.filter { !FileManager.default.isExecutableFile(atPath: $0) }
+  guard !missing.isEmpty else { return }
+  if ProcessInfo.processInfo.environment["CI"] == "true" {
+    XCTFail("CI must test \(what), but \(missing.joined(separator: ", ")) is missing")
+  }
+  throw XCTSkip("\(what) needs \(missing.joined(separator: ", "))")
+}

@@ -87,12 +87,7 @@ final class OverlayTests: XCTestCase {
   func testTheOverlayEndsAContinuousEffectLoopsAOneOffAndIgnoresKeys() throws {
     let display = try startXvfb(size: "800x600x24")
     defer { display.server.terminate() }
-    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xcompmgr") else {
-      if ProcessInfo.processInfo.environment["CI"] == "true" {
-        XCTFail("CI must test the overlay, but xcompmgr is missing")
-      }
-      throw XCTSkip("needs xcompmgr")
-    }
+    try requireTools(["/usr/bin/xcompmgr"], for: "the overlay")
     let compositor = try launch("/usr/bin/xcompmgr", [], display: display.name)
     defer { compositor.terminate() }
     usleep(300_000)
@@ -147,13 +142,9 @@ final class OverlayTests: XCTestCase {
   /// window being typed into keeps it, and the overlay says what it is (a notification, on no
   /// taskbar, with no input).
   func testTheOverlayTakesNoFocusUnderAWindowManager() throws {
-    let tools = ["/usr/bin/openbox", "/usr/bin/xcompmgr", "/usr/bin/xev", "/usr/bin/xprop"]
-    guard tools.allSatisfy(FileManager.default.isExecutableFile) else {
-      if ProcessInfo.processInfo.environment["CI"] == "true" {
-        XCTFail("CI must test the overlay under openbox, but one of \(tools) is missing")
-      }
-      throw XCTSkip("needs openbox, xcompmgr, xev and xprop")
-    }
+    try requireTools(
+      ["/usr/bin/openbox", "/usr/bin/xcompmgr", "/usr/bin/xev", "/usr/bin/xprop"],
+      for: "the overlay under openbox")
     let display = try startXvfb(size: "800x600x24")
     defer { display.server.terminate() }
     let manager = try launch("/usr/bin/openbox", [], display: display.name)
@@ -206,13 +197,7 @@ final class OverlayTests: XCTestCase {
   /// Under twm, which places new windows by hand, the overlay neither waits to be placed nor
   /// spins: it shows at once, draws, and ends when its effect is over.
   func testTheOverlayShowsAndEndsUnderAWindowManagerThatPlacesByHand() throws {
-    let tools = ["/usr/bin/twm", "/usr/bin/xcompmgr"]
-    guard tools.allSatisfy(FileManager.default.isExecutableFile) else {
-      if ProcessInfo.processInfo.environment["CI"] == "true" {
-        XCTFail("CI must test the overlay under twm, but one of \(tools) is missing")
-      }
-      throw XCTSkip("needs twm and xcompmgr")
-    }
+    try requireTools(["/usr/bin/twm", "/usr/bin/xcompmgr"], for: "the overlay under twm")
     let display = try startXvfb(size: "800x600x24")
     defer { display.server.terminate() }
     let manager = try launch("/usr/bin/twm", [], display: display.name)
