@@ -451,20 +451,39 @@ func runProgram(
   process.standardError = err
   process.standardInput = FileHandle.nullDevice
   try process.run()
-  try whileRunning()
-  // Read while it runs, so a full pipe cannot block it.
-  let stdout = out.fileHandleForReading.readDataToEndOfFile()
-  let stderr = err.fileHandleForReading.readDataToEndOfFile()
   let deadline = Date().addingTimeInterval(timeout)
+  // Both streams read while it runs, each on a thread of its own, so that neither a full pipe
+  // nor a program that hangs with its streams open can block the test past its deadline.
+  let readers = DispatchGroup()
+  let streams = [out, err].map { pipe in
+    let stream = CollectedOutput()
+    DispatchQueue.global().async(group: readers) {
+      stream.data = pipe.fileHandleForReading.readDataToEndOfFile()
+    }
+    return stream
+  }
+  try whileRunning()
   while process.isRunning, Date() < deadline { usleep(10_000) }
   if process.isRunning {
     process.terminate()
+    usleep(500_000)
+    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     XCTFail("\(program.lastPathComponent) \(arguments) did not finish within \(timeout) s")
   }
   process.waitUntilExit()
+  // A child it left behind may hold the streams open: what was read by then is the output.
+  if readers.wait(timeout: .now() + 10) == .timedOut {
+    XCTFail("\(program.lastPathComponent) \(arguments) left its output open after it ended")
+    return RunResult(status: process.terminationStatus, stdout: "", stderr: "")
+  }
   return RunResult(
-    status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-    stderr: String(decoding: stderr, as: UTF8.self))
+    status: process.terminationStatus, stdout: String(decoding: streams[0].data, as: UTF8.self),
+    stderr: String(decoding: streams[1].data, as: UTF8.self))
+}
+
+/// One stream's bytes, written by its reader thread and read once the reader is done.
+final class CollectedOutput: @unchecked Sendable {
+  var data = Data()
 }
 
 func temporaryDirectory() throws -> URL {
