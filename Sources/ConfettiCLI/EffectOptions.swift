@@ -47,6 +47,12 @@ struct EffectOptions: ParsableArguments {
     return !["", "0", "false", "no"].contains(value.lowercased())
   }
 
+  /// These options as they are typed, for another confetti process (confetti run's overlay).
+  var commandLine: [String] {
+    (preset.map { ["--preset", $0] } ?? []) + (config.map { ["--config", $0] } ?? [])
+      + (reduceMotion ? ["--reduce-motion"] : []) + ["--primitive", primitive.rawValue]
+  }
+
   /// The chosen effect: the configuration file, the preset, or `fallback` when none was named.
   func load(fallback: String) throws -> Effect {
     guard let config else { return try .preset(preset ?? fallback) }

@@ -39,6 +39,13 @@ struct OverlayOptions: ParsableArguments {
     }
   }
 
+  /// These options as they are typed, for another confetti process (confetti run's overlay).
+  var commandLine: [String] {
+    (monitor.map { ["--monitor", String($0)] } ?? []) + (loop ? ["--loop"] : [])
+      + (duration.map { ["--duration", String($0)] } ?? [])
+      + (snapshot.map { ["--snapshot", $0] } ?? [])
+  }
+
   var isGiven: Bool { monitor != nil || loop || snapshot != nil || duration != nil }
 
   var settings: Overlay.Settings {

@@ -57,12 +57,8 @@ struct RunCommand: ParsableCommand {
       say("no desktop to celebrate on (DISPLAY is not set); the command succeeded")
       return
     }
-    var arguments = ["overlay", "--seed", String(seed), "--primitive", effect.primitive.rawValue]
-    if let preset = effect.preset { arguments += ["--preset", preset] }
-    if let config = effect.config { arguments += ["--config", config] }
-    if effect.reduceMotion { arguments.append("--reduce-motion") }
-    if let monitor = overlay.monitor { arguments += ["--monitor", String(monitor)] }
-    if let snapshot = overlay.snapshot { arguments += ["--snapshot", snapshot] }
+    let arguments =
+      ["overlay", "--seed", String(seed)] + effect.commandLine + overlay.commandLine
     let program = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
     guard let program,
       let status = try? ChildProcess.run([program] + arguments, what: "the overlay")
