@@ -170,7 +170,7 @@ public final class ConfettiSystem {
   public func trigger(_ trigger: EmitterTrigger = .start, at point: Point? = nil, time: Seconds) {
     precondition(
       Tick.isValid(reading: time),
-      "clock readings are finite, from 0 to under 2^43 s less 40 minutes")
+      "clock readings are \(Tick.validReadings)")
     scene.trigger(trigger, at: point, window: size, time: time)
   }
 
@@ -180,7 +180,7 @@ public final class ConfettiSystem {
   public func advance(to time: Seconds) {
     precondition(
       Tick.isValid(reading: time),
-      "clock readings are finite, from 0 to under 2^43 s less 40 minutes")
+      "clock readings are \(Tick.validReadings)")
     scene.advance(to: time, window: size)
   }
 

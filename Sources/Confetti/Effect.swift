@@ -31,11 +31,10 @@ public struct Effect: Sendable {
     // that may never end, or a file larger than any effect.
     var status = stat()
     if stat(path, &status) == 0 {
-      let type = status.st_mode & S_IFMT
-      guard type == S_IFREG else {
-        let what =
-          type == S_IFDIR ? "a folder" : type == S_IFIFO ? "a FIFO" : "a device or special file"
-        throw EffectError("cannot read the configuration \(path): it is \(what), not a file")
+      guard status.st_mode & S_IFMT == S_IFREG else {
+        throw EffectError(
+          "cannot read the configuration \(path): it is \(nonRegularFileKind(status.st_mode)), "
+            + "not a file")
       }
       guard status.st_size <= Self.largestFile else {
         throw EffectError(

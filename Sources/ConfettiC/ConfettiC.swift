@@ -184,8 +184,8 @@ private func calling(_ body: () throws -> Void) -> confetti_status {
   } catch {
     LastError.set("\(error)")
     switch error {
-    case is Refusal:
-      if case .handle = error as! Refusal { return CONFETTI_ERROR_HANDLE }
+    case let refusal as Refusal:
+      if case .handle = refusal { return CONFETTI_ERROR_HANDLE }
       return CONFETTI_ERROR_ARGUMENT
     case is GLError: return CONFETTI_ERROR_GL
     default: return CONFETTI_ERROR_EFFECT
@@ -196,7 +196,7 @@ private func calling(_ body: () throws -> Void) -> confetti_status {
 private func checkedTime(_ time: Double) throws -> Seconds {
   guard Tick.isValid(reading: time) else {
     throw Refusal.argument(
-      "a time is a clock reading in seconds, finite, from 0 to under 2^43, not \(time)")
+      "a time is a clock reading in seconds, \(Tick.validReadings), not \(time)")
   }
   return time
 }

@@ -33,7 +33,7 @@ public struct PlaybackClock: Sendable {
 
   /// A clock reading `reading` seconds at wall reading `wall`, running at 1×.
   public init(reading: Seconds = 0, wall: Seconds) {
-    precondition(Tick.isValid(reading: reading), "clock readings are finite, from 0 to under 2^43 s less 40 minutes")
+    precondition(Tick.isValid(reading: reading), "clock readings are \(Tick.validReadings)")
     ticks = Int64((reading * Tick.perSecond).rounded(.down))
     self.wall = wall
   }

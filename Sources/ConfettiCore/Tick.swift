@@ -23,6 +23,9 @@ public struct Tick: Equatable, Sendable {
   public static let latestHostReading: Seconds =
     latestReading - Double(EffectScene.deepestSubCell + 1) * ParticleRecord.maximumLifetime
 
+  /// The readings ``isValid(reading:)`` accepts, in words, for the messages that refuse others.
+  public static let validReadings = "finite, from 0 to under 2^43 s less 40 minutes"
+
   /// Whether `time` is a clock reading a host may give: finite, from 0 to under
   /// ``latestHostReading`` (about 278,000 years).
   public static func isValid(reading time: Seconds) -> Bool {

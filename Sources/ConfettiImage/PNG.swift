@@ -76,11 +76,9 @@ public enum PNG {
     }
     var status = stat()
     guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-      let type = status.st_mode & S_IFMT
       close(descriptor)
-      let what =
-        type == S_IFDIR ? "a folder" : type == S_IFIFO ? "a FIFO" : "a device or special file"
-      throw Failure(description: "cannot read \(path): it is \(what), not a file")
+      throw Failure(
+        description: "cannot read \(path): it is \(nonRegularFileKind(status.st_mode)), not a file")
     }
     _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
     guard let file = fdopen(descriptor, "rb") else {
@@ -92,5 +90,15 @@ public enum PNG {
 
   private static func message(of png: inout png_image) -> String {
     withUnsafeBytes(of: &png.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+  }
+}
+
+/// What a file that is not a regular one is, for a message: "a folder", "a FIFO", "a device or
+/// special file" (`mode` as stat gives it).
+package func nonRegularFileKind(_ mode: mode_t) -> String {
+  switch mode & S_IFMT {
+  case S_IFDIR: "a folder"
+  case S_IFIFO: "a FIFO"
+  default: "a device or special file"
   }
 }
