@@ -68,7 +68,7 @@ extension EmbedFiles {
     return .buildCommand(
       displayName: "Embedding the commit into ConfettiCLI",
       executable: try context.tool(named: "EmbedFilesTool").url,
-      arguments: ["--commit", output.path, gitDirectory.path],
+      arguments: ["--commit", output.path, gitDirectory.path, common.path],
       inputFiles: inputs,
       outputFiles: [output]
     )

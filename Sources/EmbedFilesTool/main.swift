@@ -2,7 +2,7 @@ import Foundation
 
 // Usage: EmbedFilesTool OUTPUT.swift VARIABLE FOLDER FILE...
 // Writes a Swift file declaring VARIABLE: each file's text, keyed by its file name.
-//        EmbedFilesTool --commit OUTPUT.swift GIT-DIRECTORY
+//        EmbedFilesTool --commit OUTPUT.swift GIT-DIRECTORY COMMON-DIRECTORY
 // Writes a Swift file declaring `buildCommit`: the commit HEAD names, or "unknown".
 
 /// Writes `text` to `path` unless it already says that, so that nothing rebuilds for nothing.
@@ -13,31 +13,28 @@ func write(_ text: String, to path: String) throws {
   }
 }
 
-/// The commit HEAD names in `gitDirectory`: its own hash, its branch's loose ref, or the branch's
-/// line in packed-refs.
-func headCommit(in gitDirectory: URL) -> String? {
-  func read(_ path: String) -> String? {
-    (try? String(contentsOf: gitDirectory.appending(path: path), encoding: .utf8))?
+/// The commit HEAD in `gitDirectory` names: its own hash, its branch's loose ref, or the branch's
+/// line in packed-refs, both in `common` (the repository's common folder, which the plugin
+/// found: a worktree keeps its branches there).
+func headCommit(in gitDirectory: URL, common: URL) -> String? {
+  func read(_ path: String, in folder: URL) -> String? {
+    (try? String(contentsOf: folder.appending(path: path), encoding: .utf8))?
       .trimmingCharacters(in: .whitespacesAndNewlines)
   }
-  guard let head = read("HEAD") else { return nil }
+  guard let head = read("HEAD", in: gitDirectory) else { return nil }
   guard head.hasPrefix("ref: ") else { return head }
-  // A worktree's branches and packed refs are in the repository's common folder.
-  let common = read("commondir").map { $0.hasPrefix("/") ? $0 : "\(gitDirectory.path)/\($0)" }
-  func readShared(_ path: String) -> String? {
-    guard let common else { return read(path) }
-    return (try? String(contentsOfFile: "\(common)/\(path)", encoding: .utf8))?
-      .trimmingCharacters(in: .whitespacesAndNewlines)
-  }
   let ref = String(head.dropFirst("ref: ".count))
-  if let loose = readShared(ref) { return loose }
-  let packed = readShared("packed-refs")?.split(separator: "\n") ?? []
+  if let loose = read(ref, in: common) { return loose }
+  let packed = read("packed-refs", in: common)?.split(separator: "\n") ?? []
   return packed.first { $0.hasSuffix(" " + ref) }.map { String($0.prefix { $0 != " " }) }
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.first == "--commit", arguments.count == 3 {
-  let commit = headCommit(in: URL(fileURLWithPath: arguments[2])) ?? "unknown"
+if arguments.first == "--commit", arguments.count == 4 {
+  let commit =
+    headCommit(
+      in: URL(fileURLWithPath: arguments[2]), common: URL(fileURLWithPath: arguments[3]))
+    ?? "unknown"
   let isHash = commit.count == 40 && commit.allSatisfy(\.isHexDigit)
   try write(
     """
