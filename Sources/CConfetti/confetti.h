@@ -27,9 +27,10 @@
  * THE CLOCK. The host owns it. Every `time` is a clock reading in seconds from a clock of the
  * host's choosing (glfwGetTime(), a video's frame time, a paused or rewound player): finite,
  * from 0 to under 2^43 s less 40 minutes (about 278,000 years; the 40 minutes are room for what
- * an effect schedules ahead, such as a firework's sparks). Births are decided on the CPU as the clock passes them; everything after
- * birth is the vertex shader's closed form at the reading confetti_draw is given, so a reading
- * may go back: emission only moves forward, and an earlier reading is drawn without new births.
+ * an effect schedules ahead, such as a firework's sparks). Births are decided on the CPU as the
+ * clock passes them; everything after birth is the vertex shader's closed form at the reading
+ * confetti_draw is given, so a reading may go back: emission only moves forward, and an earlier
+ * reading is drawn without new births.
  *
  * POINTS AND PIXELS. The effect lives in an area of width x height points (emitter positions,
  * a click's place, speeds). confetti_draw spreads that area over a rectangle of the framebuffer
@@ -153,7 +154,8 @@ confetti_status confetti_destroy(confetti_system *system);
 
 /* Starts every emitter with `trigger` at clock reading `time`, at its configured place.
  * Bursts are born at once; timed and continuous emitters go on emitting as the clock moves. */
-confetti_status confetti_trigger(confetti_system *system, confetti_trigger_type trigger, double time);
+confetti_status confetti_trigger(
+    confetti_system *system, confetti_trigger_type trigger, double time);
 
 /* The same, at (x, y) in points from the top-left corner: a click's place, which may lie
  * outside the area (within 1048576 points of its corner). */
