@@ -18,7 +18,8 @@ stars 0.3 1 2.5
 school-pride 0.8 2.5 5.5
 snow 0.5 4 8
 rain 0.5 1 1.5
-falling-confetti 0.6 1.5 3"
+falling-confetti 0.6 1.5 3
+celebrate 0.4 1.5 3"
 echo "$moments" | while read -r preset a b c; do
   for t in "$a" "$b" "$c"; do
     "$confetti" render --preset "$preset" --time "$t" --size 320x200 --seed 1 \

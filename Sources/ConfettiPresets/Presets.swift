@@ -7,7 +7,7 @@ public enum Presets {
   /// The order the window cycles through them; files not listed follow by name.
   static let order = [
     "confetti", "cannon", "emoji", "tap-burst", "fireworks", "fire", "sparkle", "stars",
-    "school-pride", "snow", "rain", "falling-confetti",
+    "school-pride", "snow", "rain", "falling-confetti", "celebrate",
   ]
 
   /// Every preset's name, in cycling order.

@@ -12,7 +12,7 @@ final class EffectConfigTests: XCTestCase {
       Set(Presets.names),
       [
         "confetti", "cannon", "emoji", "tap-burst", "fireworks", "fire", "sparkle", "stars",
-        "school-pride", "snow", "rain", "falling-confetti",
+        "school-pride", "snow", "rain", "falling-confetti", "celebrate",
       ])
     for name in Presets.names {
       let config = try Presets.named(name)
