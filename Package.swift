@@ -52,6 +52,14 @@ let package = Package(
       pkgConfig: "xfixes",
       providers: [.apt(["libxfixes-dev", "libx11-dev"])]
     ),
+    // The overlay on Wayland desktops with a layer shell (sway, KDE Plasma): a surface on the
+    // overlay layer and an EGL context on it.
+    .target(
+      name: "CWayland",
+      linkerSettings: [
+        .linkedLibrary("wayland-client"), .linkedLibrary("wayland-egl"), .linkedLibrary("EGL"),
+      ]
+    ),
     // glibc's allocator settings, for the program (HeapPolicy).
     .systemLibrary(name: "CMalloc"),
     .systemLibrary(
@@ -121,7 +129,7 @@ let package = Package(
     .executableTarget(
       name: "ConfettiCLI",
       dependencies: [
-        "Confetti", "ConfettiBench", "CGLFW", "CX11", "CMalloc",
+        "Confetti", "ConfettiBench", "CGLFW", "CX11", "CWayland", "CMalloc",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       plugins: ["EmbedFiles"]

@@ -14,6 +14,42 @@ Window glfwGetX11Window(GLFWwindow *window);
 #include <X11/extensions/shapeconst.h>
 #include <stdio.h>
 
+/* Whether the X display's root window names, in _NET_SUPPORTING_WM_CHECK, a window that no longer
+   exists: left by a window manager that exited without clearing it. GLFW 3.3.8 then leaves its
+   X error handler installed by mistake and aborts on an assertion when a window is made. Writes
+   the stale window's id into *window. Call before glfwInit; 0 when no display can be opened. */
+static inline int confetti_x11_stale_wm_check(unsigned long *window) {
+  Display *display = XOpenDisplay(NULL);
+  if (!display) return 0;
+  Atom check = XInternAtom(display, "_NET_SUPPORTING_WM_CHECK", True);
+  int stale = 0;
+  Atom type;
+  int format;
+  unsigned long count, after;
+  unsigned char *value = NULL;
+  if (check != None &&
+      XGetWindowProperty(display, DefaultRootWindow(display), check, 0, 1, False, XA_WINDOW,
+                         &type, &format, &count, &after, &value) == Success &&
+      value && count == 1 && format == 32) {
+    /* The check window is a child of the root (EWMH): look among them, which asks nothing of a
+       window that may not exist (that would be an X error). */
+    *window = *(unsigned long *)value;
+    Window root, parent, *children = NULL;
+    unsigned int child_count = 0;
+    if (XQueryTree(display, DefaultRootWindow(display), &root, &parent, &children,
+                   &child_count)) {
+      stale = 1;
+      for (unsigned int i = 0; i < child_count; i++) {
+        if (children[i] == (Window)*window) stale = 0;
+      }
+      if (children) XFree(children);
+    }
+  }
+  if (value) XFree(value);
+  XCloseDisplay(display);
+  return stale;
+}
+
 /* Whether GLFW runs on an X11 display (an X server, or XWayland). Call after glfwInit. */
 static inline int confetti_x11_display_open(void) {
   return glfwGetX11Display() != NULL;

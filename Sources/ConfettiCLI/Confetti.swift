@@ -183,14 +183,15 @@ struct Window: ParsableCommand {
 
   func run() throws {
     try reportingFailures {
-      let app = try WindowApp(
-        WindowSettings(
-          size: size, capacity: capacity, seed: seed,
-          effect: try effect.load(fallback: "confetti"), configPath: effect.config, watch: watch,
-          reduceMotion: effect.wantsReducedMotion, primitive: effect.primitive, vsync: !noVsync,
-          exitAfter: exitAfter,
-          overlay: overlay ? overlayOptions.settings : nil))
-      app.run()
+      let settings = WindowSettings(
+        size: size, capacity: capacity, seed: seed,
+        effect: try effect.load(fallback: overlay ? OverlayOptions.defaultPreset : "confetti"),
+        configPath: effect.config, watch: watch,
+        reduceMotion: effect.wantsReducedMotionOnScreen, primitive: effect.primitive,
+        vsync: !noVsync,
+        exitAfter: exitAfter,
+        overlay: overlay ? overlayOptions.settings : nil)
+      if overlay { try Overlay.run(settings) } else { try WindowApp(settings).run() }
     }
   }
 }

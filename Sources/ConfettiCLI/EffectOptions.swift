@@ -47,6 +47,18 @@ struct EffectOptions: ParsableArguments {
     return !["", "0", "false", "no"].contains(value.lowercased())
   }
 
+  /// Whether reduced motion was asked for on screen: as ``wantsReducedMotion``, or by the
+  /// desktop's own setting (``DesktopMotion``), unless the variable says 0.
+  var wantsReducedMotionOnScreen: Bool {
+    let environment = ProcessInfo.processInfo.environment
+    if let value = environment[Self.reduceMotionVariable],
+      ["0", "false", "no"].contains(value.lowercased()), !reduceMotion
+    {
+      return false
+    }
+    return wantsReducedMotion || DesktopMotion.isReduced(in: environment)
+  }
+
   /// These options as they are typed, for another confetti process (confetti run's overlay).
   var commandLine: [String] {
     (preset.map { ["--preset", $0] } ?? []) + (config.map { ["--config", $0] } ?? [])

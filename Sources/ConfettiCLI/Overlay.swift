@@ -5,7 +5,9 @@ import Foundation
 
 /// The window as an overlay: transparent, undecorated, always on top, over a whole monitor, and
 /// click-through (an empty X11 input shape), so that confetti falls over the desktop while
-/// every click and key reaches the windows below.
+/// every click and key reaches the windows below. On a Wayland desktop whose compositor offers
+/// the layer shell, ``LayerOverlay`` draws it natively instead; elsewhere it is this X11 window
+/// (through XWayland on other Wayland desktops).
 struct Overlay {
   struct Settings {
     /// The monitor to cover, from 1 (GLFW's order, the primary first); nil: the primary.
@@ -17,14 +19,43 @@ struct Overlay {
     /// pieces are left to live out their lives.
     var duration: Seconds = OverlayOptions.defaultDuration
     /// A PNG to write the framebuffer to, as stored (premultiplied), once the effect has run
-    /// ``snapshotTime``: how tests see what a compositor is given.
+    /// ``OverlaySnapshot/time``: how tests see what a compositor is given.
     var snapshot: String?
   }
 
-  /// When the snapshot is taken, in seconds of the effect.
-  static let snapshotTime: Seconds = 0.4
+  private var snapshot: OverlaySnapshot
 
-  private var snapshot: String?
+  /// Runs the effect over the desktop until it is over: natively on a Wayland overlay layer
+  /// where the compositor offers one, otherwise in an X11 window.
+  static func run(_ settings: WindowSettings) throws {
+    Interruption.watch(endingWithin: Interruption.promptEnd)
+    switch try LayerOverlay.open(settings) {
+    case .opened(let layer):
+      try layer.run()
+    case .noLayerShell where ProcessInfo.processInfo.environment["DISPLAY"] == nil:
+      throw WindowError(
+        "this Wayland desktop offers no layer shell for an overlay (GNOME's does not) and no "
+          + "X11 display (XWayland) is open to fall back on; use the window: confetti window")
+    case .noCompositor, .noLayerShell:
+      try WindowApp(settings).run()
+    }
+  }
+
+  /// After the effect's system advanced to `time`, `elapsed` seconds after it started: ends a
+  /// continuous effect's emitting once the overlay's duration is over, fires a one-off effect
+  /// again when it loops; false once the overlay is over.
+  static func goesOn(
+    _ system: ConfettiSystem, at time: Seconds, elapsed: Seconds, settings: Settings
+  ) -> Bool {
+    if !settings.loop, elapsed >= settings.duration {
+      system.stopEmitting()  // a continuous effect's last pieces settle, then it ends
+    }
+    if !system.isAlive(at: time) {
+      guard settings.loop else { return false }
+      system.fireOpening(at: time)  // a one-off effect, thrown again
+    }
+    return true
+  }
 
   /// Checks the display, picks the monitor and sets the window hints; returns the monitor's
   /// area in screen coordinates. Call after glfwInit.
@@ -66,8 +97,6 @@ struct Overlay {
     // Shown once its X11 hints say it takes no focus (window managers read them at mapping).
     glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE)
     glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_FALSE)
-    // SIGINT and SIGTERM end the loop cleanly at its next turn.
-    Interruption.watch()
     return (x, y, mode.pointee.width, mode.pointee.height)
   }
 
@@ -90,13 +119,28 @@ struct Overlay {
     confetti_x11_stay_out_of_the_way(window)
     glfwSetWindowPos(window, frame.x, frame.y)
     confetti_x11_show(window)
-    snapshot = settings.snapshot
+    snapshot = OverlaySnapshot(path: settings.snapshot)
   }
+
+  mutating func frameDrawn(at effectTime: Seconds, width: Int, height: Int) throws {
+    try snapshot.frameDrawn(at: effectTime, width: width, height: height)
+  }
+}
+
+/// The framebuffer as a compositor is given it (premultiplied), written once to a PNG when the
+/// effect has run ``time``: how tests see what an overlay shows.
+struct OverlaySnapshot {
+  /// When the snapshot is taken, in seconds of the effect.
+  static let time: Seconds = 0.4
+
+  private var path: String?
+
+  init(path: String?) { self.path = path }
 
   /// After a frame is drawn, `effectTime` seconds into the effect: writes the snapshot once.
   mutating func frameDrawn(at effectTime: Seconds, width: Int, height: Int) throws {
-    guard let path = snapshot, effectTime >= Self.snapshotTime else { return }
-    snapshot = nil
+    guard let path, effectTime >= Self.time else { return }
+    self.path = nil
     try PNG.write(try GLFrame.read(width: width, height: height), to: URL(fileURLWithPath: path))
   }
 }

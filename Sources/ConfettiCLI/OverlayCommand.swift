@@ -21,6 +21,9 @@ struct OverlayOptions: ParsableArguments {
       valueName: "seconds"))
   var duration: Double?
 
+  /// The effect thrown over the desktop when none is named: a celebration over in about 4 s.
+  static let defaultPreset = "celebrate"
+
   /// A continuous effect's time over the desktop when no --duration is given, in seconds.
   static let defaultDuration: Double = 10
 
@@ -60,15 +63,16 @@ struct OverlayCommand: ParsableCommand {
     commandName: "overlay",
     abstract: "Throw confetti over the desktop; exit when the last piece is gone.",
     discussion: """
-      A transparent, always-on-top window over a whole monitor, through which every click and \
+      A transparent, always-on-top layer over a whole monitor, through which every click and \
       key reaches the windows below. It fires the effect's start emitters, or its key emitters \
-      where it has none (by default the confetti preset: two corner cannons whose pieces \
-      settle along the bottom edge), and exits 0 the moment the last particle is \
+      where it has none (by default the celebrate preset: two corner cannons whose pieces \
+      flutter down and fade, over in 4 s), and exits 0 the moment the last particle is \
       gone (confetti run -- make celebrates a build this way). A continuous effect (snow, \
       rain) falls for --duration seconds (10 by default), then its last pieces settle and it \
       ends; with --loop any effect goes on until Ctrl-C or SIGTERM. Keys and clicks are never \
-      its: they reach the windows below. Needs an X11 display (or XWayland) \
-      with a compositing window manager.
+      its: they reach the windows below. Runs on Wayland desktops with a layer shell (sway, \
+      KDE Plasma), natively; elsewhere it needs an X11 display (or XWayland, as on GNOME) with \
+      a compositing window manager.
       """
   )
 
@@ -95,13 +99,13 @@ struct OverlayCommand: ParsableCommand {
 
   func run() throws {
     try reportingFailures {
-      let app = try WindowApp(
+      try Overlay.run(
         WindowSettings(
           size: PixelSize(width: 1, height: 1), capacity: capacity, seed: seed,
-          effect: try effect.load(fallback: "confetti"), configPath: effect.config,
-          reduceMotion: effect.wantsReducedMotion, primitive: effect.primitive, vsync: true,
-          exitAfter: exitAfter, overlay: overlay.settings))
-      app.run()
+          effect: try effect.load(fallback: OverlayOptions.defaultPreset),
+          configPath: effect.config, reduceMotion: effect.wantsReducedMotionOnScreen,
+          primitive: effect.primitive, vsync: true, exitAfter: exitAfter,
+          overlay: overlay.settings))
     }
   }
 }

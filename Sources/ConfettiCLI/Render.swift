@@ -269,14 +269,35 @@ struct RenderInterrupted: Error, CustomStringConvertible {
 }
 
 /// SIGINT and SIGTERM, noted instead of ending the program at once, so that a render can
-/// remove its half-made file first.
+/// remove its half-made file first and the window and overlay can close their windows.
 enum Interruption {
   nonisolated(unsafe) private static var received: Int32 = 0
+  /// Posted by the signal handler (sem_post is safe there) to wake the watchdog.
+  nonisolated(unsafe) private static let arrived: UnsafeMutablePointer<sem_t> = {
+    let semaphore = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
+    sem_init(semaphore, 0, 0)
+    return semaphore
+  }()
 
-  /// Starts noting the signals.
-  static func watch() {
+  /// How long the overlay may take to end by itself after a signal: past it, the program exits
+  /// (status 0, as a clean end) whatever it is waiting for (a window manager, the driver).
+  static let promptEnd: Seconds = 0.5
+
+  /// Starts noting the signals. With a `deadline`, a watchdog thread exits the program that
+  /// long after the first one, if it has not ended by then.
+  static func watch(endingWithin deadline: Seconds? = nil) {
+    if let deadline {
+      Thread.detachNewThread {
+        while sem_wait(Interruption.arrived) != 0 {}
+        Thread.sleep(forTimeInterval: deadline)
+        _exit(0)
+      }
+    }
     for number in [SIGINT, SIGTERM] {
-      signal(number) { Interruption.received = $0 }
+      signal(number) {
+        Interruption.received = $0
+        sem_post(Interruption.arrived)
+      }
     }
   }
 

@@ -1,4 +1,5 @@
 import CGLFW
+import CX11
 import Confetti
 import Foundation
 
@@ -79,6 +80,14 @@ final class WindowApp {
     self.settings = settings
     clock = PlaybackClock(reading: 0, wall: 0)
     if settings.watch, let path = settings.configPath { watched = FileWatch(path: path) }
+    var staleWindow: UInt = 0
+    if confetti_x11_stale_wm_check(&staleWindow) != 0 {
+      throw WindowError(
+        "the X display's root window still names a window manager that has exited "
+          + "(_NET_SUPPORTING_WM_CHECK is window 0x\(String(staleWindow, radix: 16)), which is "
+          + "gone), and GLFW 3.3 aborts on it; start a window manager, or clear it: "
+          + "xprop -root -remove _NET_SUPPORTING_WM_CHECK")
+    }
     guard glfwInit() == GLFW_TRUE else {
       throw WindowError(
         "cannot open a window: \(Self.glfwError()) — run it in a desktop session "
@@ -144,17 +153,9 @@ final class WindowApp {
       reduceMotion: settings.reduceMotion, primitive: settings.primitive)
     system.history = Self.history
     effectStart = now
-    fireOpening(system, at: now)
+    system.fireOpening(at: now)
     shown = nil
     return system
-  }
-
-  /// Fires what opens an effect: its start emitters, or, with none, its key (or click) ones.
-  private func fireOpening(_ system: ConfettiSystem, at time: Seconds) {
-    system.trigger(.start, time: time)
-    if !system.has(.start), let first = [EmitterTrigger.key, .click].first(where: system.has) {
-      system.trigger(first, time: time)
-    }
   }
 
   /// Wall seconds since the window opened.
@@ -184,14 +185,10 @@ final class WindowApp {
       if watched?.changed() == true { reload() }
       if windowSize.width > 0, windowSize.height > 0 { system.size = windowSize }
       system.advance(to: time)
-      if let overlaySettings = settings.overlay, overlay != nil {
-        if !overlaySettings.loop, time - effectStart >= overlaySettings.duration {
-          system.stopEmitting()  // a continuous effect's last pieces settle, then it ends
-        }
-        if !system.isAlive(at: time) {
-          guard overlaySettings.loop else { break }
-          fireOpening(system, at: time)  // a one-off effect, thrown again
-        }
+      if let overlaySettings = settings.overlay, overlay != nil,
+        !Overlay.goesOn(system, at: time, elapsed: time - effectStart, settings: overlaySettings)
+      {
+        break
       }
       var width: Int32 = 0
       var height: Int32 = 0
@@ -395,6 +392,17 @@ final class WindowApp {
       return "no display (\(text))"
     }
     return text
+  }
+}
+
+extension ConfettiSystem {
+  /// Fires what opens an effect, in the window and the overlay alike: its start
+  /// emitters, or, with none, its key (or click) ones.
+  func fireOpening(at time: Seconds) {
+    trigger(.start, time: time)
+    if !has(.start), let first = [EmitterTrigger.key, .click].first(where: has) {
+      trigger(first, time: time)
+    }
   }
 }
 

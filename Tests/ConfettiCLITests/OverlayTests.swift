@@ -43,13 +43,15 @@ final class OverlayTests: XCTestCase {
     defer { below.terminate() }
     _ = try xdotool(["search", "--sync", "--name", "Event Tester"], display: display.name)
 
-    // What the library predicts: the effect's start emitters fired at once.
-    var scene = try EffectScene(config: try Presets.named("confetti"), capacity: 4096, seed: 1)
+    // What the library predicts: the default celebration's start emitters fired at once, over
+    // within about 4 s.
+    var scene = try EffectScene(config: try Presets.named("celebrate"), capacity: 4096, seed: 1)
     let screen = Size(width: 800, height: 600)
     scene.trigger(.start, window: screen, time: 0)
     scene.advance(to: 0, window: screen)
     let predicted = scene.ring.lastDeath
     XCTAssertGreaterThan(predicted, 1)
+    XCTAssertLessThanOrEqual(predicted, 4)
 
     let snapshot = try temporaryDirectory().appendingPathComponent("overlay.png")
     let overlay = try launch(
@@ -213,5 +215,122 @@ final class OverlayTests: XCTestCase {
     XCTAssertEqual(result.status, 0, result.stderr)
     XCTAssertEqual(result.stderr, "")
     XCTAssert(FileManager.default.fileExists(atPath: snapshot.path), "it drew the celebration")
+  }
+
+  /// A window manager that exited leaves its check window named on the root: GLFW 3.3.8 would
+  /// abort (exit 134, silently); the window and the overlay say what is wrong in one line.
+  func testAStaleWindowManagerCheckGivesOneLineAndExitOne() throws {
+    try requireTools(["/usr/bin/openbox", "/usr/bin/xprop"], for: "the stale check window")
+    let display = try startXvfb(size: "800x600x24")
+    defer { display.server.terminate() }
+    let environment = ["DISPLAY": display.name]
+    // A client that stays, so that the server does not reset when the manager is gone.
+    let stays = try launch("/usr/bin/xev", ["-geometry", "10x10+0+0"], display: display.name)
+    defer { stays.terminate() }
+    let manager = try launch("/usr/bin/openbox", [], display: display.name)
+    let deadline = Date().addingTimeInterval(20)
+    while Date() < deadline {
+      let check = try runProgram(
+        URL(fileURLWithPath: "/usr/bin/xprop"), ["-root", "_NET_SUPPORTING_WM_CHECK"],
+        environment: environment)
+      if check.stdout.contains("window id") { break }
+      usleep(50_000)
+    }
+    kill(manager.processIdentifier, SIGKILL)
+    manager.waitUntilExit()
+    usleep(300_000)
+    for command in [["window"], ["overlay"], ["window", "--overlay"]] {
+      let refused = try confetti(command + ["--exit-after", "1"], environment: environment)
+      XCTAssertEqual(refused.status, 1, "\(command): \(refused.stderr)")
+      XCTAssert(
+        refused.stderr.contains("xprop -root -remove _NET_SUPPORTING_WM_CHECK"), refused.stderr)
+      XCTAssertEqual(refused.stderr.split(separator: "\n").count, 1, refused.stderr)
+    }
+    // Cleared as the message says, the window opens.
+    _ = try runProgram(
+      URL(fileURLWithPath: "/usr/bin/xprop"), ["-root", "-remove", "_NET_SUPPORTING_WM_CHECK"],
+      environment: environment)
+    let opened = try confetti(["window", "--exit-after", "0.5"], environment: environment)
+    XCTAssertEqual(opened.status, 0, opened.stderr)
+  }
+
+  /// SIGTERM and SIGINT end the overlay within a second whenever they come: as GLFW starts, as
+  /// the window and its context are made, and while it draws.
+  func testASignalEndsTheOverlayWithinASecondInEveryPhase() throws {
+    try requireTools(["/usr/bin/xcompmgr"], for: "the overlay")
+    let display = try startXvfb(size: "800x600x24")
+    defer { display.server.terminate() }
+    let compositor = try launch("/usr/bin/xcompmgr", [], display: display.name)
+    defer { compositor.terminate() }
+    usleep(300_000)
+    for (delay, signal) in [
+      (0.0, SIGTERM), (0.03, SIGINT), (0.08, SIGTERM), (0.15, SIGTERM), (0.3, SIGINT),
+      (0.6, SIGTERM), (1.5, SIGTERM),
+    ] {
+      let overlay = try launch(
+        confettiBinary.path, ["overlay", "--preset", "snow", "--loop"], display: display.name)
+      defer { if overlay.isRunning { overlay.terminate() } }
+      usleep(useconds_t(delay * 1_000_000))
+      kill(overlay.processIdentifier, signal)
+      let sent = Date()
+      while overlay.isRunning, Date().timeIntervalSince(sent) < 5 { usleep(2_000) }
+      let took = Date().timeIntervalSince(sent)
+      XCTAssertFalse(overlay.isRunning, "still running 5 s after signal \(signal) at \(delay) s")
+      XCTAssertLessThan(took, 1, "ended \(took) s after signal \(signal) at \(delay) s")
+      overlay.waitUntilExit()
+      // A clean end; or, before the program could note the signal, the signal's own.
+      let bySignal =
+        overlay.terminationReason == .uncaughtSignal && overlay.terminationStatus == signal
+      XCTAssert(
+        overlay.terminationStatus == 0 || bySignal,
+        "status \(overlay.terminationStatus) after signal \(signal) at \(delay) s")
+    }
+  }
+
+  /// The desktop's own setting for fewer animations (GTK's, GNOME's, KDE's) gives the window
+  /// and the overlay reduced motion, as --reduce-motion does; CONFETTI_REDUCE_MOTION=0 says no.
+  func testTheDesktopsReducedMotionSettingIsHonoured() throws {
+    try requireTools(["/usr/bin/xdotool"], for: "the window's title")
+    let display = try startXvfb(size: "800x600x24")
+    defer { display.server.terminate() }
+    let home = try temporaryDirectory()
+    let settings: [(file: String, text: String)] = [
+      ("gtk-3.0/settings.ini", "[Settings]\ngtk-enable-animations=false\n"),
+      ("gtk-4.0/settings.ini", "[Settings]\ngtk-enable-animations=0\n"),
+      ("kdeglobals", "[KDE]\nAnimationDurationFactor=0\n"),
+      // GNOME's, through gsettings' keyfile backend (GSETTINGS_BACKEND=keyfile below).
+      ("glib-2.0/settings/keyfile", "[org/gnome/desktop/interface]\nenable-animations=false\n"),
+      ("nothing.ini", ""),
+    ]
+    for (index, setting) in settings.enumerated() {
+      let config = home.appendingPathComponent("\(index)")
+      let file = config.appendingPathComponent(setting.file)
+      try FileManager.default.createDirectory(
+        at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try setting.text.write(to: file, atomically: true, encoding: .utf8)
+      for overridden in [false, true] {
+        let window = Process()
+        window.executableURL = confettiBinary
+        window.arguments = ["window", "--exit-after", "3"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["DISPLAY"] = display.name
+        environment["XDG_CONFIG_HOME"] = config.path
+        environment["GSETTINGS_BACKEND"] = "keyfile"
+        environment["CONFETTI_REDUCE_MOTION"] = overridden ? "0" : nil
+        window.environment = environment
+        window.standardOutput = FileHandle.nullDevice
+        window.standardError = FileHandle.nullDevice
+        try window.run()
+        defer { if window.isRunning { window.terminate() } }
+        let title = try xdotool(
+          ["getwindowname", try confettiWindow(on: display.name)], display: display.name)
+        let reduced = title.contains("(reduced motion)")
+        let asked = !setting.text.isEmpty && !overridden
+        XCTAssertEqual(
+          reduced, asked, "\(setting.file), CONFETTI_REDUCE_MOTION=0 \(overridden): \(title)")
+        window.terminate()
+        window.waitUntilExit()
+      }
+    }
   }
 }

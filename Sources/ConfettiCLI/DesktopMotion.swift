@@ -1,0 +1,76 @@
+import Foundation
+
+/// The desktop's own "reduce animations" setting, which the window and the overlay honour as
+/// they do `--reduce-motion`: GNOME's `enable-animations` (read with `gsettings`), GTK's
+/// `gtk-enable-animations` in its `settings.ini`, and KDE Plasma's animation speed set to
+/// instant (`AnimationDurationFactor=0` in `kdeglobals`). Pictures and videos (`render`) and the
+/// bench are the same on every desktop: they do not look.
+enum DesktopMotion {
+  /// Whether the desktop asks for no animations, in `environment` (`XDG_CONFIG_HOME`, `HOME`).
+  static func isReduced(in environment: [String: String]) -> Bool {
+    let configHome =
+      environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+      ?? environment["HOME"].map { $0 + "/.config" }
+    if let configHome {
+      for gtk in ["gtk-3.0", "gtk-4.0"] {
+        let value = iniValue(
+          "gtk-enable-animations", in: "Settings", of: "\(configHome)/\(gtk)/settings.ini")
+        if let value, ["false", "0", "no"].contains(value.lowercased()) { return true }
+      }
+      if let factor = iniValue(
+        "AnimationDurationFactor", in: "KDE", of: "\(configHome)/kdeglobals"),
+        Double(factor) == 0
+      {
+        return true
+      }
+    }
+    return gnomeAnimationsOff(environment)
+  }
+
+  /// The value of `key` in section `section` of the INI file at `path`, if it is there.
+  static func iniValue(_ key: String, in section: String, of path: String) -> String? {
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+    var current = ""
+    var found: String?
+    for line in text.split(whereSeparator: \.isNewline) {
+      let line = line.trimmingCharacters(in: .whitespaces)
+      if line.hasPrefix("[") && line.hasSuffix("]") {
+        current = String(line.dropFirst().dropLast())
+      } else if current == section, let equals = line.firstIndex(of: "="),
+        line[..<equals].trimmingCharacters(in: .whitespaces) == key
+      {
+        found = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+      }
+    }
+    return found
+  }
+
+  /// GNOME's setting, through `gsettings` where it and GNOME's schema are installed; false
+  /// when it cannot tell within a second.
+  private static func gnomeAnimationsOff(_ environment: [String: String]) -> Bool {
+    let path = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+      .map { "\($0)/gsettings" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    guard let path,
+      FileManager.default.fileExists(
+        atPath: "/usr/share/glib-2.0/schemas/org.gnome.desktop.interface.gschema.xml")
+    else { return false }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = ["get", "org.gnome.desktop.interface", "enable-animations"]
+    process.environment = environment
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    process.standardInput = FileHandle.nullDevice
+    do { try process.run() } catch { return false }
+    let deadline = Date().addingTimeInterval(1)
+    while process.isRunning, Date() < deadline { usleep(10_000) }
+    guard !process.isRunning else {
+      process.terminate()
+      return false
+    }
+    let answer = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    return process.terminationStatus == 0
+      && answer.trimmingCharacters(in: .whitespacesAndNewlines) == "false"
+  }
+}

@@ -1,0 +1,100 @@
+import CWayland
+import Confetti
+import Foundation
+
+/// The overlay drawn natively on a Wayland desktop whose compositor offers the layer shell
+/// (sway, KDE Plasma, Hyprland, labwc…): a surface on the overlay layer over a whole output, with
+/// an empty input region and no keyboard focus, so that every click and key reaches the windows
+/// below. The effect runs in it as in the X11 overlay (``Overlay``) and ends the same way.
+final class LayerOverlay {
+  /// What opening it gave: an overlay, or why there is none and the X11 window is to be tried.
+  enum Opening {
+    case opened(LayerOverlay)
+    /// No Wayland compositor to connect to.
+    case noCompositor
+    /// A Wayland compositor without the layer shell (GNOME's, Weston).
+    case noLayerShell
+  }
+
+  /// How long a frame waits for the compositor to ask for the next, in milliseconds: a hidden
+  /// or stalled output still lets the effect's clock, its end and signals be seen this often.
+  static let frameWait: Int32 = 100
+
+  private let surface: OpaquePointer
+  private let settings: WindowSettings
+  private let overlay: Overlay.Settings
+
+  /// Connects to the Wayland compositor, if there is one, and puts a surface on its overlay
+  /// layer; throws when a compositor with the layer shell could not give one.
+  static func open(_ settings: WindowSettings) throws -> Opening {
+    guard let overlay = settings.overlay,
+      ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"].map({ !$0.isEmpty }) ?? false
+    else { return .noCompositor }
+    var status = CONFETTI_WL_FAILED
+    var message = [CChar](repeating: 0, count: 256)
+    let surface = DriverMessages.silenced {
+      confetti_wl_overlay_open(Int32(overlay.monitor ?? 0), &status, &message, message.count)
+    }
+    guard let surface else {
+      switch status {
+      case CONFETTI_WL_NO_COMPOSITOR: return .noCompositor
+      case CONFETTI_WL_NO_LAYER_SHELL: return .noLayerShell
+      default:
+        let why = String(
+          decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) },
+          as: UTF8.self)
+        throw WindowError("cannot show the overlay on this Wayland desktop: \(why)")
+      }
+    }
+    return .opened(LayerOverlay(surface: surface, settings: settings, overlay: overlay))
+  }
+
+  private init(surface: OpaquePointer, settings: WindowSettings, overlay: Overlay.Settings) {
+    self.surface = surface
+    self.settings = settings
+    self.overlay = overlay
+  }
+
+  deinit { confetti_wl_overlay_close(surface) }
+
+  /// The surface's size in points and the scale of its pixels.
+  private var size: (points: Size, pixels: PixelRect) {
+    var (width, height, scale): (Int32, Int32, Int32) = (0, 0, 1)
+    confetti_wl_overlay_size(surface, &width, &height, &scale)
+    return (
+      Size(width: Double(width), height: Double(height)),
+      PixelRect(width: Int(width * scale), height: Int(height * scale))
+    )
+  }
+
+  /// Runs the effect until it is over, a signal comes, or the compositor closes the surface.
+  func run() throws {
+    let system = try ConfettiSystem(
+      effect: settings.effect, size: size.points, capacity: settings.capacity, seed: settings.seed,
+      reduceMotion: settings.reduceMotion, primitive: settings.primitive)
+    defer { system.release() }
+    let opened = ContinuousClock.now
+    var wall: Seconds {
+      let elapsed = ContinuousClock.now - opened
+      return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+    }
+    system.fireOpening(at: 0)
+    var snapshot = OverlaySnapshot(path: overlay.snapshot)
+    while Interruption.caught == nil {
+      let time = wall
+      if let exitAfter = settings.exitAfter, time >= exitAfter { break }
+      let (points, pixels) = size
+      system.size = points
+      system.advance(to: time)
+      guard Overlay.goesOn(system, at: time, elapsed: time, settings: overlay) else { break }
+      GLFrame.clear(to: .transparent)
+      try system.draw(in: pixels, at: time)
+      try snapshot.frameDrawn(at: time, width: pixels.width, height: pixels.height)
+      guard confetti_wl_overlay_swap(surface) == 0 else {
+        throw WindowError("the Wayland compositor took no frame from the overlay")
+      }
+      // Closed by the compositor (its output went away): the overlay is over.
+      guard confetti_wl_overlay_wait(surface, Self.frameWait) == 0 else { break }
+    }
+  }
+}
