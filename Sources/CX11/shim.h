@@ -15,9 +15,10 @@ Window glfwGetX11Window(GLFWwindow *window);
 #include <stdio.h>
 
 /* Whether the X display's root window names, in _NET_SUPPORTING_WM_CHECK, a window that no longer
-   exists: left by a window manager that exited without clearing it. GLFW 3.3.8 then leaves its
-   X error handler installed by mistake and aborts on an assertion when a window is made. Writes
-   the stale window's id into *window. Call before glfwInit; 0 when no display can be opened. */
+   exists or does not name itself there in turn (as EWMH has it): left by a window manager that
+   exited without clearing it. GLFW 3.3.8 then leaves its X error handler installed by mistake
+   and aborts on an assertion when a window is made. Writes the named window's id into *window.
+   Call before glfwInit; 0 when no display can be opened. */
 static inline int confetti_x11_stale_wm_check(unsigned long *window) {
   Display *display = XOpenDisplay(NULL);
   if (!display) return 0;
@@ -38,11 +39,17 @@ static inline int confetti_x11_stale_wm_check(unsigned long *window) {
     unsigned int child_count = 0;
     if (XQueryTree(display, DefaultRootWindow(display), &root, &parent, &children,
                    &child_count)) {
-      stale = 1;
+      int exists = 0;
       for (unsigned int i = 0; i < child_count; i++) {
-        if (children[i] == (Window)*window) stale = 0;
+        if (children[i] == (Window)*window) exists = 1;
       }
       if (children) XFree(children);
+      unsigned char *own = NULL;
+      stale = !exists ||
+              XGetWindowProperty(display, (Window)*window, check, 0, 1, False, XA_WINDOW, &type,
+                                 &format, &count, &after, &own) != Success ||
+              !own || count != 1;
+      if (own) XFree(own);
     }
   }
   if (value) XFree(value);

@@ -21,8 +21,12 @@ enum DriverMessages {
     setenv("LIBGL_DEBUG", "quiet", 0)
   }
 
+  /// Standard error while it is silenced, for the abort handler's one line.
+  nonisolated(unsafe) private static var savedError: Int32 = -1
+
   /// Runs `body` with standard error going nowhere (unless the messages are to be shown), then
-  /// puts it back.
+  /// puts it back. Should a library abort meanwhile (GLFW asserts), one line says so on the
+  /// real standard error and the program exits 1, instead of dying without a word.
   static func silenced<T>(_ body: () throws -> T) rethrows -> T {
     guard !shown else { return try body() }
     fflush(nil)
@@ -31,11 +35,26 @@ enum DriverMessages {
     guard saved >= 0, null >= 0 else { return try body() }
     dup2(null, STDERR_FILENO)
     close(null)
+    savedError = saved
+    _ = abortLine.count  // made now: the handler only reads it
+    let previous = signal(SIGABRT) { _ in
+      DriverMessages.abortLine.withUnsafeBufferPointer {
+        _ = write(DriverMessages.savedError, $0.baseAddress, $0.count)
+      }
+      _exit(1)
+    }
     defer {
+      signal(SIGABRT, previous)
+      savedError = -1
       fflush(nil)
       dup2(saved, STDERR_FILENO)
       close(saved)
     }
     return try body()
   }
+
+  /// What the abort handler says, as bytes.
+  private static let abortLine = Array(
+    ("confetti: the graphics libraries gave up while the window was being made; "
+      + "\(showVariable)=1 shows what they said\n").utf8)
 }

@@ -83,9 +83,9 @@ final class WindowApp {
     var staleWindow: UInt = 0
     if confetti_x11_stale_wm_check(&staleWindow) != 0 {
       throw WindowError(
-        "the X display's root window still names a window manager that has exited "
-          + "(_NET_SUPPORTING_WM_CHECK is window 0x\(String(staleWindow, radix: 16)), which is "
-          + "gone), and GLFW 3.3 aborts on it; start a window manager, or clear it: "
+        "the X display's root window still names a window manager that is no longer running "
+          + "(_NET_SUPPORTING_WM_CHECK, window 0x\(String(staleWindow, radix: 16))), and "
+          + "GLFW 3.3 aborts on it; start a window manager, or clear it: "
           + "xprop -root -remove _NET_SUPPORTING_WM_CHECK")
     }
     guard glfwInit() == GLFW_TRUE else {

@@ -162,8 +162,11 @@ final class OverlayTests: XCTestCase {
     }
     let compositor = try launch("/usr/bin/xcompmgr", [], display: display.name)
     defer { compositor.terminate() }
+    let typed = try temporaryDirectory().appendingPathComponent("keys.txt")
+    _ = FileManager.default.createFile(atPath: typed.path, contents: nil)
     let editor = try launch(
-      "/usr/bin/xev", ["-geometry", "400x300+10+10"], display: display.name)
+      "/usr/bin/xev", ["-geometry", "400x300+10+10", "-event", "keyboard"], display: display.name,
+      output: try FileHandle(forWritingTo: typed))
     defer { editor.terminate() }
     let typedInto =
       try xdotool(["search", "--sync", "--name", "Event Tester"], display: display.name)
@@ -181,6 +184,14 @@ final class OverlayTests: XCTestCase {
     let focusNow = try xdotool(["getwindowfocus"], display: display.name)
     XCTAssertNotEqual(focusNow, window, "the overlay took the focus")
     XCTAssertEqual(focusNow, focused, "the window being typed into keeps the focus")
+    // Typing goes on into it, the overlay's own keys included.
+    try xdotool(["key", "k", "q", "Escape"], display: display.name)
+    usleep(300_000)
+    let keys = try String(contentsOf: typed, encoding: .utf8)
+    for key in ["(keysym 0x6b, k)", "(keysym 0x71, q)", "(keysym 0xff1b, Escape)"] {
+      XCTAssert(keys.contains(key), "\(key) reached the window below: \(keys.suffix(400))")
+    }
+    XCTAssert(overlay.isRunning, "no key ended the overlay")
     let properties = try runProgram(
       URL(fileURLWithPath: "/usr/bin/xprop"),
       ["-id", window, "_NET_WM_WINDOW_TYPE", "_NET_WM_STATE", "WM_HINTS"],
