@@ -69,6 +69,7 @@ for name, arguments in {
     "confetti_is_alive": [_handle, _d, ctypes.POINTER(ctypes.c_bool)],
     "confetti_end_time": [_handle, ctypes.POINTER(_d)],
     "confetti_alive_count": [_handle, _d, ctypes.POINTER(ctypes.c_int64)],
+    "confetti_dropped_count": [_handle, ctypes.POINTER(ctypes.c_int64)],
 }.items():
     function = getattr(_lib, name)
     function.argtypes, function.restype, function.errcheck = arguments, ctypes.c_int, \
@@ -128,4 +129,10 @@ class System:
     def alive_count(self, time):
         count = ctypes.c_int64()
         _lib.confetti_alive_count(self._handle, time, ctypes.byref(count))
+        return count.value
+
+    def dropped_count(self):
+        """Pieces promised but not shown: the ring let them go early (raise capacity)."""
+        count = ctypes.c_int64()
+        _lib.confetti_dropped_count(self._handle, ctypes.byref(count))
         return count.value

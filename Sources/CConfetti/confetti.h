@@ -197,6 +197,12 @@ confetti_status confetti_end_time(const confetti_system *system, double *end_tim
 /* *count: how many particles are visible at `time`. */
 confetti_status confetti_alive_count(const confetti_system *system, double time, int64_t *count);
 
+/* *count: how many pieces the effect promised but the system does not show, since it was made:
+ * those the full ring let go of before their end to make way for newer ones (the oldest make way:
+ * desc.capacity is too small for the effect), and those owed beyond what one advance makes. 0
+ * while everything promised is drawn. */
+confetti_status confetti_dropped_count(const confetti_system *system, int64_t *count);
+
 #ifdef __cplusplus
 }
 #endif

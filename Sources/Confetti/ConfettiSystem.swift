@@ -220,6 +220,12 @@ public final class ConfettiSystem {
     scene.ring.aliveCount(at: time)
   }
 
+  /// How many pieces the effect promised but this system does not show, since it was made: those
+  /// its full ring let go of before their end, to make way for newer ones (the capacity is too
+  /// small for what the effect emits: raise it), and those owed beyond what one advance makes.
+  /// 0 while everything promised is drawn. The window shows it in its title.
+  public var droppedCount: Int { scene.dropped }
+
   /// Stops every emitter (a continuous one too); the particles already born live out their
   /// lives, so ``endTime`` becomes known.
   public func stopEmitting() {

@@ -161,6 +161,16 @@ public func confetti_alive_count(
   }
 }
 
+@_cdecl("confetti_dropped_count")
+public func confetti_dropped_count(
+  _ system: OpaquePointer?, _ count: UnsafeMutablePointer<Int64>?
+) -> confetti_status {
+  calling {
+    let confetti = try Handles.system(system)
+    try answer(count).pointee = Int64(confetti.droppedCount)
+  }
+}
+
 // MARK: - Arguments
 
 /// A refusal of the C layer's own: an argument the facade would stop the program for.

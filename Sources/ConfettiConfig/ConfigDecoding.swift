@@ -425,11 +425,14 @@ extension ConfigNode {
     let prewarm = try m["prewarm"]?.number() ?? EmitterConfig().prewarm
     switch mode {
     case "timed":
-      guard case .timed(let duration, let fadeOut) = Emission.timed() else { fatalError() }
+      guard case .timed(let duration, let fadeOut, let taper) = Emission.timed() else {
+        fatalError()
+      }
       return (
         .timed(
           duration: try m["duration"]?.number() ?? duration,
-          fadeOut: try m["fadeOut"]?.number() ?? fadeOut), prewarm
+          fadeOut: try m["fadeOut"]?.number() ?? fadeOut,
+          taper: try m["taper"]?.bool() ?? taper), prewarm
       )
     case "continuous": return (.continuous, prewarm)
     default: return (.burst, 0)
@@ -449,6 +452,7 @@ extension ConfigNode {
     c.fadeIn = try m["fadeIn"]?.number() ?? c.fadeIn
     c.blend = try m["blend"]?.choice(Blend.self) ?? c.blend
     c.speedUnit = try m["speedUnit"]?.choice(SpeedUnit.self) ?? c.speedUnit
+    c.gravityUnit = try m["gravityUnit"]?.choice(GravityUnit.self) ?? c.gravityUnit
     c.speed = try m["speed"]?.varied() ?? c.speed
     c.direction = try m["direction"]?.varied() ?? c.direction
     c.kick = try m["kick"]?.pair() ?? c.kick

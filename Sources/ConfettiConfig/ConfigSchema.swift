@@ -316,7 +316,9 @@ extension ConfigSchema {
 
   /// An emitter's emission.
   public static let emission: Object = {
-    guard case .timed(let duration, let fadeOut) = Emission.timed() else { fatalError() }
+    guard case .timed(let duration, let fadeOut, let taper) = Emission.timed() else {
+      fatalError()
+    }
     return Object(
       id: "emission", title: "Emission",
       summary: "How long an emitter emits.",
@@ -329,7 +331,13 @@ extension ConfigSchema {
             + "effect runs"),
         Key(
           "duration", .number(0.1...300), unit: "seconds", default: .number(duration),
-          help: "how long it emits; the rate tapers from 1 to 0 by half of it, as 1 - (2u/D)²"),
+          help: "how long it emits"),
+        Key(
+          "taper", .boolean, default: .bool(taper),
+          help:
+            "true: the rate falls from 1 to 0 by half the duration, as 1 - (2u/D)², a third of "
+            + "rate × duration in all (the classic falling confetti); false: the rate holds for "
+            + "the whole duration"),
         Key(
           "fadeOut", .number(0...60), unit: "seconds", default: .number(fadeOut),
           help:
@@ -348,7 +356,8 @@ extension ConfigSchema {
           .init(
             value: $0,
             optional: $0 == "timed"
-              ? ["duration", "fadeOut", "prewarm"] : $0 == "continuous" ? ["prewarm"] : [])
+              ? ["duration", "fadeOut", "taper", "prewarm"]
+              : $0 == "continuous" ? ["prewarm"] : [])
         }))
   }()
 
@@ -408,8 +417,14 @@ extension ConfigSchema {
             "\"points\" per second, or \"windowSize\": window widths per second across and "
             + "window heights per second up and down"),
         Key(
-          "gravity", .number(-60_000...60_000), unit: "pt/s²", default: .number(c.gravity),
-          help: "downward acceleration; negative pulls up"),
+          "gravity", .number(-60_000...60_000), unit: "pt/s², or as gravityUnit picks",
+          default: .number(c.gravity), help: "downward acceleration; negative pulls up"),
+        Key(
+          "gravityUnit", .choice(GravityUnit.allCases.map(\.rawValue)),
+          default: .string(c.gravityUnit.rawValue),
+          help:
+            "\"points\": pt/s²; \"windowHeights\": window heights per second squared, so that "
+            + "with a speed in window heights a throw rises to the same share of any window"),
         Key(
           "accelerationX", .number(-60_000...60_000), unit: "pt/s²",
           default: .number(c.accelerationX), help: "sideways acceleration, positive to the right"),
@@ -662,8 +677,13 @@ extension ConfigSchema {
 
   static func json(_ emission: Emission) -> JSONValue {
     let mode = (key: "mode", value: JSONValue.string(mode(of: emission)))
-    guard case .timed(let duration, let fadeOut) = emission else { return .object([mode]) }
-    return .object([mode, ("duration", .number(duration)), ("fadeOut", .number(fadeOut))])
+    guard case .timed(let duration, let fadeOut, let taper) = emission else {
+      return .object([mode])
+    }
+    return .object([
+      mode, ("duration", .number(duration)), ("fadeOut", .number(fadeOut)),
+      ("taper", .bool(taper)),
+    ])
   }
 
   /// The emission's mode as the format names it: one of ``emissionModes``.

@@ -56,11 +56,13 @@ public enum EmitterShape: Equatable, Sendable {
 public enum Emission: Equatable, Sendable {
   /// Every cell's ``CellConfig/count`` at once.
   case burst
-  /// Cells' birth rates for `duration` seconds, tapering from 1 to 0 by half the duration
-  /// (ease-in: 1 − (2u/duration)²), then the emitter and its particles fade out over `fadeOut`
-  /// seconds: Core Animation's confetti emitter, whose 3 s and 1 s are the defaults. A fade-out
-  /// of 0 leaves the particles to live out their own lives (and land, where there is a floor).
-  case timed(duration: Seconds = 3, fadeOut: Seconds = 1)
+  /// Cells' birth rates for `duration` seconds, then the emitter and its particles fade out
+  /// over `fadeOut` seconds. With `taper` (Core Animation's confetti emitter, whose 3 s and 1 s
+  /// are the defaults) the rate falls from 1 to 0 by half the duration (ease-in:
+  /// 1 − (2u/duration)²), so it emits rate × duration / 3 in all; without, it holds the rate
+  /// for the whole duration, rate × duration in all. A fade-out of 0 leaves the particles to
+  /// live out their own lives (and land, where there is a floor).
+  case timed(duration: Seconds = 3, fadeOut: Seconds = 1, taper: Bool = true)
   /// Cells' birth rates for as long as the effect runs.
   case continuous
 }
@@ -176,6 +178,16 @@ public enum SpeedUnit: String, CaseIterable, Sendable {
   case windowHeights
 }
 
+/// The unit of a cell's gravity.
+public enum GravityUnit: String, CaseIterable, Sendable {
+  /// Points per second squared.
+  case points
+  /// Window heights per second squared: with a speed in window heights, a throw that rises to
+  /// the same share of any window's height (fireworks that burst in the upper part of any
+  /// window).
+  case windowHeights
+}
+
 /// The unit of a cell's per-axis velocity.
 public enum VelocityUnit: String, CaseIterable, Sendable {
   /// Points per second on both axes.
@@ -215,8 +227,11 @@ public struct CellConfig: Equatable, Sendable {
   public var velocityY = Varied(0)
   /// The unit of ``velocityX`` and ``velocityY``. Default points per second.
   public var velocityUnit = VelocityUnit.points
-  /// Downward acceleration in pt/s²; negative pulls up. Default 280, the classic gravity.
+  /// Downward acceleration in ``gravityUnit``; negative pulls up. Default 280 pt/s², the
+  /// classic gravity.
   public var gravity: PointsPerSecondSquared = ConfettiPhysics.gravity
+  /// The unit of ``gravity``. Default points.
+  public var gravityUnit = GravityUnit.points
   /// Sideways acceleration in pt/s², positive to the right. Default 0.
   public var accelerationX: PointsPerSecondSquared = 0
   /// Drag per axis in 1/s: velocity decays as e^(−k·t); 0 is ballistic. Default 1.6 on both.

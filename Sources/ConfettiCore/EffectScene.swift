@@ -6,6 +6,11 @@ import Foundation
 /// Emission follows a clock of its own that advances at most ``longestStep`` per
 /// ``advance(to:window:)``: after a stall (a minimised window, a debugger, a slow frame) the
 /// missed time is dropped, not made up in a flood. Births per call are bounded too.
+///
+/// What an emitter makes does not depend on the steps the scene is advanced in: its births are
+/// decided on a grid of its own time (``emissionStep``), and each firing draws from a random
+/// stream of its own. So a window drawing at any frame rate and `confetti render` stepping at
+/// 60 Hz show the same pieces at the same moment of an effect fired the same way.
 public struct EffectScene: Sendable {
   public let config: EffectConfig
   public var ring: ParticleRing
@@ -16,6 +21,10 @@ public struct EffectScene: Sendable {
   /// Replace movement with a short, gentle fade in place (see ``ConfettiParticle/reducedMotion(style:)``).
   public var reduceMotion: Bool
   private var random: SplitMix64
+  /// The scene's seed, from which each firing's own stream is derived.
+  private let seed: UInt64
+  /// How many emitters have been fired: the next firing's stream.
+  private var firings: UInt64 = 0
   /// Per emitter, per cell: its table entry and its shapes.
   private var emitterCells: [[CellSetup]] = []
   /// The same for each sub-cell.
@@ -25,6 +34,8 @@ public struct EffectScene: Sendable {
   private var sampled = 0
   /// The sub-cell pieces the current trigger or advance may still write.
   private var subCellBudget = 0
+  /// Pieces owed but not made: beyond ``maximumBirthsPerStep`` in one advance.
+  private var unmade = 0
   /// The latest clock reading the scene was advanced to (−infinity before the first).
   public private(set) var latest: Seconds = -.infinity
   /// How long after the latest reading particles that have ended are kept, in seconds, so that
@@ -34,10 +45,18 @@ public struct EffectScene: Sendable {
   /// The most emitters emitting at once. Starting another stops the oldest one a click or a key
   /// started; the effect's own start emitters are stopped only when nothing else is left.
   public static let maximumRunning = 64
-  /// The most emission time one call to ``advance(to:window:)`` covers; the rest is dropped.
-  public static let longestStep: Seconds = 0.1
+  /// The most emission time one call to ``advance(to:window:)`` covers; the rest is dropped. A
+  /// second: a window's slow first frames (shaders compiling) lose nothing, and a window left
+  /// minimised for an hour makes up one second, not an hour.
+  public static let longestStep: Seconds = 1
   /// The most particles born in one call to ``advance(to:window:)``.
   public static let maximumBirthsPerStep = 20_000
+
+  /// How many pieces the effect promised but does not show: those a full ring let go of before
+  /// their end (its capacity is too small for the effect; see ``ParticleRing/displaced``), and
+  /// those owed beyond ``maximumBirthsPerStep``. 0 when everything promised is drawn. Time a
+  /// stall drops (``longestStep``) is not counted: nothing is owed for it.
+  public var dropped: Int { ring.displaced + unmade }
 
   public init(config: EffectConfig, capacity: Int, seed: UInt64, reduceMotion: Bool = false)
     throws(ConfigError)
@@ -45,6 +64,7 @@ public struct EffectScene: Sendable {
     self.config = config
     ring = ParticleRing(capacity: capacity)
     random = SplitMix64(seed: seed)
+    self.seed = seed
     self.reduceMotion = reduceMotion
     for (e, emitter) in config.emitters.enumerated() {
       var setups: [CellSetup] = []
@@ -83,7 +103,7 @@ public struct EffectScene: Sendable {
     style.gustAmplitude = emitter.gustAmplitude
     style.gustPeriod = emitter.gustPeriod
     style.colorSpeed = cell.colorSpeed
-    if case .timed(_, let fadeOut) = emitter.emission { style.fadeOut = fadeOut }
+    if case .timed(_, let fadeOut, _) = emitter.emission { style.fadeOut = fadeOut }
     style.trailSpacing = cell.trailSpacing
     style.fadeIn = cell.fadeIn
     style.twinkle = cell.twinkle
@@ -123,6 +143,15 @@ public struct EffectScene: Sendable {
     config.emitters.contains { $0.trigger == trigger }
   }
 
+  /// The random stream of the next firing: the scene's seed's own for the first (a single
+  /// burst draws what it always drew), a stream derived from it for each after.
+  private mutating func nextFiringStream() -> SplitMix64 {
+    defer { firings += 1 }
+    guard firings > 0 else { return SplitMix64(seed: seed) }
+    var mixer = SplitMix64(seed: seed ^ (firings &* 0x9E37_79B9_7F4A_7C15))
+    return SplitMix64(seed: mixer.next())
+  }
+
   /// Starts every emitter with `trigger` at `time`: a click's at `pointer`, the others (and a
   /// click's where there is no pointer) at their configured position in a window of `window`.
   /// Bursts are born at once; timed and continuous emitters start emitting.
@@ -133,7 +162,10 @@ public struct EffectScene: Sendable {
     for (index, emitter) in config.emitters.enumerated() where emitter.trigger == trigger {
       let placed = trigger == .click ? pointer : nil
       let origin = placed ?? emitter.origin(in: window)
+      var stream = nextFiringStream()
       if emitter.emission == .burst {
+        swap(&random, &stream)
+        defer { swap(&random, &stream) }
         for (c, cell) in emitter.cells.enumerated() {
           let born = (0..<cell.count).map { _ in
             particle(
@@ -151,7 +183,7 @@ public struct EffectScene: Sendable {
         running.append(
           RunningEmitter(
             emitter: index, pointer: placed, lastTime: time,
-            born: Array(repeating: 0, count: emitter.cells.count)))
+            born: Array(repeating: 0, count: emitter.cells.count), random: stream))
         if emitter.prewarm > 0 {
           prewarm(running.count - 1, by: emitter.prewarm, to: time, window: window)
           if isSpent(running[running.count - 1]) { running.removeLast() }
@@ -182,11 +214,10 @@ public struct EffectScene: Sendable {
     subCellBudget = Self.maximumSubCellBirths
     latest = max(latest, time)
     var budget = Self.maximumBirthsPerStep
-    for index in running.indices {
-      emit(index, to: time, window: window, budget: &budget)
-    }
-    // A timed emitter owes nothing after half its duration (its taper is over); its particles
-    // already carry the moment of its fade-out.
+    for index in running.indices { moveClock(index, to: time) }
+    makePassedSteps(of: Array(running.indices), window: window, budget: &budget)
+    // A timed emitter owes nothing after its emission (half its duration, when it tapers); its
+    // particles already carry the moment of its fade-out.
     running.removeAll(where: isSpent)
     ring.reclaim(at: min(time, latest - history))
   }
@@ -204,34 +235,63 @@ public struct EffectScene: Sendable {
     Double(UInt32.max / 2) / Tick.perSecond - ParticleRecord.maximumLifetime
 
   private func isSpent(_ running: RunningEmitter) -> Bool {
-    guard case .timed(let duration, _) = config.emitters[running.emitter].emission else {
-      return false
-    }
-    return running.local >= duration / 2
+    guard case .timed(let duration, _, let taper) = config.emitters[running.emitter].emission
+    else { return false }
+    return Double(running.steps) * Self.emissionStep >= (taper ? duration / 2 : duration) - 1e-9
   }
 
-  /// Emits what running emitter `index` owes up to `time`, at most ``longestStep`` of it.
-  private mutating func emit(_ index: Int, to time: Seconds, window: Size, budget: inout Int) {
-    let emitter = config.emitters[running[index].emitter]
+  /// Moves running emitter `index`'s own clock on to reading `time`, at most ``longestStep``.
+  private mutating func moveClock(_ index: Int, to time: Seconds) {
     let step = min(max(0, time - running[index].lastTime), Self.longestStep)
-    let from = running[index].local
-    let to = from + step
-    running[index].local = to
     running[index].lastTime = max(running[index].lastTime, time)
     guard step > 0 else { return }
+    running[index].local += step
+    running[index].origin = time - running[index].local
+  }
+
+  /// Makes the births of every grid step (``emissionStep``) that the clocks of running emitters
+  /// `indices` have passed, one step at a time in the order of their moments: the same pieces in
+  /// the same order, whatever steps the scene was advanced in.
+  private mutating func makePassedSteps(of indices: [Int], window: Size, budget: inout Int) {
+    while true {
+      var next: (index: Int, clock: Seconds)?
+      for index in indices where !isSpent(running[index]) {
+        let end = Double(running[index].steps + 1) * Self.emissionStep
+        guard end <= running[index].local + 1e-9 else { continue }
+        let clock = running[index].origin + end
+        if clock < next?.clock ?? .infinity { next = (index, clock) }
+      }
+      guard let (index, clock) = next else { return }
+      running[index].steps += 1
+      swap(&random, &running[index].random)
+      emitStep(
+        index, ending: Double(running[index].steps) * Self.emissionStep, at: clock, window: window,
+        budget: &budget)
+      swap(&random, &running[index].random)
+    }
+  }
+
+  /// The births of running emitter `index`'s grid step that ends at `end` seconds of its own
+  /// time, clock reading `clock`: each cell's due, spread evenly over the step.
+  private mutating func emitStep(
+    _ index: Int, ending end: Seconds, at clock: Seconds, window: Size, budget: inout Int
+  ) {
+    let emitter = config.emitters[running[index].emitter]
     for (c, cell) in emitter.cells.enumerated() {
-      let due = Int(Self.births(of: cell.birthRate, emission: emitter.emission, by: to))
+      let due = Int(Self.births(of: cell.birthRate, emission: emitter.emission, by: end))
       let owed = due - running[index].born[c]
       running[index].born[c] = due
       let count = min(owed, budget)
+      unmade += max(0, owed - count)
       guard count > 0 else { continue }
       budget -= count
       // Spread evenly over the step, each written with its own birth time.
+      let from = end - Self.emissionStep
       for k in 0..<count {
-        let local = from + step * Double(k + 1) / Double(count)
+        let local = from + Self.emissionStep * Double(k + 1) / Double(count)
         var fadeAt = Seconds.infinity
         // A fade-out of 0 leaves the particles to live out their own lives.
-        if case .timed(let duration, let fadeOut) = emitter.emission, fadeOut > 0 {
+        if case .timed(let duration, let fadeOut, _) = emitter.emission, fadeOut > 0 {
           fadeAt = duration - local
         }
         let e = running[index].emitter
@@ -239,8 +299,9 @@ public struct EffectScene: Sendable {
           emitter: e, cell: .emitter(e, c),
           origin: running[index].pointer ?? emitter.origin(in: window), window: window,
           fadeAt: fadeAt)
-        ring.append([born], bornAt: time - (to - local), table: table)
-        startSubCells(of: [born], cell: .emitter(e, c), bornAt: time - (to - local), window: window)
+        ring.append([born], bornAt: clock - (end - local), table: table)
+        startSubCells(
+          of: [born], cell: .emitter(e, c), bornAt: clock - (end - local), window: window)
       }
     }
   }
@@ -252,9 +313,10 @@ public struct EffectScene: Sendable {
     running[index].lastTime = start
     var steps = skippedPrewarmSteps(index, by: prewarm, to: time) + 1
     while running[index].lastTime < time {
-      let next = min(time, start + Double(steps) * Self.prewarmStep)
+      let next = min(time, start + Double(steps) * Self.emissionStep)
       var budget = Self.maximumBirthsPerStep
-      emit(index, to: next, window: window, budget: &budget)
+      moveClock(index, to: next)
+      makePassedSteps(of: [index], window: window, budget: &budget)
       steps += 1
     }
   }
@@ -269,9 +331,9 @@ public struct EffectScene: Sendable {
   {
     let emitter = config.emitters[running[index].emitter]
     let local = running[index].local
-    let count = Int((prewarm / Self.prewarmStep).rounded(.up))
+    let count = Int((prewarm / Self.emissionStep).rounded(.up))
     func due(afterSteps k: Int) -> [Double] {
-      let u = local + min(prewarm, Double(k) * Self.prewarmStep)
+      let u = local + min(prewarm, Double(k) * Self.emissionStep)
       return emitter.cells.map { Self.births(of: $0.birthRate, emission: emitter.emission, by: u) }
     }
     // From the last step back, what each step appends (at most a step's budget).
@@ -283,8 +345,9 @@ public struct EffectScene: Sendable {
       later += min(max(0, owed), Self.maximumBirthsPerStep)
       if later >= ring.capacity {
         guard k > 0 else { return 0 }
-        running[index].local = local + Double(k) * Self.prewarmStep
-        running[index].lastTime = time - prewarm + Double(k) * Self.prewarmStep
+        running[index].local = local + Double(k) * Self.emissionStep
+        running[index].steps = k
+        running[index].lastTime = time - prewarm + Double(k) * Self.emissionStep
         running[index].born = before.map { Int($0) }
         return k
       }
@@ -293,8 +356,9 @@ public struct EffectScene: Sendable {
     return 0
   }
 
-  /// The steps a prewarm takes: a frame at 60 Hz.
-  public static let prewarmStep: Seconds = 1.0 / 60
+  /// The grid an emitter's births are decided on, in seconds of its own time, and the steps a
+  /// prewarm takes: a frame at 60 Hz.
+  public static let emissionStep: Seconds = 1.0 / 60
 
   /// A ring capacity that holds everything one firing of each of `config`'s emitters has
   /// visible at once, with room to spare: bursts' counts, and each rate times the longest life
@@ -317,7 +381,7 @@ public struct EffectScene: Sendable {
         switch emitter.emission {
         case .burst: pieces = Double(cell.count)
         case .continuous: pieces = cell.birthRate * life
-        case .timed(let duration, _):
+        case .timed(let duration, _, _):
           pieces = min(
             cell.birthRate * life,
             births(of: cell.birthRate, emission: emitter.emission, by: duration))
@@ -329,13 +393,14 @@ public struct EffectScene: Sendable {
   }
 
   /// How many particles an emitter of `rate` per second has owed after `u` seconds of emission:
-  /// rate·u, or for a timed emission of duration D, the integral of rate·(1 − (u/h)²) with
-  /// h = D/2 (the taper), which stops growing at h.
+  /// rate·u; for a timed emission of duration D, rate·min(u, D), or with its taper the integral
+  /// of rate·(1 − (u/h)²) with h = D/2, which stops growing at h (rate·D/3 in all).
   public static func births(of rate: PerSecond, emission: Emission, by u: Seconds) -> Double {
     switch emission {
     case .burst: return 0
     case .continuous: return rate * u
-    case .timed(let duration, _):
+    case .timed(let duration, _, let taper):
+      guard taper else { return rate * min(u, duration) }
       let h = duration / 2
       let v = min(u, h)
       return rate * (v - v * v * v / (3 * h * h))
@@ -471,7 +536,7 @@ public struct EffectScene: Sendable {
       speed * sin(direction) + cell.kick.y + cell.velocityY.sample(using: &random) * perY
     p.velocityX += inherited.x
     p.velocityY += inherited.y
-    p.gravity = cell.gravity
+    p.gravity = cell.gravity * (cell.gravityUnit == .windowHeights ? window.height : 1)
     p.accelerationX = cell.accelerationX
     (p.dragX, p.dragY) = (cell.drag.x, cell.drag.y)
     p.lifetime = min(
@@ -565,9 +630,17 @@ private struct RunningEmitter: Sendable {
   var local: Seconds = 0
   /// Particles born so far, per cell.
   var born: [Int]
+  /// Grid steps (``EffectScene/emissionStep``) of its own time whose births are made.
+  var steps = 0
+  /// The clock reading of the start of its own time, as its latest move maps it (a stall
+  /// moves it on).
+  var origin: Seconds = 0
+  /// Its firing's own random stream.
+  var random: SplitMix64
 
-  init(emitter: Int, pointer: Point?, lastTime: Seconds, born: [Int]) {
+  init(emitter: Int, pointer: Point?, lastTime: Seconds, born: [Int], random: SplitMix64) {
     (self.emitter, self.pointer, self.lastTime, self.born) = (emitter, pointer, lastTime, born)
+    self.random = random
   }
 }
 

@@ -42,6 +42,10 @@ public struct ParticleRing: Sendable {
   /// The latest death of any record the ring has let go of (reclaimed, overwritten, skipped or
   /// removed): drawn at an earlier reading, the ring's picture may lack that particle.
   public private(set) var forgottenUntil: Seconds = -.infinity
+  /// How many particles were let go of before their end, overwritten by newer ones in a full
+  /// ring (or never written, when one batch held more than the ring): the drop-oldest policy's
+  /// toll, which a host shows so that a capacity too small is never a silent shortfall.
+  public private(set) var displaced = 0
   /// The latest death of any record in the drawn span (−infinity when it is empty), kept as
   /// records are appended; nil when an overwritten record may have held it (see ``lastDeath``).
   private var latestDeath: Seconds? = -.infinity
@@ -66,18 +70,29 @@ public struct ParticleRing: Sendable {
   ) {
     let birth = Tick(time)
     let skipped = max(0, particles.count - capacity)
-    head += skipped
-    if skipped > 0 { latestDeath = nil }
+    if skipped > 0 {
+      // The batch fills the whole ring: every record in it now is let go of.
+      for sequence in tail..<head {
+        if deaths[sequence % capacity] > time { displaced += 1 }
+        forget(until: deaths[sequence % capacity])
+      }
+      head += skipped
+      tail = head
+      latestDeath = nil
+    }
+    displaced += skipped
     for particle in particles.prefix(skipped) {
       forget(until: Self.death(of: particle, bornAt: time, table: table))
     }
     for particle in particles.dropFirst(skipped) {
-      if head - tail == capacity {
-        forget(until: deaths[tail % capacity])
-        tail += 1
+      let slot = head % capacity
+      // The record this one overwrites, if it is still in the drawn span: let go of, before
+      // its end if it has not ended by this birth.
+      if head - capacity >= tail {
+        if deaths[slot] > time { displaced += 1 }
+        forget(until: deaths[slot])
         latestDeath = nil
       }
-      let slot = head % capacity
       records[slot] = ParticleRecord(particle, birth: birth)
       longestTrail = max(longestTrail, records[slot].trail)
       // The record's own (rounded) particle, as the shader sees it.

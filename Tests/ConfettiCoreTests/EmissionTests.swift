@@ -28,7 +28,7 @@ final class EmissionTests: XCTestCase {
     XCTAssertEqual(scene.ring.aliveCount(at: 200), 1000, "the ring is full")
     // The pieces kept are the newest: born in the prewarm's last step.
     let oldest = scene.ring.records.map { Tick(200).rawValue &- $0.birth }.max()!
-    XCTAssertLessThanOrEqual(oldest, UInt32(EffectScene.prewarmStep * Tick.perSecond) + 1)
+    XCTAssertLessThanOrEqual(oldest, UInt32(EffectScene.emissionStep * Tick.perSecond) + 1)
 
     // A prewarm the ring holds whole is run whole: the same pieces as before.
     var gentle = config(.continuous, rate: 10, lifetime: 600)
@@ -36,6 +36,116 @@ final class EmissionTests: XCTestCase {
     var whole = try EffectScene(config: gentle, capacity: 1000, seed: 3)
     whole.trigger(.start, window: window, time: 200)
     XCTAssertEqual(whole.ring.head, 50)
+  }
+
+  /// Every preset, fired by each of its triggers and run in 60 Hz frames, makes exactly the
+  /// pieces its configuration promises: each burst cell's count, each timed or continuous cell's
+  /// birth rate over its run (with its taper, and its prewarm), and with each piece the
+  /// sub-cells it starts, to rounding. Nothing is dropped on the way, and the ring says so.
+  func testEveryPresetAndTriggerBirthsWhatItsConfigurationSays() throws {
+    for name in Presets.names {
+      let config = try Presets.named(name)
+      func family(_ cell: CellConfig, generation: Int = 1) -> Int {
+        guard generation <= EffectScene.deepestSubCell else { return 1 }
+        return (cell.onDeath + cell.alongFlight).reduce(1) { total, sub in
+          guard let index = config.subCell(named: sub) else { return total }
+          let child = config.subCells[index]
+          return total + child.count * family(child, generation: generation + 1)
+        }
+      }
+      for trigger in EmitterTrigger.allCases {
+        let emitters = config.emitters.filter { $0.trigger == trigger }
+        guard !emitters.isEmpty else { continue }
+        // Long enough for every timed emitter to finish; continuous ones run 3 s.
+        let run = emitters.map { emitter -> Double in
+          if case .timed(let duration, _, _) = emitter.emission { return duration + 0.5 }
+          return 3
+        }.max()!
+        var expected = 0
+        var slack = 0
+        for emitter in emitters {
+          for cell in emitter.cells {
+            switch emitter.emission {
+            case .burst:
+              expected += cell.count * family(cell)
+            case .timed, .continuous:
+              let local = emitter.prewarm + run
+              let due = EffectScene.births(
+                of: cell.birthRate, emission: emitter.emission, by: local)
+              expected += Int(due) * family(cell)
+              slack += family(cell)  // the last birth's rounding
+            }
+          }
+        }
+        var scene = try EffectScene(config: config, capacity: 4_000_000, seed: 5)
+        scene.trigger(trigger, window: window, time: 0)
+        var frame = 0
+        while Double(frame) / 60 < run {
+          frame += 1
+          scene.advance(to: Double(frame) / 60, window: window)
+        }
+        XCTAssertLessThanOrEqual(
+          abs(scene.ring.head - expected), slack,
+          "\(name), \(trigger): \(scene.ring.head) pieces born, \(expected) promised")
+        XCTAssertEqual(scene.dropped, 0, "\(name), \(trigger): none dropped")
+      }
+    }
+  }
+
+  /// What an effect makes does not depend on the steps it is advanced in: every preset fired
+  /// by each of its triggers, advanced at 60 Hz or in uneven steps from 1 ms to 90 ms (a window
+  /// at any frame rate), holds the same pieces, born at the same moments (to a tick).
+  func testEveryPresetMakesTheSamePiecesWhateverTheSteps() throws {
+    for name in Presets.names {
+      let config = try Presets.named(name)
+      for trigger in EmitterTrigger.allCases
+      where config.emitters.contains(where: {
+        $0.trigger == trigger
+      }) {
+        func run(_ steps: (Int) -> Double) throws -> EffectScene {
+          var scene = try EffectScene(config: config, capacity: 200_000, seed: 9)
+          scene.trigger(trigger, window: window, time: 2)
+          scene.trigger(.click, at: Point(x: 300, y: 200), window: window, time: 2.25)
+          var (time, frame) = (2.0, 0)
+          while time < 6 {
+            time = min(6, time + steps(frame))
+            frame += 1
+            scene.advance(to: time, window: window)
+          }
+          return scene
+        }
+        let even = try run { _ in 1.0 / 60 }
+        var uneven = SplitMix64(seed: 4)
+        let ragged = try run { _ in Double.random(in: 0.001...0.09, using: &uneven) }
+        XCTAssertEqual(even.ring.head, ragged.ring.head, "\(name), \(trigger): pieces born")
+        for slot in 0..<min(even.ring.head, even.ring.capacity) {
+          var (a, b) = (even.ring.records[slot], ragged.ring.records[slot])
+          XCTAssertLessThanOrEqual(
+            max(a.birth, b.birth) - min(a.birth, b.birth), 1, "\(name), \(trigger), #\(slot)")
+          (a.birth, b.birth) = (0, 0)
+          guard a == b else {
+            XCTFail("\(name), \(trigger): piece \(slot) differs with the steps")
+            break
+          }
+        }
+      }
+    }
+  }
+
+  /// A ring too small for what an effect emits makes way for the newest pieces, and counts every
+  /// piece it lets go of before its end: the shortfall is never silent.
+  func testARingTooSmallCountsThePiecesItLetsGo() throws {
+    var scene = try EffectScene(config: try Presets.named("confetti"), capacity: 100, seed: 5)
+    scene.trigger(.start, window: window, time: 0)
+    XCTAssertEqual(scene.ring.head, 300)
+    XCTAssertEqual(scene.dropped, 200, "two cannons of 150 in a ring of 100")
+    XCTAssertEqual(scene.ring.aliveCount(at: 0.01), 100)
+    // Pieces that have ended make way without being counted.
+    var calm = try EffectScene(config: try Presets.named("tap-burst"), capacity: 100, seed: 5)
+    calm.trigger(.click, window: window, time: 0)
+    calm.advance(to: 10, window: window)
+    calm.trigger(.click, window: window, time: 10)
+    XCTAssertEqual(calm.dropped, 0, "the first burst was over when the second came")
   }
 
   /// Runs a scene from time 0 to `end` in frames of `step`, returning how many were born by each

@@ -344,4 +344,55 @@ final class SubCellTests: XCTestCase {
       ) { XCTAssert("\($0)".contains(expected), "\($0)") }
     }
   }
+
+  /// Fireworks are framed in any window: from the first moment a shell is in flight, shells rise
+  /// steadily for the ten seconds the preset promises, and each bursts between 20 % and 45 % of
+  /// the window's height from the top, whatever its shape.
+  func testFireworksBurstInTheUpperPartOfAnyWindowFromTheFirstMoment() throws {
+    for window in [
+      Size(width: 1280, height: 720), Size(width: 720, height: 1280), Size(width: 800, height: 600),
+      Size(width: 2560, height: 1080), Size(width: 320, height: 200),
+    ] {
+      // The shells alone: their bursts and wakes left out.
+      var shellsOnly = try Presets.named("fireworks")
+      for e in shellsOnly.emitters.indices {
+        for c in shellsOnly.emitters[e].cells.indices {
+          shellsOnly.emitters[e].cells[c].onDeath = []
+          shellsOnly.emitters[e].cells[c].alongFlight = []
+        }
+      }
+      var scene = try EffectScene(config: shellsOnly, capacity: 200_000, seed: 3)
+      scene.trigger(.start, window: window, time: 0)
+      var frame = 0
+      while frame < 11 * 60 {
+        frame += 1
+        scene.advance(to: Double(frame) / 60, window: window)
+      }
+      let shells = scene.ring.records.prefix(scene.ring.head)
+      XCTAssert(shells.allSatisfy { Double($0.velocityY) < -0.5 * window.height })
+      // Birth moments, before 0 (the prewarm's) too.
+      let births = shells.map {
+        Double(Int32(bitPattern: $0.birth &- Tick(0).rawValue)) / Tick.perSecond
+      }.sorted()
+      XCTAssertGreaterThanOrEqual(shells.count, 15, "\(window): shells for ten seconds")
+      XCTAssertLessThanOrEqual(births.first ?? 1, 0, "\(window): one is in flight at time 0")
+      XCTAssertGreaterThan(births.last ?? 0, 9, "\(window): still rising at 9 s")
+      let gaps = zip(births.dropFirst(), births).map { $0 - $1 }
+      XCTAssertLessThan(gaps.max() ?? 9, 2, "\(window): a steady cadence")
+      for shell in shells {
+        let particle = shell.particle
+        let style = scene.table[particle.emitter]
+        // Its highest point, where it bursts.
+        var top = Double.infinity
+        var age = 0.0
+        while let state = ConfettiPhysics.state(of: particle, age: age, style: style) {
+          top = min(top, state.position.y)
+          age += 1.0 / 240
+        }
+        let share = top / window.height
+        XCTAssert(
+          (0.2...0.45).contains(share), "\(window): a shell burst \(share) of the height down")
+      }
+    }
+  }
 }

@@ -156,7 +156,7 @@ final class TimeControlTests: XCTestCase {
   // MARK: Prewarm
 
   func testAPrewarmedEmitterLooksAsIfStartedThatMuchEarlier() throws {
-    let step = EffectScene.prewarmStep
+    let step = EffectScene.emissionStep
     // Started at 2 s and run for 90 frames of 1/60 s…
     var early = try EffectScene(config: continuous(lifetime: 4), capacity: 10_000, seed: 5)
     early.trigger(.start, window: window, time: 2)

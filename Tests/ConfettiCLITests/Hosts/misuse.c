@@ -151,10 +151,13 @@ int main(void) {
   expect("null answer", confetti_is_alive(system, 1, NULL), CONFETTI_ERROR_ARGUMENT);
   expect("null answer", confetti_end_time(system, NULL), CONFETTI_ERROR_ARGUMENT);
   expect("null answer", confetti_alive_count(system, 1, NULL), CONFETTI_ERROR_ARGUMENT);
+  expect("null answer", confetti_dropped_count(system, NULL), CONFETTI_ERROR_ARGUMENT);
   expect("draw", confetti_draw(system, 0, 0, 320, 240, 1.5), CONFETTI_OK);
   int64_t count = -1;
   expect("alive count", confetti_alive_count(system, 1.5, &count), CONFETTI_OK);
   if (count != 30) printf("FAIL the cannon shot %lld pieces, not 30\n", (long long)count), failed++;
+  expect("dropped count", confetti_dropped_count(system, &count), CONFETTI_OK);
+  if (count != 0) printf("FAIL %lld of the shot's pieces dropped\n", (long long)count), failed++;
   bool alive = false;
   expect("is alive", confetti_is_alive(system, 1.5, &alive), CONFETTI_OK);
   if (!alive) printf("FAIL the shot is not alive mid-flight\n"), failed++;
