@@ -8,8 +8,11 @@ struct Render: ParsableCommand {
     commandName: "render",
     abstract: "Render an effect to pictures or an animation, with no window and no display.",
     discussion: """
-      Every emitter of the effect starts at time 0 (a click's at its configured position), and \
-      the scene runs in steps of 1/60 s to --time. The default effect is the classic cannon.
+      At time 0 the effect opens as the window opens it: its start emitters, or its key \
+      emitters where it has none (or its click ones, at their configured place). --trigger \
+      fires more at chosen moments, as a press of space or a click in the window would: \
+      key@1.5, click@400,300@2 (a place in window points, then seconds), start@3. The scene \
+      runs in steps of 1/60 s to --time. The default effect is the classic cannon.
       A sequence (--frames N > 1 or --duration S) goes to numbered PNGs (OUT with a 4-digit \
       frame number before the extension), or, with --out NAME.gif, .webm, .mp4 or .mov, to one \
       animation made by ffmpeg (apt-get install ffmpeg). --background transparent keeps the \
@@ -26,6 +29,13 @@ struct Render: ParsableCommand {
 
   @Option(help: "Seed for every random draw.")
   var seed: UInt64 = 1
+
+  @Option(
+    help: ArgumentHelp(
+      "Also fire the effect's start, key or click emitters at a moment (seconds, default 0), "
+        + "a click at a place (window points): start@3, key@1.5, click@400,300@2. Repeatable.",
+      valueName: "trigger"))
+  var trigger: [RenderTrigger] = []
 
   @Option(help: "Particles per burst, instead of each burst cell's count.")
   var count: Int?
@@ -79,8 +89,8 @@ struct Render: ParsableCommand {
 
   /// The scene's steps between pictures: births are decided per step, as in the window.
   static let step: Seconds = 1.0 / 60
-  /// The clock reading at which every emitter starts: a second in, so that the effect's
-  /// "time 0" has room before it.
+  /// The clock reading at which the effect opens: a second in, so that the effect's "time 0"
+  /// has room before it (a prewarm's births). The window opens its first effect there too.
   static let startTime: Seconds = 1
 
   func validate() throws {
@@ -162,7 +172,16 @@ struct Render: ParsableCommand {
     }
     Interruption.watch()
     let start = Self.startTime
-    for trigger in EmitterTrigger.allCases { system.trigger(trigger, time: start) }
+    system.fireOpening(at: start)
+    // The others in the order of their moments, each fired as the clock reaches it.
+    var pending = trigger.sorted { $0.time < $1.time }[...]
+    func fireDue(by clock: Seconds) {
+      while let next = pending.first, start + next.time <= clock {
+        system.trigger(next.kind, at: next.point, time: start + next.time)
+        pending.removeFirst()
+      }
+    }
+    fireDue(by: start)
     var progress = ProgressBar(total: renderedFrames.count, shown: frameCount > 1)
     var clock = start
     target.bind()
@@ -171,8 +190,11 @@ struct Render: ParsableCommand {
     for frame in 0..<renderedFrames.upperBound {
       let now = start + time + Double(frame) / fps
       while clock < now {
-        clock = min(now, clock + Self.step)
+        // A step ends at the next trigger's moment, if it comes first.
+        let due = pending.first.map { start + $0.time } ?? .infinity
+        clock = min(now, clock + Self.step, max(clock, due))
         system.advance(to: clock)
+        fireDue(by: clock)
       }
       guard renderedFrames.contains(frame) else { continue }
       if let signal = Interruption.caught {
@@ -217,6 +239,45 @@ struct Render: ParsableCommand {
     let stem = url.deletingPathExtension().path
     return stem + "-" + String(format: "%04d", frame) + "." + ext
   }
+}
+
+/// `--trigger start|key|click[@X,Y][@T]`: emitters fired at a moment of a render, as the window
+/// fires them at a key press or a click.
+struct RenderTrigger: ExpressibleByArgument, CustomStringConvertible {
+  var kind: EmitterTrigger
+  /// Where a click is, in window points; nil: the emitters' configured places.
+  var point: Point?
+  /// Seconds after the effect starts.
+  var time: Seconds
+
+  init?(argument: String) {
+    var parts = argument.split(separator: "@", omittingEmptySubsequences: false).map(String.init)
+    guard let kind = EmitterTrigger(rawValue: parts.removeFirst()), parts.count <= 2 else {
+      return nil
+    }
+    (self.kind, point, time) = (kind, nil, 0)
+    if kind == .click, let place = parts.first, place.contains(",") {
+      let xy = place.split(separator: ",", omittingEmptySubsequences: false)
+      guard xy.count == 2, let x = Double(xy[0]), let y = Double(xy[1]), x.isFinite,
+        y.isFinite, abs(x) <= 1_000_000, abs(y) <= 1_000_000
+      else { return nil }
+      point = Point(x: x, y: y)
+      parts.removeFirst()
+    }
+    if let moment = parts.first {
+      guard parts.count == 1, let seconds = Double(moment), seconds.isFinite,
+        (0...3600).contains(seconds)
+      else { return nil }
+      time = seconds
+    }
+  }
+
+  var description: String {
+    let place = point.map { "@\(format($0.x)),\(format($0.y))" } ?? ""
+    return "\(kind.rawValue)\(place)@\(format(time))"
+  }
+
+  static var defaultValueDescription: String { "start|key|click[@X,Y][@seconds]" }
 }
 
 /// `--frame-range A:B`: frames A to B-1, counted from 0.

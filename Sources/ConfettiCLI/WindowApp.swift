@@ -78,7 +78,9 @@ final class WindowApp {
       effectIndex = effects.firstIndex { $0.config.name == effect.config.name } ?? 0
     }
     self.settings = settings
-    clock = PlaybackClock(reading: 0, wall: 0)
+    // The first effect opens at the reading `confetti render` opens it at: the same moment of
+    // the same effect is then the same picture, gusts of wind (a function of the clock) and all.
+    clock = PlaybackClock(reading: Render.startTime, wall: 0)
     if settings.watch, let path = settings.configPath { watched = FileWatch(path: path) }
     var staleWindow: UInt = 0
     if confetti_x11_stale_wm_check(&staleWindow) != 0 {
@@ -235,6 +237,10 @@ final class WindowApp {
     let idle = !system.isAlive(at: time) && !clock.isPaused
     let calm = settings.reduceMotion ? " (reduced motion)" : ""
     var parts = ["Confetti", "\(system.effect.config.name)\(calm)", "\(alive) particles"]
+    // A capacity too small for the effect is said, not hidden.
+    if system.droppedCount > 0 {
+      parts.append("\(system.droppedCount) dropped: raise --capacity")
+    }
     // Paused, nothing is drawn: no frame rate to show.
     if !clock.isPaused {
       parts.append(idle ? "idle" : String(format: "%.0f fps", frameCounter.rate))

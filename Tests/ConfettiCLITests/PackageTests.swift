@@ -280,7 +280,7 @@ final class PackageTests: XCTestCase {
       repository.appendingPathComponent("Examples/c-headless/main.c"),
       packages: ["confetti", "epoxy", "libpng"], package: package)
     let directory = try temporaryDirectory()
-    for preset in ["confetti", "fireworks"] {
+    for preset in ["confetti", "fire"] {
       let prefix = directory.appendingPathComponent("\(preset)-c-").path
       let run = try runInstalled(host, [preset, "3", prefix], package)
       XCTAssertEqual(run.status, 0, run.stderr)

@@ -94,12 +94,14 @@ final class WindowTimeTests: XCTestCase {
   /// millisecond, as the title gives it: pieces moved at most about a pixel meanwhile).
   func assertShowsTheRender(
     at moment: Double, _ session: Session, ffmpeg: URL, in directory: URL,
-    line: UInt = #line
+    of effect: [String]? = nil, line: UInt = #line
   ) throws {
+    let effect = effect ?? self.effect
     let name = String(format: "%.3f", moment)
     let shot = try screenshot(
-      session, ffmpeg: ffmpeg, to: directory.appendingPathComponent("window-\(name).png"))
-    let file = directory.appendingPathComponent("render-\(name).png")
+      session, ffmpeg: ffmpeg,
+      to: directory.appendingPathComponent("window-\(effect.joined())-\(name).png"))
+    let file = directory.appendingPathComponent("render-\(effect.joined())-\(name).png")
     let result = try confetti(
       ["render"] + effect + [
         "--size", "\(size.width)x\(size.height)", "--time", name, "--out", file.path,
@@ -117,6 +119,29 @@ final class WindowTimeTests: XCTestCase {
       off.pixels, painted / 10,
       "the window at \(name) s is not the render of that moment (\(off.pixels) of \(painted) "
         + "painted pixels differ; see \(directory.path))", line: line)
+  }
+
+  /// Every preset, paused in the window a moment after it opened, is `confetti render` of that
+  /// moment: both fire the same opening (start emitters, or key ones, or click ones), and an
+  /// effect makes the same pieces whatever the window's frame rate.
+  func testEveryPresetInTheWindowIsTheRenderOfThatMoment() throws {
+    let ffmpeg = try tools()
+    let directory = try temporaryDirectory()
+    let list = try confetti(["presets", "list"])
+    let presets = list.stdout.split(separator: "\n").compactMap { $0.split(separator: " ").first }
+    XCTAssertGreaterThan(presets.count, 10, list.stdout)
+    for preset in presets {
+      let effect = ["--preset", String(preset), "--seed", "7"]
+      let session = try openWindow(effect)
+      defer {
+        session.process.terminate()
+        session.process.waitUntilExit()
+      }
+      usleep(300_000)
+      try session.press("k")
+      let paused = try session.pausedMoment()
+      try assertShowsTheRender(at: paused, session, ffmpeg: ffmpeg, in: directory, of: effect)
+    }
   }
 
   func testPausedSteppedRewoundAndSlowedMomentsAreTheRenderOfThoseMoments() throws {
