@@ -62,6 +62,8 @@ let package = Package(
     ),
     // glibc's allocator settings, for the program (HeapPolicy).
     .systemLibrary(name: "CMalloc"),
+    // Linux's process controls: confetti run's overlay ends with confetti run.
+    .systemLibrary(name: "CProcess"),
     .systemLibrary(
       name: "CPNG",
       pkgConfig: "libpng",
@@ -129,7 +131,7 @@ let package = Package(
     .executableTarget(
       name: "ConfettiCLI",
       dependencies: [
-        "Confetti", "ConfettiBench", "CGLFW", "CX11", "CWayland", "CMalloc",
+        "Confetti", "ConfettiBench", "CGLFW", "CX11", "CWayland", "CMalloc", "CProcess",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       plugins: ["EmbedFiles"]

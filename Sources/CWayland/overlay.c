@@ -72,6 +72,7 @@ enum { MOST_OUTPUTS = 16 };
 struct output {
   struct wl_output *proxy;
   int32_t scale;
+  confetti_wl_overlay *overlay;
 };
 
 struct confetti_wl_overlay {
@@ -89,6 +90,8 @@ struct confetti_wl_overlay {
   EGLContext context;
   EGLSurface egl_surface;
   int width, height, scale;
+  /* The output the surface is on, once the compositor says. */
+  struct wl_output *entered;
   int configured, closed;
 };
 
@@ -105,7 +108,13 @@ static void output_geometry(void *data, struct wl_output *output, int32_t x, int
                             const char *model, int32_t transform) {}
 static void output_mode(void *data, struct wl_output *output, uint32_t flags, int32_t width,
                         int32_t height, int32_t refresh) {}
-static void output_done(void *data, struct wl_output *output) {}
+static void take_scale(confetti_wl_overlay *overlay, int32_t scale);
+/* An output's new settings are complete: the surface on it takes its scale (the person changed
+   it while the overlay runs). */
+static void output_done(void *data, struct wl_output *proxy) {
+  struct output *output = data;
+  if (output->overlay->entered == proxy) take_scale(output->overlay, output->scale);
+}
 static void output_scale(void *data, struct wl_output *output, int32_t factor) {
   ((struct output *)data)->scale = factor > 0 ? factor : 1;
 }
@@ -124,6 +133,7 @@ static void registry_global(void *data, struct wl_registry *registry, uint32_t n
              overlay->output_count < MOST_OUTPUTS) {
     struct output *output = &overlay->outputs[overlay->output_count++];
     output->scale = 1;
+    output->overlay = overlay;
     output->proxy =
         wl_registry_bind(registry, name, &wl_output_interface, version < 2 ? version : 2);
     wl_output_add_listener(output->proxy, &output_listener, output);
@@ -157,20 +167,72 @@ static void layer_closed(void *data, struct wl_proxy *layer_surface) {
 }
 static const struct layer_surface_listener layer_listener = {layer_configure, layer_closed};
 
+/* The surface's pixels take `scale` from its next frame on. */
+static void take_scale(confetti_wl_overlay *overlay, int32_t scale) {
+  if (scale == overlay->scale) return;
+  overlay->scale = scale;
+  wl_surface_set_buffer_scale(overlay->surface, overlay->scale);
+  resize(overlay);
+}
+
 /* The surface is shown on an output: its pixels take that output's scale. */
 static void surface_enter(void *data, struct wl_surface *surface, struct wl_output *entered) {
   confetti_wl_overlay *overlay = data;
+  overlay->entered = entered;
   for (int i = 0; i < overlay->output_count; i++) {
-    if (overlay->outputs[i].proxy != entered || overlay->outputs[i].scale == overlay->scale)
-      continue;
-    overlay->scale = overlay->outputs[i].scale;
-    wl_surface_set_buffer_scale(overlay->surface, overlay->scale);
-    resize(overlay);
+    if (overlay->outputs[i].proxy == entered) take_scale(overlay, overlay->outputs[i].scale);
   }
 }
 static void surface_leave(void *data, struct wl_surface *surface, struct wl_output *left) {}
 static const struct wl_surface_listener surface_listener = {.enter = surface_enter,
                                                             .leave = surface_leave};
+
+/* How long the compositor has to answer while the overlay is set up, in milliseconds. */
+enum { ANSWER_WITHIN_MS = 5000 };
+
+static long milliseconds_now(void);
+
+/* Reads and handles the compositor's events until `ready` is set, the deadline passes (0) or
+   the connection breaks (-1); 1 once ready. A signal does not end the wait. */
+static int dispatch_until(struct wl_display *display, const int *ready, long deadline) {
+  while (!*ready) {
+    while (wl_display_prepare_read(display) != 0) {
+      if (wl_display_dispatch_pending(display) < 0) return -1;
+      if (*ready) return 1;
+    }
+    if (wl_display_flush(display) < 0 && errno != EAGAIN) {
+      wl_display_cancel_read(display);
+      return -1;
+    }
+    long left = deadline - milliseconds_now();
+    struct pollfd readable = {wl_display_get_fd(display), POLLIN, 0};
+    int polled = left > 0 ? poll(&readable, 1, (int)left) : 0;
+    if (polled <= 0) {
+      wl_display_cancel_read(display);
+      if (polled < 0 && errno == EINTR) continue;
+      return 0;
+    }
+    if (wl_display_read_events(display) < 0 || wl_display_dispatch_pending(display) < 0)
+      return -1;
+  }
+  return 1;
+}
+
+static void synced(void *data, struct wl_callback *callback, uint32_t serial) {
+  *(int *)data = 1;
+  wl_callback_destroy(callback);
+}
+static const struct wl_callback_listener sync_listener = {synced};
+
+/* wl_display_roundtrip with a deadline: 1 answered, 0 not in time, -1 connection broken. */
+static int roundtrip(struct wl_display *display, long deadline) {
+  int done = 0;
+  struct wl_callback *callback = wl_display_sync(display);
+  wl_callback_add_listener(callback, &sync_listener, &done);
+  int answered = dispatch_until(display, &done, deadline);
+  if (!done) wl_callback_destroy(callback);
+  return answered;
+}
 
 static int make_context(confetti_wl_overlay *overlay, char *error, size_t error_size) {
   overlay->egl_display = eglGetPlatformDisplay(EGL_PLATFORM_WAYLAND_KHR, overlay->display, NULL);
@@ -238,8 +300,14 @@ confetti_wl_overlay *confetti_wl_overlay_open(int monitor, confetti_wl_status *s
   overlay->registry = wl_display_get_registry(overlay->display);
   wl_registry_add_listener(overlay->registry, &registry_listener, overlay);
   /* The globals, then the outputs' scales. */
-  if (wl_display_roundtrip(overlay->display) < 0 || wl_display_roundtrip(overlay->display) < 0) {
-    say(error, error_size, "the Wayland compositor closed the connection");
+  long deadline = milliseconds_now() + ANSWER_WITHIN_MS;
+  int answered = roundtrip(overlay->display, deadline);
+  if (answered > 0) answered = roundtrip(overlay->display, deadline);
+  if (answered <= 0) {
+    say(error, error_size,
+        answered == 0 ? "the Wayland compositor did not answer within %d s"
+                      : "the Wayland compositor closed the connection",
+        ANSWER_WITHIN_MS / 1000);
     goto failed;
   }
   if (!overlay->compositor || !overlay->layer_shell) {
@@ -275,9 +343,7 @@ confetti_wl_overlay *confetti_wl_overlay_open(int monitor, confetti_wl_status *s
   /* Never the keyboard's focus. */
   wl_proxy_marshal_flags(layer, LAYER_SURFACE_SET_KEYBOARD_INTERACTIVITY, NULL, version, 0, 0u);
   wl_surface_commit(overlay->surface);
-  while (!overlay->configured && !overlay->closed) {
-    if (wl_display_dispatch(overlay->display) < 0) break;
-  }
+  dispatch_until(overlay->display, &overlay->configured, milliseconds_now() + ANSWER_WITHIN_MS);
   if (!overlay->configured || overlay->width <= 0 || overlay->height <= 0) {
     say(error, error_size, "the Wayland compositor gave the overlay no place on screen");
     goto failed;
@@ -323,11 +389,11 @@ int confetti_wl_overlay_wait(confetti_wl_overlay *overlay, int timeout_ms) {
   long deadline = milliseconds_now() + timeout_ms;
   do {
     while (wl_display_prepare_read(display) != 0) {
-      if (wl_display_dispatch_pending(display) < 0) return -1;
+      if (wl_display_dispatch_pending(display) < 0) return -2;
     }
     if (wl_display_flush(display) < 0 && errno != EAGAIN) {
       wl_display_cancel_read(display);
-      return -1;
+      return -2;
     }
     long left = deadline - milliseconds_now();
     struct pollfd ready = {wl_display_get_fd(display), POLLIN, 0};
@@ -337,10 +403,10 @@ int confetti_wl_overlay_wait(confetti_wl_overlay *overlay, int timeout_ms) {
       wl_display_cancel_read(display);
       break;
     }
-    if (wl_display_read_events(display) < 0) return -1;
-    if (wl_display_dispatch_pending(display) < 0) return -1;
+    if (wl_display_read_events(display) < 0) return -2;
+    if (wl_display_dispatch_pending(display) < 0) return -2;
   } while (overlay->frame && !overlay->closed);
-  if (wl_display_dispatch_pending(display) < 0) return -1;
+  if (wl_display_dispatch_pending(display) < 0) return -2;
   return overlay->closed ? -1 : 0;
 }
 

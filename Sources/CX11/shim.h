@@ -13,6 +13,7 @@ Window glfwGetX11Window(GLFWwindow *window);
 #include <X11/extensions/Xfixes.h>
 #include <X11/extensions/shapeconst.h>
 #include <stdio.h>
+#include <unistd.h>
 
 /* Whether the X display's root window names, in _NET_SUPPORTING_WM_CHECK, a window that no longer
    exists or does not name itself there in turn (as EWMH has it): left by a window manager that
@@ -55,6 +56,19 @@ static inline int confetti_x11_stale_wm_check(unsigned long *window) {
   if (value) XFree(value);
   XCloseDisplay(display);
   return stale;
+}
+
+/* Ends the program with one line when the X connection is lost (the server stopped, or a remote
+   display went away), instead of Xlib's own lines: there is nothing left to draw on. */
+static inline int confetti_x11_display_lost(Display *display) {
+  static const char line[] =
+      "confetti: the X display went away (its server stopped or the connection broke)\n";
+  if (write(2, line, sizeof line - 1) < 0) {
+  }
+  _exit(1);
+}
+static inline void confetti_x11_say_when_the_display_is_lost(void) {
+  XSetIOErrorHandler(confetti_x11_display_lost);
 }
 
 /* Whether GLFW runs on an X11 display (an X server, or XWayland). Call after glfwInit. */

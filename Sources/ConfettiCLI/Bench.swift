@@ -327,8 +327,7 @@ struct Progress {
   mutating func report(_ what: String, elapsed: Double) {
     guard elapsed - lastReport >= 3 else { return }
     lastReport = elapsed
-    FileHandle.standardError.write(
-      Data("bench: \(String(format: "%.0f", elapsed)) s: \(what)\n".utf8))
+    StandardStreams.writeError("bench: \(String(format: "%.0f", elapsed)) s: \(what)\n")
   }
 }
 

@@ -7,6 +7,7 @@ import Foundation
 enum Main {
   /// Parses and runs `confetti …`. Every error is one line on stderr and a non-zero exit code.
   static func main() {
+    StandardStreams.keepOpen()
     ChildProcess.keepStartingEnvironment()  // confetti run's command gets it untouched
     DriverMessages.quietDrivers()
     HeapPolicy.keepFreedMemory()  // where refused, frames on a software GL are only slower
@@ -47,7 +48,45 @@ func helpCommand(for arguments: [String]) -> String {
 
 /// Says `line` on standard error as the program's own: "confetti: …".
 func say(_ line: String) {
-  FileHandle.standardError.write(Data("confetti: \(line)\n".utf8))
+  StandardStreams.writeError("confetti: \(line)\n")
+}
+
+/// The standard streams, made safe to lose: a program started with one of them closed, or whose
+/// standard error is a full disk or a pipe nobody reads, still runs and ends as it would.
+enum StandardStreams {
+  /// Opens /dev/null on each of descriptors 0, 1 and 2 that is closed, so that no file, pipe or
+  /// socket opened later lands there (and gets the program's messages written into it).
+  static func keepOpen() {
+    for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO]
+    where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+      let null = open("/dev/null", descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY)
+      if null >= 0, null != descriptor {
+        dup2(null, descriptor)
+        close(null)
+      }
+    }
+  }
+
+  /// Writes `text` to standard error as far as it goes: a closed pipe (no SIGPIPE), a full
+  /// disk or a closed descriptor loses the message, never the program.
+  static func writeError(_ text: String) {
+    let bytes = Array(text.utf8)
+    let previous = signal(SIGPIPE, SIG_IGN)
+    defer { signal(SIGPIPE, previous) }
+    var written = 0
+    while written < bytes.count {
+      let result = bytes[written...].withUnsafeBufferPointer {
+        write(STDERR_FILENO, $0.baseAddress, $0.count)
+      }
+      if result > 0 {
+        written += result
+      } else if result < 0, errno == EINTR {
+        continue
+      } else {
+        return
+      }
+    }
+  }
 }
 
 /// Flushes standard output and exits 1 with one line if it could not all be written (a full

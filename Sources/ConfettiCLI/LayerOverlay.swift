@@ -93,8 +93,12 @@ final class LayerOverlay {
       guard confetti_wl_overlay_swap(surface) == 0 else {
         throw WindowError("the Wayland compositor took no frame from the overlay")
       }
-      // Closed by the compositor (its output went away): the overlay is over.
-      guard confetti_wl_overlay_wait(surface, Self.frameWait) == 0 else { break }
+      switch confetti_wl_overlay_wait(surface, Self.frameWait) {
+      case 0: continue
+      case -1: return  // closed by the compositor (its output went away): the overlay is over
+      default:
+        throw WindowError("the Wayland compositor went away (it stopped, or the connection broke)")
+      }
     }
   }
 }

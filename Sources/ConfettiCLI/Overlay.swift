@@ -29,13 +29,24 @@ struct Overlay {
   /// where the compositor offers one, otherwise in an X11 window.
   static func run(_ settings: WindowSettings) throws {
     Interruption.watch(endingWithin: Interruption.promptEnd)
+    let environment = ProcessInfo.processInfo.environment
+    let x11 = !(environment["DISPLAY"] ?? "").isEmpty
     switch try LayerOverlay.open(settings) {
     case .opened(let layer):
       try layer.run()
-    case .noLayerShell where ProcessInfo.processInfo.environment["DISPLAY"] == nil:
+    case .noLayerShell where !x11:
       throw WindowError(
         "this Wayland desktop offers no layer shell for an overlay (GNOME's does not) and no "
           + "X11 display (XWayland) is open to fall back on; use the window: confetti window")
+    case .noCompositor where !x11:
+      if let wayland = environment["WAYLAND_DISPLAY"], !wayland.isEmpty {
+        throw WindowError(
+          "cannot reach the Wayland compositor WAYLAND_DISPLAY names (\(wayland)), and no X11 "
+            + "display is set to fall back on; run it from the desktop's own terminal")
+      }
+      throw WindowError(
+        "no desktop to show the overlay on: neither WAYLAND_DISPLAY nor DISPLAY is set (a "
+          + "remote shell?); run it from the desktop's own terminal")
     case .noCompositor, .noLayerShell:
       try WindowApp(settings).run()
     }

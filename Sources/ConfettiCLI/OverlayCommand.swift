@@ -1,5 +1,7 @@
 import ArgumentParser
+import CProcess
 import Confetti
+import Foundation
 
 /// The overlay's own options, shared by `confetti overlay` and `confetti window --overlay`.
 struct OverlayOptions: ParsableArguments {
@@ -10,7 +12,8 @@ struct OverlayOptions: ParsableArguments {
   @Flag(
     help: """
       Keep going until interrupted (Ctrl-C, SIGTERM): a continuous effect (snow, rain) emits on, \
-      a one-off effect is thrown again each time it is over.
+      a one-off effect is thrown again each time it is over. Not with confetti run, whose \
+      celebration ends.
       """)
   var loop = false
 
@@ -20,6 +23,9 @@ struct OverlayOptions: ParsableArguments {
         + "overlay ends, in seconds; one-off effects end by themselves.",
       valueName: "seconds"))
   var duration: Double?
+
+  /// The most monitors --monitor counts: more than any desktop has.
+  static let mostMonitors = 1024
 
   /// The effect thrown over the desktop when none is named: a celebration over in about 4 s.
   static let defaultPreset = "celebrate"
@@ -33,6 +39,10 @@ struct OverlayOptions: ParsableArguments {
   func validate() throws {
     if let monitor, monitor < 1 {
       throw ValidationError("--monitor counts from 1, not \(monitor)")
+    }
+    if let monitor, monitor > Self.mostMonitors {
+      throw ValidationError(
+        "there is no monitor \(monitor): --monitor counts the desktop's monitors from 1")
     }
     if let duration {
       guard duration.isFinite, (0.1...86_400).contains(duration) else {
@@ -90,6 +100,10 @@ struct OverlayCommand: ParsableCommand {
   @Option(help: .hidden)
   var exitAfter: Double?
 
+  /// The `confetti run` that started this overlay: it ends when that process does.
+  @Option(help: .hidden)
+  var parent: Int32?
+
   func validate() throws {
     let most = ParticleRenderer.maximumCapacity
     guard (1...most).contains(capacity) else {
@@ -98,6 +112,10 @@ struct OverlayCommand: ParsableCommand {
   }
 
   func run() throws {
+    if let parent {
+      _ = confetti_end_with_parent()
+      guard getppid() == parent else { return }  // it has ended already
+    }
     try reportingFailures {
       try Overlay.run(
         WindowSettings(

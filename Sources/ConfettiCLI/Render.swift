@@ -384,11 +384,11 @@ struct ProgressBar {
     let filled = Self.width * done / max(1, total)
     let bar =
       String(repeating: "━", count: filled) + String(repeating: "─", count: Self.width - filled)
-    FileHandle.standardError.write(Data("\rrendering \(bar) \(done)/\(total)".utf8))
+    StandardStreams.writeError("\rrendering \(bar) \(done)/\(total)")
   }
 
   func clear() {
-    if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    if shown { StandardStreams.writeError("\r\u{1B}[K") }
   }
 }
 

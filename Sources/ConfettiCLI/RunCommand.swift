@@ -46,6 +46,9 @@ struct RunCommand: ParsableCommand {
     let status = try ChildProcess.run(
       command, what: "the command", environment: ChildProcess.startingEnvironment)
     guard status == 0 else { throw ExitCode(status) }
+    // Told to stop while it ran (Ctrl-C, SIGTERM, SIGHUP), even if it then exited 0 (a command
+    // that catches them): no celebration.
+    if let signal = ChildProcess.received, ChildProcess.stopping.contains(signal) { return }
     celebrate()
   }
 
@@ -57,11 +60,16 @@ struct RunCommand: ParsableCommand {
       say("no desktop to celebrate on (DISPLAY is not set); the command succeeded")
       return
     }
+    // It ends with confetti, even when confetti is killed.
     let arguments =
-      ["overlay", "--seed", String(seed)] + effect.commandLine + overlay.commandLine
+      ["overlay", "--seed", String(seed), "--parent", String(getpid())] + effect.commandLine
+      + overlay.commandLine
     let program = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+    // Every stopping signal sent to confetti alone (SIGINT by kill too) ends the celebration.
     guard let program,
-      let status = try? ChildProcess.run([program] + arguments, what: "the overlay")
+      let status = try? ChildProcess.run(
+        [program] + arguments, what: "the overlay",
+        forwarding: ChildProcess.forwarded + ChildProcess.waitedOut)
     else {
       say("the celebration could not be started; the command succeeded")
       return
@@ -83,6 +91,16 @@ enum ChildProcess {
   static let forwarded = [SIGTERM, SIGHUP, SIGUSR1, SIGUSR2]
   /// Signals the terminal sends the whole group: confetti waits them out, the child decides.
   static let waitedOut = [SIGINT, SIGQUIT]
+  /// The signals that ask a program to stop.
+  static let stopping = [SIGINT, SIGQUIT, SIGTERM, SIGHUP]
+
+  /// The last signal received while a child ran (forwarded or waited out); 0: none.
+  nonisolated(unsafe) private static var lastSignal: Int32 = 0
+  /// A signal that came before the child's pid was known, to forward once it is; 0: none.
+  nonisolated(unsafe) private static var pending: Int32 = 0
+
+  /// The last signal received while the last child ran, if any.
+  static var received: Int32? { lastSignal == 0 ? nil : lastSignal }
 
   /// The environment confetti was started with, before it quieted the GL drivers' messages
   /// for itself: what a command it runs gets. Set first thing by ``keepStartingEnvironment()``.
@@ -99,11 +117,14 @@ enum ChildProcess {
   }
 
   /// Runs `arguments` (found on PATH) in `environment` (by default confetti's), waits for it and
-  /// returns its status: its exit code, 128 + N when signal N ended it. Throws ExitCode 127 or
-  /// 126, said in one line, when it cannot be started.
-  static func run(_ arguments: [String], what: String, environment: [String]? = nil) throws
-    -> Int32
-  {
+  /// returns its status: its exit code, 128 + N when signal N ended it. The signals `forwarding`
+  /// names are passed on to it (from the moment it starts); the others of ``forwarded`` and
+  /// ``waitedOut`` are noted only (``received``). Throws ExitCode 127 or 126, said in one line,
+  /// when it cannot be started.
+  static func run(
+    _ arguments: [String], what: String, environment: [String]? = nil,
+    forwarding: [Int32] = forwarded
+  ) throws -> Int32 {
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
@@ -117,7 +138,22 @@ enum ChildProcess {
     posix_spawnattr_setsigmask(&attributes, &unblocked)
     posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
 
-    let previous = (forwarded + waitedOut).map { ($0, signal($0, SIG_IGN)) }
+    // Handlers before the child exists: a signal in between is forwarded as soon as it does.
+    (lastSignal, pending, running) = (0, 0, 0)
+    let previous = (forwarded + waitedOut).map { number in
+      let handler: @convention(c) (Int32) -> Void =
+        forwarding.contains(number)
+        ? { number in
+          ChildProcess.lastSignal = number
+          if ChildProcess.running > 0 {
+            kill(ChildProcess.running, number)
+          } else {
+            ChildProcess.pending = number
+          }
+        }
+        : { number in ChildProcess.lastSignal = number }
+      return (number, signal(number, handler))
+    }
     defer { for (number, handler) in previous { signal(number, handler) } }
     var argv = arguments.map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
@@ -133,11 +169,7 @@ enum ChildProcess {
       throw ExitCode(failed == ENOENT ? 127 : 126)
     }
     running = pid
-    for number in forwarded {
-      signal(number) { number in
-        if ChildProcess.running > 0 { kill(ChildProcess.running, number) }
-      }
-    }
+    if pending != 0 { kill(pid, pending) }
     defer { running = 0 }
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0 {

@@ -39,6 +39,9 @@ final class WindowApp {
       esc, q       quit
     """
 
+  /// How often the overlay checks that its compositor still runs, in seconds.
+  static let compositorCheck: Seconds = 0.5
+
   /// How long the window keeps particles that have ended, so that time can run back over them.
   static let history: Seconds = 120
 
@@ -90,6 +93,7 @@ final class WindowApp {
           + "GLFW 3.3 aborts on it; start a window manager, or clear it: "
           + "xprop -root -remove _NET_SUPPORTING_WM_CHECK")
     }
+    confetti_x11_say_when_the_display_is_lost()
     guard glfwInit() == GLFW_TRUE else {
       throw WindowError(
         "cannot open a window: \(Self.glfwError()) — run it in a desktop session "
@@ -178,9 +182,20 @@ final class WindowApp {
     return Size(width: Double(width), height: Double(height))
   }
 
-  func run() {
+  func run() throws {
+    var compositorSeen = wall
     while glfwWindowShouldClose(window) == GLFW_FALSE {
       if Interruption.caught != nil { break }
+      // Without its compositor the overlay's transparent pixels are black: the whole desktop
+      // would be hidden.
+      if overlay != nil, wall - compositorSeen >= Self.compositorCheck {
+        guard confetti_x11_has_compositor() != 0 else {
+          throw WindowError(
+            "the compositing manager stopped, and without it the overlay would hide the "
+              + "desktop: it has ended")
+        }
+        compositorSeen = wall
+      }
       clock.earliest = system.earliestExactReading
       let time = clock.update(wall: wall)
       if let exitAfter = settings.exitAfter, wall >= exitAfter { break }

@@ -344,4 +344,36 @@ final class OverlayTests: XCTestCase {
       }
     }
   }
+
+  /// When the compositing manager stops, the overlay's transparent pixels would turn the whole
+  /// desktop black: it ends with one line instead.
+  func testTheOverlayEndsWhenTheCompositorStops() throws {
+    try requireTools(["/usr/bin/xcompmgr"], for: "the overlay")
+    let display = try startXvfb(size: "800x600x24")
+    defer { display.server.terminate() }
+    let compositor = try launch("/usr/bin/xcompmgr", [], display: display.name)
+    usleep(300_000)
+    let errors = try temporaryDirectory().appendingPathComponent("stderr.txt")
+    _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+    let overlay = Process()
+    overlay.executableURL = confettiBinary
+    overlay.arguments = ["overlay", "--preset", "snow", "--loop"]
+    overlay.environment = ProcessInfo.processInfo.environment.merging(["DISPLAY": display.name]) {
+      $1
+    }
+    overlay.standardError = try FileHandle(forWritingTo: errors)
+    try overlay.run()
+    defer { if overlay.isRunning { overlay.terminate() } }
+    _ = try confettiWindow(on: display.name)
+    usleep(500_000)
+    compositor.terminate()
+    compositor.waitUntilExit()
+    let deadline = Date().addingTimeInterval(3)
+    while overlay.isRunning, Date() < deadline { usleep(20_000) }
+    XCTAssertFalse(overlay.isRunning, "the overlay went on without its compositor")
+    XCTAssertEqual(overlay.terminationStatus, 1)
+    let said = try String(contentsOf: errors, encoding: .utf8)
+    XCTAssert(said.contains("the compositing manager stopped"), said)
+    XCTAssertEqual(said.split(separator: "\n").count, 1, said)
+  }
 }

@@ -110,4 +110,88 @@ final class RunCommandTests: XCTestCase {
       FileManager.default.fileExists(atPath: snapshot.path),
       "the overlay drew its celebration (its snapshot was written)")
   }
+
+  /// Signals sent to `confetti run` alone: SIGINT (by kill, not the terminal) ends the
+  /// celebration within a second; SIGKILL takes the celebration with it; SIGTERM while the
+  /// command runs means no celebration, even when the command catches it and exits 0.
+  func testEveryStoppingSignalEndsOrSkipsTheCelebration() throws {
+    try requireTools(["/usr/bin/xcompmgr"], for: "the overlay")
+    let display = try startXvfb(size: "800x600x24")
+    defer { display.server.terminate() }
+    let compositor = try launch("/usr/bin/xcompmgr", [], display: display.name)
+    defer { compositor.terminate() }
+    usleep(300_000)
+    func start(_ arguments: [String]) throws -> Process {
+      let process = Process()
+      process.executableURL = confettiBinary
+      process.arguments = ["run"] + arguments
+      var environment = ProcessInfo.processInfo.environment
+      (environment["DISPLAY"], environment["WAYLAND_DISPLAY"]) = (display.name, nil)
+      process.environment = environment
+      process.standardInput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      return process
+    }
+    func overlays() -> Int {
+      (try? runProgram(URL(fileURLWithPath: "/usr/bin/pgrep"), ["-f", "confetti overlay"]))?
+        .stdout.split(separator: "\n").count ?? 0
+    }
+    func waitForOverlay() {
+      let deadline = Date().addingTimeInterval(20)
+      while overlays() == 0, Date() < deadline { usleep(50_000) }
+    }
+
+    let interrupted = try start(["--preset", "snow", "--duration", "20", "--", "true"])
+    waitForOverlay()
+    XCTAssertEqual(overlays(), 1, "the celebration runs")
+    kill(interrupted.processIdentifier, SIGINT)
+    let sent = Date()
+    interrupted.waitUntilExit()
+    XCTAssertLessThan(Date().timeIntervalSince(sent), 1.5, "SIGINT ended the celebration")
+    XCTAssertEqual(interrupted.terminationStatus, 0, "the command's status")
+
+    let killed = try start(["--preset", "snow", "--duration", "20", "--", "true"])
+    waitForOverlay()
+    kill(killed.processIdentifier, SIGKILL)
+    killed.waitUntilExit()
+    let deadline = Date().addingTimeInterval(2)
+    while overlays() > 0, Date() < deadline { usleep(50_000) }
+    XCTAssertEqual(overlays(), 0, "the celebration ended with the confetti run that was killed")
+
+    let ready = try temporaryDirectory().appendingPathComponent("ready")
+    let told = try start([
+      "--", "sh", "-c", "trap 'exit 0' TERM; : > \"$0\"; while :; do sleep 0.05; done",
+      ready.path,
+    ])
+    let started = Date().addingTimeInterval(20)
+    while !FileManager.default.fileExists(atPath: ready.path), Date() < started { usleep(10_000) }
+    told.terminate()
+    told.waitUntilExit()
+    XCTAssertEqual(told.terminationStatus, 0, "the command caught SIGTERM and exited 0")
+    XCTAssertEqual(overlays(), 0, "told to stop: no celebration")
+  }
+
+  /// With standard error closed, full or a pipe nobody reads, confetti loses its message, not its
+  /// status: the command's is returned, and the overlay's refusal is exit 1, never a crash.
+  func testLostStandardStreamsNeverCrashIt() throws {
+    let program = confettiBinary.path
+    for (redirect, what) in [
+      ("2>&-", "closed"), ("2>/dev/full", "full"), ("2>&1 | true", "unread"),
+    ] {
+      let line = "env -u DISPLAY -u WAYLAND_DISPLAY"
+      let run = try runProgram(
+        URL(fileURLWithPath: "/bin/bash"),
+        ["-c", "\(line) '\(program)' run -- sh -c 'exit 3' \(redirect); echo ${PIPESTATUS[0]}"])
+      XCTAssertEqual(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "3", what)
+      let celebrated = try runProgram(
+        URL(fileURLWithPath: "/bin/bash"),
+        ["-c", "\(line) '\(program)' run -- true \(redirect); echo ${PIPESTATUS[0]}"])
+      XCTAssertEqual(celebrated.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "0", what)
+      let overlay = try runProgram(
+        URL(fileURLWithPath: "/bin/bash"),
+        ["-c", "\(line) '\(program)' overlay \(redirect); echo ${PIPESTATUS[0]}"])
+      XCTAssertEqual(overlay.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "1", what)
+    }
+  }
 }

@@ -143,6 +143,40 @@ final class WaylandOverlayTests: XCTestCase {
     XCTAssertEqual(failed.status, 7)
   }
 
+  /// A compositor that takes the connection and never answers: one line within seconds, not a
+  /// hang; and monitors past any desktop's count are refused, not overflowed.
+  func testASilentCompositorOrAnImpossibleMonitorGetsOneLine() throws {
+    let folder = try temporaryDirectory()
+    let path = folder.appendingPathComponent("silent").path
+    let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(listener) }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { bytes in
+      for (i, byte) in path.utf8.enumerated() where i < bytes.count - 1 { bytes[i] = byte }
+    }
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
+    }
+    XCTAssertEqual(bound, 0)
+    XCTAssertEqual(listen(listener, 8), 0)  // accepted by the kernel, never answered
+    let started = Date()
+    let silent = try confetti(
+      ["overlay"], environment: ["WAYLAND_DISPLAY": path, "DISPLAY": nil], timeout: 30)
+    XCTAssertEqual(silent.status, 1)
+    XCTAssert(silent.stderr.contains("did not answer"), silent.stderr)
+    XCTAssertEqual(silent.stderr.split(separator: "\n").count, 1, silent.stderr)
+    XCTAssertLessThan(Date().timeIntervalSince(started), 10)
+
+    for monitor in ["2147483648", "9223372036854775807"] {
+      let refused = try confetti(["overlay", "--monitor", monitor])
+      XCTAssertEqual(refused.status, 64, refused.stderr)
+      XCTAssertEqual(refused.stderr.split(separator: "\n").count, 1, refused.stderr)
+    }
+  }
+
   private func assertEndsWithinASecond(
     _ process: Process, after signal: Int32, file: StaticString = #filePath, line: UInt = #line
   ) throws {

@@ -22,8 +22,8 @@ typedef enum {
 
 /* Connects to the compositor, puts a surface on the overlay layer of output `monitor` (from 1, in
    the order the compositor lists them; 0: the compositor's choice, usually the focused one),
-   waits for its size and makes an OpenGL 3.3 core context on it current. On failure returns
-   NULL, sets *status and writes a one-line reason into `error`. */
+   waits for its size (at most 5 s for each answer) and makes an OpenGL 3.3 core context on it
+   current. On failure returns NULL, sets *status and writes a one-line reason into `error`. */
 confetti_wl_overlay *confetti_wl_overlay_open(int monitor, confetti_wl_status *status,
                                               char *error, size_t error_size);
 
@@ -36,8 +36,8 @@ void confetti_wl_overlay_size(const confetti_wl_overlay *overlay, int *width, in
 int confetti_wl_overlay_swap(confetti_wl_overlay *overlay);
 
 /* Handles the compositor's events until it wants the next frame, or `timeout_ms` pass, or a
-   signal arrives. Returns 0 while the surface lives, -1 once the compositor closed it or the
-   connection broke. */
+   signal arrives. Returns 0 while the surface lives, -1 once the compositor closed it (its
+   output went away), -2 when the connection broke (the compositor stopped). */
 int confetti_wl_overlay_wait(confetti_wl_overlay *overlay, int timeout_ms);
 
 /* Releases the context, the surface and the connection. NULL is allowed. */
