@@ -150,7 +150,10 @@ final class CommandLineTests: XCTestCase {
       (["render", "--fps", "0"], "--fps"), (["render", "--size", "800"], "--size"),
       (["render", "--frames", "0"], "--frames"), (["render", "--count", "0"], "--count"),
       (["render", "--size", "20000x100"], "20000"),
-      (["--preset", "glitter"], "no preset named \"glitter\"; the presets are confetti, cannon"),
+      (
+        ["--preset", "glitter"],
+        "no preset named \"glitter\"; the presets are confetti, party-popper"
+      ),
       (["render", "--preset", "nope"], "no preset named"),
       (["--bench", "10", "--preset", "nope"], "no preset named"),
       (["--preset", "snow", "--config", "x.json"], "not both"),

@@ -74,6 +74,29 @@ final class EffectRenderTests: HeadlessGLTestCase {
 
   /// Shaders compiled for only what an effect uses draw what shaders compiled for everything
   /// draw: every preset, early, in full flight and late (landed, burst, faded).
+  /// Rain is seen: bright streaks over a good share of the window, and splashes at the bottom
+  /// edge where the drops land.
+  func testRainIsBrightAndSplashesAtTheBottom() throws {
+    let image = try render(try Presets.named("rain"), age: 1.5)
+    var brightest = 0
+    var lit = 0
+    var nearTheBottom = 0
+    for y in 0..<image.height {
+      for x in 0..<image.width {
+        let pixel = image[x, y]
+        let light = Int(max(pixel.red, pixel.green, pixel.blue))
+        brightest = max(brightest, light)
+        if light >= 90 {
+          lit += 1
+          if y >= image.height - 6 { nearTheBottom += 1 }
+        }
+      }
+    }
+    XCTAssertGreaterThanOrEqual(brightest, 200, "bright streaks")
+    XCTAssertGreaterThan(lit, image.width * image.height / 200, "streaks over the window")
+    XCTAssertGreaterThan(nearTheBottom, 15, "splashes where the drops land")
+  }
+
   func testShadersCompiledForAnEffectDrawWhatTheFullShadersDraw() throws {
     var compiledFor: [String: ShaderFeatures] = [:]
     for name in Presets.names {
