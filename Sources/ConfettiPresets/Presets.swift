@@ -6,7 +6,8 @@ import ConfettiCore
 public enum Presets {
   /// The order the window cycles through them; files not listed follow by name.
   static let order = [
-    "confetti", "party-popper", "cannon", "emoji", "tap-burst", "fireworks", "fire", "sparkle", "stars",
+    "confetti", "party-popper", "cannon", "emoji", "tap-burst", "fireworks", "fire", "sparkle",
+    "stars",
     "school-pride", "snow", "rain", "falling-confetti", "celebrate",
   ]
 
