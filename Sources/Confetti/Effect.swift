@@ -37,17 +37,10 @@ public struct Effect: Sendable {
             + "not a file")
       }
       guard status.st_size <= Self.largestFile else {
-        throw EffectError(
-          "cannot read the configuration \(path): it is \(status.st_size / 1024) KiB; an effect "
-            + "is at most \(Self.largestFile / 1024) KiB")
+        throw Self.tooLarge(path, size: status.st_size)
       }
     }
-    let text: String
-    do {
-      text = try String(contentsOf: url, encoding: .utf8)
-    } catch {
-      throw EffectError("cannot read the configuration \(path): \(Self.reason(error))")
-    }
+    let text = try Self.readText(path)
     do {
       config = try EffectConfig.decode(text)
     } catch {
@@ -92,22 +85,40 @@ public struct Effect: Sendable {
     }
   }
 
-  private static func reason(_ error: Error) -> String {
-    let nsError = error as NSError
-    if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
-      let posix = POSIXErrorCode(rawValue: Int32(underlying.code))
-    {
-      return String(cString: strerror(posix.rawValue))
+  /// The configuration file at `path`, as UTF-8 text: every failure is the system's own reason
+  /// (a symbolic link loop, a permission) or "it is not UTF-8 text", never Foundation's.
+  private static func readText(_ path: String) throws -> String {
+    func failure(_ reason: String) -> EffectError {
+      EffectError("cannot read the configuration \(path): \(reason)")
     }
-    if nsError.domain == NSCocoaErrorDomain {
-      switch CocoaError.Code(rawValue: nsError.code) {
-      case .fileReadInapplicableStringEncoding: return "it is not UTF-8 text"
-      case .fileReadNoSuchFile: return String(cString: strerror(ENOENT))
-      case .fileReadNoPermission: return String(cString: strerror(EACCES))
-      default: break
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { throw failure(String(cString: strerror(errno))) }
+    defer { close(descriptor) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    while true {
+      let count = read(descriptor, &buffer, buffer.count)
+      if count == 0 { break }
+      guard count > 0 else {
+        if errno == EINTR { continue }
+        throw failure(String(cString: strerror(errno)))
       }
+      bytes += buffer[..<count]
+      // A file that grew since it was looked at is refused as it reads.
+      guard bytes.count <= largestFile else { throw tooLarge(path, size: nil) }
     }
-    return nsError.localizedDescription
+    guard let text = String(validating: bytes, as: UTF8.self) else {
+      throw failure("it is not UTF-8 text")
+    }
+    return text
+  }
+
+  /// The refusal of a file over ``largestFile`` bytes: `size` of them, where known.
+  private static func tooLarge(_ path: String, size: off_t?) -> EffectError {
+    let bytes = size.map { " (\($0) bytes)" } ?? ""
+    return EffectError(
+      "cannot read the configuration \(path): it is over 1 MiB\(bytes), the most an effect "
+        + "file may be (\(largestFile) bytes)")
   }
 }
 

@@ -173,7 +173,7 @@ extension ConfigSchema {
         "name", .text(nameRule), required: true,
         help: "the effect's name (a preset's is its file's name)"),
       Key(
-        "description", .text(TextRule(noun: "text", length: 0...200, characters: "characters")),
+        "description", .text(visibleText(length: 0...200)),
         default: .string(EffectConfig(name: "", emitters: []).summary),
         help: "what it looks like, in a sentence"),
       Key(
@@ -556,12 +556,16 @@ extension ConfigSchema {
         .list(.list(.number(-10_000...10_000), count: 2...2), count: 3...ShapeTable.cornerCapacity),
         unit: "any units, y down", help: "[x, y] corners, stretched over the particle's size"),
       Key(
-        "image", .text(TextRule(noun: "the path of a PNG file", length: 1...1023)),
+        "image",
+        .text(
+          TextRule(
+            noun: "the path of a PNG file", length: 1...1023, pattern: visibleCharacters,
+            characters: "characters, none of them a control or direction mark")),
         help:
           "a PNG file, relative to the configuration file, at most 512×512, tinted by the "
           + "colour (white keeps its own)"),
       Key(
-        "text", .text(TextRule(noun: "text", length: 1...16, characters: "characters")),
+        "text", .text(visibleText(length: 1...16)),
         help:
           "text or emoji (\"🎉\"), drawn from the system's fonts: colour emoji keep their "
           + "colours, letters are tinted by the colour"),
@@ -611,6 +615,19 @@ extension ConfigSchema {
       Key("blue", .fieldRange, default: .number(0), help: "blue"),
       Key("alpha", .fieldRange, default: .number(0), help: "opacity"),
     ])
+
+  /// Characters that show as they are: none of the controls (NUL, BEL, escape sequences) or
+  /// the marks that reorder what follows (right-to-left overrides), which would act on a
+  /// terminal or hide what a message says, and draw nothing.
+  static let visibleCharacters =
+    "^[^\\u0000-\\u001F\\u007F-\\u009F\\u200E\\u200F\\u202A-\\u202E\\u2066-\\u2069]*$"
+
+  /// Text of `length` characters, none a control or direction mark.
+  static func visibleText(length: ClosedRange<Int>) -> TextRule {
+    TextRule(
+      noun: "text", length: length, pattern: visibleCharacters,
+      characters: "characters, none of them a control or direction mark")
+  }
 
   static let nameRule = TextRule(
     noun: "a name", length: 1...40, pattern: "^[A-Za-z0-9-]*$",

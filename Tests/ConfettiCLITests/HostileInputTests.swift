@@ -149,6 +149,28 @@ final class HostileInputTests: XCTestCase {
     (#"{"name": "\ud800", "emitters": []}"#, "not valid JSON"),
     (String(repeating: "[", count: 100), "not valid JSON"),
     (#"{"name": "a", "emitters": [{"cells": [{"count": 1}]}]} x"#, "not valid JSON"),
+    // Controls and direction marks that would act on a terminal, refused where they are read
+    // and shown escaped.
+    (
+      #"{"name": "a", "emitters": [{"cells": [{"count": 1, "shapes": [{"text": "a\u0000b"}]}]}]}"#,
+      #"none of them a control or direction mark, not "a\u0000b""#
+    ),
+    (
+      #"{"name": "a", "emitters": [{"cells": [{"count": 1, "shapes": [{"text": "\u001b[31m"}]}]}]}"#,
+      #"not "\u001b[31m""#
+    ),
+    (
+      #"{"name": "a", "emitters": [{"cells": [{"count": 1, "shapes": [{"text": "\u0007"}]}]}]}"#,
+      "none of them a control or direction mark"
+    ),
+    (
+      #"{"name": "a", "description": "x\u202ey", "emitters": [{"cells": [{"count": 1}]}]}"#,
+      #"$.description: must be text of at most 200 characters, none of them a control"#
+    ),
+    (
+      #"{"name": "a", "emitters": [{"cells": [{"count": 1, "shapes": [{"image": "a\nb.png"}]}]}]}"#,
+      "none of them a control or direction mark"
+    ),
   ]
 
   func testEveryHostileInputGetsItsOneLineAndItsExitCode() throws {
@@ -174,6 +196,32 @@ final class HostileInputTests: XCTestCase {
         result.stderr.contains(test.message),
         "\(label) should say \(test.message): \(result.stderr)")
       XCTAssertEqual(result.stdout, "", label)
+    }
+  }
+
+  /// Standard streams closed at start: an animation is still made (ffmpeg's pipe must not land
+  /// on descriptor 0), and an error with all three closed still ends at once with its code.
+  func testClosedStandardStreamsChangeNothingButWhereMessagesGo() throws {
+    let directory = try temporaryDirectory()
+    let gif = directory.appendingPathComponent("closed-input.gif").path
+    let program = confettiBinary.path
+    let made = try runProgram(
+      URL(fileURLWithPath: "/bin/bash"),
+      [
+        "-c",
+        "'\(program)' render --duration 0.3 --fps 10 --size 64x48 --out '\(gif)' <&-; echo $?",
+      ])
+    XCTAssertEqual(made.stdout.split(separator: "\n").last, "0", made.stderr)
+    XCTAssertGreaterThan(
+      (try? FileManager.default.attributesOfItem(atPath: gif)[.size] as? Int) ?? 0, 100,
+      "the GIF was written with standard input closed")
+    for (arguments, status) in [
+      ("--preset nope", "64"), ("render --size 32x32 --out /nonexistent/x.png", "1"),
+    ] {
+      let refused = try runProgram(
+        URL(fileURLWithPath: "/bin/bash"),
+        ["-c", "( '\(program)' \(arguments) <&- >&- 2>&- ); echo $?"], timeout: 20)
+      XCTAssertEqual(refused.stdout.trimmingCharacters(in: .whitespacesAndNewlines), status)
     }
   }
 
@@ -217,6 +265,14 @@ final class HostileInputTests: XCTestCase {
     let folder = directory.appendingPathComponent("a-folder.png").path
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     let render = ["render", "--size", "32x32", "--out"]
+    // Configuration files that cannot be read as one: not UTF-8, a loop of links, a byte over.
+    let notText = directory.appendingPathComponent("latin1.json").path
+    try Data([0x7B, 0x22, 0xE9, 0x22, 0x7D]).write(to: URL(fileURLWithPath: notText))
+    let loop = directory.appendingPathComponent("loop.json").path
+    XCTAssertEqual(symlink(loop + ".2", loop), 0)
+    XCTAssertEqual(symlink(loop, loop + ".2"), 0)
+    let large = directory.appendingPathComponent("large.json").path
+    try Data(repeating: 0x20, count: 1_048_577).write(to: URL(fileURLWithPath: large))
     return [
       Case(arguments: render + [link], status: 1, message: "it is a symbolic link"),
       Case(arguments: render + [fifo], status: 1, message: "it is a FIFO"),
@@ -240,6 +296,13 @@ final class HostileInputTests: XCTestCase {
       Case(arguments: ["render", "--config", folder], status: 1, message: "it is a folder"),
       Case(arguments: ["render", "--config", ""], status: 1, message: "no configuration file"),
       Case(arguments: ["render", "--config", "/nonexistent.json"], status: 1, message: "No such"),
+      Case(arguments: ["render", "--config", notText], status: 1, message: "it is not UTF-8 text"),
+      Case(
+        arguments: ["render", "--config", loop], status: 1,
+        message: "Too many levels of symbolic links"),
+      Case(
+        arguments: ["render", "--config", large], status: 1,
+        message: "it is over 1 MiB (1048577 bytes), the most an effect file may be"),
     ]
   }
 
