@@ -166,11 +166,13 @@ public final class ConfettiSystem {
   /// `point` (in points, within ``size``), the others — and a click's when `point` is nil — at
   /// their configured places. Bursts are born at once; timed and continuous emitters start
   /// emitting, and keep doing so as ``draw(in:at:)`` advances the clock. Needs no GL context.
+  /// A `point` that is not finite (NaN, infinity) fires nothing: it is no place on any screen.
   /// `time` must be a valid clock reading (see the type's documentation), or the program stops.
   public func trigger(_ trigger: EmitterTrigger = .start, at point: Point? = nil, time: Seconds) {
     precondition(
       Tick.isValid(reading: time),
       "clock readings are \(Tick.validReadings)")
+    if let point, !(point.x.isFinite && point.y.isFinite) { return }
     scene.trigger(trigger, at: point, window: size, time: time)
   }
 

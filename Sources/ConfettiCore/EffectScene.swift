@@ -34,7 +34,8 @@ public struct EffectScene: Sendable {
   private var sampled = 0
   /// The sub-cell pieces the current trigger or advance may still write.
   private var subCellBudget = 0
-  /// Pieces owed but not made: beyond ``maximumBirthsPerStep`` in one advance.
+  /// Pieces owed but not made: beyond ``maximumBirthsPerStep`` in one advance, or a burst's
+  /// beyond what the ring holds.
   private var unmade = 0
   /// The latest clock reading the scene was advanced to (−infinity before the first).
   public private(set) var latest: Seconds = -.infinity
@@ -53,8 +54,9 @@ public struct EffectScene: Sendable {
   public static let maximumBirthsPerStep = 20_000
 
   /// How many pieces the effect promised but does not show: those a full ring let go of before
-  /// their end (its capacity is too small for the effect; see ``ParticleRing/displaced``), and
-  /// those owed beyond ``maximumBirthsPerStep``. 0 when everything promised is drawn. Time a
+  /// their end (its capacity is too small for the effect; see ``ParticleRing/displaced``), those
+  /// of a burst beyond the ring's capacity (never made), and those owed beyond
+  /// ``maximumBirthsPerStep``. 0 when everything promised is drawn. Time a
   /// stall drops (``longestStep``) is not counted: nothing is owed for it.
   public var dropped: Int { ring.displaced + unmade }
 
@@ -167,7 +169,10 @@ public struct EffectScene: Sendable {
         swap(&random, &stream)
         defer { swap(&random, &stream) }
         for (c, cell) in emitter.cells.enumerated() {
-          let born = (0..<cell.count).map { _ in
+          // No more than the ring can hold are made: a burst of millions costs what can live.
+          let made = min(cell.count, ring.capacity)
+          unmade += cell.count - made
+          let born = (0..<made).map { _ in
             particle(
               emitter: index, cell: .emitter(index, c), origin: origin, window: window,
               fadeAt: .infinity)

@@ -132,12 +132,31 @@ final class EmissionTests: XCTestCase {
     }
   }
 
+  /// A burst of a million pieces into a ring of a thousand makes only what the ring holds (its
+  /// cost is what can live, not what was asked for) and counts the rest as dropped.
+  func testABurstBeyondTheRingCostsOnlyWhatTheRingHolds() throws {
+    var cell = CellConfig()
+    cell.count = 1_000_000
+    var emitter = EmitterConfig()
+    emitter.cells = Array(repeating: cell, count: 8)
+    var scene = try EffectScene(
+      config: EffectConfig(name: "flood", emitters: [emitter]), capacity: 1000, seed: 2)
+    let started = ContinuousClock.now
+    scene.trigger(.start, window: window, time: 1)
+    XCTAssertLessThan(ContinuousClock.now - started, .seconds(2), "8 million pieces not made")
+    XCTAssertEqual(scene.ring.aliveCount(at: 1), 1000)
+    XCTAssertEqual(scene.dropped, 8_000_000 - 1000, "every piece asked for and not shown")
+  }
+
   /// A ring too small for what an effect emits makes way for the newest pieces, and counts every
   /// piece it lets go of before its end: the shortfall is never silent.
   func testARingTooSmallCountsThePiecesItLetsGo() throws {
     var scene = try EffectScene(config: try Presets.named("confetti"), capacity: 100, seed: 5)
     scene.trigger(.start, window: window, time: 0)
-    XCTAssertEqual(scene.ring.head, 300)
+    // Each cannon makes the 100 the ring holds (50 never made); the second's overwrite the
+    // first's, still in flight.
+    XCTAssertEqual(scene.ring.head, 200)
+    XCTAssertEqual(scene.ring.displaced, 100)
     XCTAssertEqual(scene.dropped, 200, "two cannons of 150 in a ring of 100")
     XCTAssertEqual(scene.ring.aliveCount(at: 0.01), 100)
     // Pieces that have ended make way without being counted.

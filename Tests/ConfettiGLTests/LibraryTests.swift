@@ -211,6 +211,15 @@ final class LibraryTests: HeadlessGLTestCase {
     XCTAssertThrowsError(try ConfettiSystem(preset: "confetti", size: size, capacity: 0)) {
       XCTAssertEqual("\($0)", "the capacity must be at least 1 particle, not 0")
     }
+    // A click at no place on any screen fires nothing, and leaves nothing alive.
+    let clicked = try ConfettiSystem(preset: "tap-burst", size: Size(width: 320, height: 240))
+    for point in [Point(x: .nan, y: 10), Point(x: 10, y: .infinity)] {
+      clicked.trigger(.click, at: point, time: 1)
+    }
+    XCTAssertFalse(clicked.isAlive(at: 1), "nothing was born at a NaN or infinite point")
+    clicked.trigger(.click, at: Point(x: 100, y: 100), time: 1)
+    XCTAssert(clicked.isAlive(at: 1.1))
+    clicked.release()
     // A zero size is allowed: nothing is drawn.
     let empty = try ConfettiSystem(preset: "confetti", size: Size(width: 0, height: 0))
     empty.trigger(.key, time: 1)
