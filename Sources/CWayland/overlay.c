@@ -115,8 +115,9 @@ static void output_done(void *data, struct wl_output *proxy) {
   struct output *output = data;
   if (output->overlay->entered == proxy) take_scale(output->overlay, output->scale);
 }
+/* Outputs are scaled 1 to 4 times in practice; anything past 16 is taken as 16. */
 static void output_scale(void *data, struct wl_output *output, int32_t factor) {
-  ((struct output *)data)->scale = factor > 0 ? factor : 1;
+  ((struct output *)data)->scale = factor < 1 ? 1 : factor > 16 ? 16 : factor;
 }
 static const struct wl_output_listener output_listener = {
     .geometry = output_geometry, .mode = output_mode, .done = output_done, .scale = output_scale};

@@ -63,7 +63,7 @@ final class LayerOverlay {
     confetti_wl_overlay_size(surface, &width, &height, &scale)
     return (
       Size(width: Double(width), height: Double(height)),
-      PixelRect(width: Int(width * scale), height: Int(height * scale))
+      PixelRect(width: Int(width) * Int(scale), height: Int(height) * Int(scale))
     )
   }
 

@@ -511,7 +511,11 @@ func startXvfb(size: String = "640x480x24") throws -> (name: String, server: Pro
     }
     throw XCTSkip("needs Xvfb (apt-get install xvfb)")
   }
-  for number in 140..<160 where !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)")
+  // A number whose last server is wholly gone: neither its socket nor its lock file is left (a
+  // server ended by the test before may still be removing them; a new one there would fail).
+  for number in 140..<160
+  where !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)")
+    && !FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock")
   {
     let server = Process()
     server.executableURL = URL(fileURLWithPath: xvfb)
@@ -521,7 +525,9 @@ func startXvfb(size: String = "640x480x24") throws -> (name: String, server: Pro
     try server.run()
     for _ in 0..<100 where server.isRunning {
       if FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") {
-        return (":\(number)", server)
+        // Still running once its socket is there: it is this server's, and it took the number.
+        usleep(50_000)
+        if server.isRunning { return (":\(number)", server) }
       }
       usleep(50_000)
     }
