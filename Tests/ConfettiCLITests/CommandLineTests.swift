@@ -536,6 +536,43 @@ func startXvfb(size: String = "640x480x24") throws -> (name: String, server: Pro
   throw XCTSkip("no free X display number for Xvfb")
 }
 
+extension XCTestCase {
+  /// An X display of its own (Xvfb) with a compositing manager (xcompmgr) on it, as the overlay
+  /// needs; both end with the test. Skipped where xcompmgr is missing, except on CI.
+  func compositedDisplay(size: String = "800x600x24") throws -> (
+    name: String, compositor: Process
+  ) {
+    try requireTools(["/usr/bin/xcompmgr"], for: "the overlay")
+    let display = try startXvfb(size: size)
+    addTeardownBlock { display.server.terminate() }
+    let compositor = try launch("/usr/bin/xcompmgr", [], display: display.name)
+    addTeardownBlock { if compositor.isRunning { compositor.terminate() } }
+    usleep(300_000)
+    return (display.name, compositor)
+  }
+}
+
+/// Sends `signal` to `process` and asserts it ends within a second: with a clean 0, or, when the
+/// signal came before the program could note it, by the signal itself. `context` says when.
+func assertEndsWithinASecond(
+  _ process: Process, after signal: Int32, _ context: String = "",
+  file: StaticString = #filePath, line: UInt = #line
+) {
+  kill(process.processIdentifier, signal)
+  let sent = Date()
+  while process.isRunning, Date().timeIntervalSince(sent) < 5 { usleep(2_000) }
+  let took = Date().timeIntervalSince(sent)
+  let label = "signal \(signal)\(context)"
+  XCTAssertFalse(process.isRunning, "still running 5 s after \(label)", file: file, line: line)
+  XCTAssertLessThan(took, 1, "ended \(took) s after \(label)", file: file, line: line)
+  process.waitUntilExit()
+  let endedBySignal =
+    process.terminationReason == .uncaughtSignal && process.terminationStatus == signal
+  XCTAssert(
+    process.terminationStatus == 0 || endedBySignal,
+    "status \(process.terminationStatus) after \(label)", file: file, line: line)
+}
+
 private func bigEndian(_ value: UInt32) -> [UInt8] {
   [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) }
 }

@@ -87,12 +87,7 @@ final class OverlayTests: XCTestCase {
   /// Endings: a continuous effect falls for its --duration and ends; --loop throws a one-off
   /// effect again each time it is over; and no key ends, pauses or switches the overlay.
   func testTheOverlayEndsAContinuousEffectLoopsAOneOffAndIgnoresKeys() throws {
-    let display = try startXvfb(size: "800x600x24")
-    defer { display.server.terminate() }
-    try requireTools(["/usr/bin/xcompmgr"], for: "the overlay")
-    let compositor = try launch("/usr/bin/xcompmgr", [], display: display.name)
-    defer { compositor.terminate() }
-    usleep(300_000)
+    let display = try compositedDisplay()
     let environment = ["DISPLAY": display.name]
 
     // Refused before any window: a --duration that is no time, or beside --loop.
@@ -268,12 +263,7 @@ final class OverlayTests: XCTestCase {
   /// SIGTERM and SIGINT end the overlay within a second whenever they come: as GLFW starts, as
   /// the window and its context are made, and while it draws.
   func testASignalEndsTheOverlayWithinASecondInEveryPhase() throws {
-    try requireTools(["/usr/bin/xcompmgr"], for: "the overlay")
-    let display = try startXvfb(size: "800x600x24")
-    defer { display.server.terminate() }
-    let compositor = try launch("/usr/bin/xcompmgr", [], display: display.name)
-    defer { compositor.terminate() }
-    usleep(300_000)
+    let display = try compositedDisplay()
     for (delay, signal) in [
       (0.0, SIGTERM), (0.03, SIGINT), (0.08, SIGTERM), (0.15, SIGTERM), (0.3, SIGINT),
       (0.6, SIGTERM), (1.5, SIGTERM),
@@ -282,19 +272,7 @@ final class OverlayTests: XCTestCase {
         confettiBinary.path, ["overlay", "--preset", "snow", "--loop"], display: display.name)
       defer { if overlay.isRunning { overlay.terminate() } }
       usleep(useconds_t(delay * 1_000_000))
-      kill(overlay.processIdentifier, signal)
-      let sent = Date()
-      while overlay.isRunning, Date().timeIntervalSince(sent) < 5 { usleep(2_000) }
-      let took = Date().timeIntervalSince(sent)
-      XCTAssertFalse(overlay.isRunning, "still running 5 s after signal \(signal) at \(delay) s")
-      XCTAssertLessThan(took, 1, "ended \(took) s after signal \(signal) at \(delay) s")
-      overlay.waitUntilExit()
-      // A clean end; or, before the program could note the signal, the signal's own.
-      let bySignal =
-        overlay.terminationReason == .uncaughtSignal && overlay.terminationStatus == signal
-      XCTAssert(
-        overlay.terminationStatus == 0 || bySignal,
-        "status \(overlay.terminationStatus) after signal \(signal) at \(delay) s")
+      assertEndsWithinASecond(overlay, after: signal, " at \(delay) s")
     }
   }
 
@@ -348,11 +326,7 @@ final class OverlayTests: XCTestCase {
   /// When the compositing manager stops, the overlay's transparent pixels would turn the whole
   /// desktop black: it ends with one line instead.
   func testTheOverlayEndsWhenTheCompositorStops() throws {
-    try requireTools(["/usr/bin/xcompmgr"], for: "the overlay")
-    let display = try startXvfb(size: "800x600x24")
-    defer { display.server.terminate() }
-    let compositor = try launch("/usr/bin/xcompmgr", [], display: display.name)
-    usleep(300_000)
+    let display = try compositedDisplay()
     let errors = try temporaryDirectory().appendingPathComponent("stderr.txt")
     _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
     let overlay = Process()
@@ -366,8 +340,8 @@ final class OverlayTests: XCTestCase {
     defer { if overlay.isRunning { overlay.terminate() } }
     _ = try confettiWindow(on: display.name)
     usleep(500_000)
-    compositor.terminate()
-    compositor.waitUntilExit()
+    display.compositor.terminate()
+    display.compositor.waitUntilExit()
     let deadline = Date().addingTimeInterval(3)
     while overlay.isRunning, Date() < deadline { usleep(20_000) }
     XCTAssertFalse(overlay.isRunning, "the overlay went on without its compositor")

@@ -115,12 +115,7 @@ final class RunCommandTests: XCTestCase {
   /// celebration within a second; SIGKILL takes the celebration with it; SIGTERM while the
   /// command runs means no celebration, even when the command catches it and exits 0.
   func testEveryStoppingSignalEndsOrSkipsTheCelebration() throws {
-    try requireTools(["/usr/bin/xcompmgr"], for: "the overlay")
-    let display = try startXvfb(size: "800x600x24")
-    defer { display.server.terminate() }
-    let compositor = try launch("/usr/bin/xcompmgr", [], display: display.name)
-    defer { compositor.terminate() }
-    usleep(300_000)
+    let display = try compositedDisplay()
     func start(_ arguments: [String]) throws -> Process {
       let process = Process()
       process.executableURL = confettiBinary
