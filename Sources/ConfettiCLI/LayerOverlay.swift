@@ -74,10 +74,7 @@ final class LayerOverlay {
       reduceMotion: settings.reduceMotion, primitive: settings.primitive)
     defer { system.release() }
     let opened = ContinuousClock.now
-    var wall: Seconds {
-      let elapsed = ContinuousClock.now - opened
-      return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-    }
+    var wall: Seconds { (ContinuousClock.now - opened).seconds }
     system.fireOpening(at: 0)
     var snapshot = OverlaySnapshot(path: overlay.snapshot)
     while Interruption.caught == nil {

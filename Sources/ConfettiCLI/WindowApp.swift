@@ -166,8 +166,7 @@ final class WindowApp {
 
   /// Wall seconds since the window opened.
   private var wall: Seconds {
-    let elapsed = ContinuousClock.now - opened
-    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+    (ContinuousClock.now - opened).seconds
   }
 
   /// The clock reading of this moment: the one clock of the whole program, which the keys
@@ -424,6 +423,13 @@ extension ConfettiSystem {
     if !has(.start), let first = [EmitterTrigger.key, .click].first(where: has) {
       trigger(first, time: time)
     }
+  }
+}
+
+extension Duration {
+  /// The duration in seconds.
+  var seconds: Seconds {
+    Double(components.seconds) + Double(components.attoseconds) * 1e-18
   }
 }
 

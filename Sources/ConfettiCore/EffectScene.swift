@@ -249,9 +249,7 @@ public struct EffectScene: Sendable {
   private mutating func moveClock(_ index: Int, to time: Seconds) {
     let step = min(max(0, time - running[index].lastTime), Self.longestStep)
     running[index].lastTime = max(running[index].lastTime, time)
-    guard step > 0 else { return }
     running[index].local += step
-    running[index].origin = time - running[index].local
   }
 
   /// Makes the births of every grid step (``emissionStep``) that the clocks of running emitters
@@ -639,7 +637,7 @@ private struct RunningEmitter: Sendable {
   var steps = 0
   /// The clock reading of the start of its own time, as its latest move maps it (a stall
   /// moves it on).
-  var origin: Seconds = 0
+  var origin: Seconds { lastTime - local }
   /// Its firing's own random stream.
   var random: SplitMix64
 
