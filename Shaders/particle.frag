@@ -100,7 +100,17 @@ void main() {
     float halfLength = h.x - h.y;
     vec2 nearest = vec2(clamp(q.x, -halfLength, halfLength), 0.0);
     float along = clamp((q.x + halfLength) / max(2.0 * halfLength, 1e-3), 0.0, 1.0);
-    coverage = clamp(h.y - distance(q, nearest) + EDGE_REACH, 0.0, 1.0) * along * along;
+    float off = distance(q, nearest);
+    coverage = clamp(h.y - off + EDGE_REACH, 0.0, 1.0) * along * along;
+    if (v_color.a == 0.0 && coverage > 0.0) {
+      // Light (additive, alpha 0) burns white along its axis toward the head: a hot core, its
+      // colour at the rim. Whitened to its brightest channel, so it is no brighter in sum.
+      float heat = max(1.0 - off / h.y, 0.0);
+      heat *= heat * along;
+      vec3 c = v_color.rgb;
+      fragColor = vec4(mix(c, vec3(max(c.r, max(c.g, c.b))), heat) * coverage, 0.0);
+      return;
+    }
   }
 #endif
 #ifdef WITH_GLOWS

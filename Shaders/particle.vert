@@ -144,6 +144,10 @@ void main() {
   bool flips = (a_style.y & FLIPS) != 0u;
   // A landed piece keeps the size it landed with.
   float growth = max(0.0, 1.0 + a_growth.x * m) * ((a_style.y & SHRINKS) != 0u ? (lifetime - m) / lifetime : 1.0);
+#ifdef WITH_TWINKLES
+  // A twinkling piece flares larger at its brightest and shrinks at its dimmest.
+  if (look.y > 0.0 && !flips) growth *= 1.0 + TWINKLE_PULSE * look.y * cos(a_waves.z * m + a_waves.w);
+#endif
   // The tumble, or for a piece that does not tumble, its twinkle.
   float wave = cos(a_waves.z * (flips ? m : t) + a_waves.w);
   v_position = head;

@@ -187,7 +187,15 @@ struct LaneEvaluator {
     let copyCount = Lanes(copies)
     let trailFactor: Lanes = 1 - copyCount / (Lanes(b.trail) + 1)
     let life = LaneMath.select(.one, (b.lifetime - m) / b.lifetime, where: b.shrinks)
-    let growth = LaneMath.max(1 + b.scaleSpeed * m, .zero) * life
+    var growth = LaneMath.max(1 + b.scaleSpeed * m, .zero) * life
+    let twinkle = gather(self.twinkle, e)
+    let twinkles = twinkle.greater(than: 0) & ~b.flips
+    if twinkles.anySet {
+      // A twinkling piece flares larger at its brightest and shrinks at its dimmest.
+      let pulseWave = LaneMath.sinCos(b.flipFrequency * m + b.flipPhase).cos
+      let pulse = 1 + Float(ConfettiPhysics.twinklePulse) * twinkle * pulseWave
+      growth = LaneMath.select(growth, growth * pulse, where: twinkles)
+    }
     // The tumble, or for a piece that does not tumble, its twinkle.
     let tumbleAge = LaneMath.select(t, m, where: b.flips)
     let wave = LaneMath.sinCos(b.flipFrequency * tumbleAge + b.flipPhase).cos
@@ -224,9 +232,7 @@ struct LaneEvaluator {
     let fadeIn = gather(self.fadeIn, e)
     let risen = LaneMath.min(Lanes(repeating: 1), t / fadeIn)
     shown = LaneMath.select(shown, shown * risen, where: fadeIn.greater(than: 0))
-    let twinkle = gather(self.twinkle, e)
-    shown = LaneMath.select(
-      shown, shown * (1 - twinkle * (1 - wave) / 2), where: twinkle.greater(than: 0) & ~b.flips)
+    shown = LaneMath.select(shown, shown * (1 - twinkle * (1 - wave) / 2), where: twinkles)
     let opacity = shown * trailFactor
     let rotation = b.rotation + b.spin * m
 

@@ -498,7 +498,8 @@ extension ConfigSchema {
           "twinkle", .number(0...1), unit: "share of its opacity", default: .number(c.twinkle),
           help:
             "how deep it twinkles: opacity dips by up to this share and back, each piece at its "
-            + "own rate and phase; not with flips"),
+            + "own rate and phase, and its size swings 0.3 times as far about its own, flaring at "
+            + "its brightest; not with flips"),
         Key(
           "twinkleFrequency", .varied(0...1000), unit: "rad/s", default: json(c.twinkleFrequency),
           help: "how fast it twinkles"),

@@ -14,6 +14,7 @@ import Foundation
 ///     rotation = r0 + spin·t
 ///     width    = w · max(0.15, |cos(ωf·t + φf)|) · growth,   height = h · growth
 ///     growth   = max(0, 1 + scaleSpeed·t) · (remaining / lifetime if it shrinks with life)
+///                × (1 + 0.3·twinkle·cos(ωf·t + φf)) for a piece that twinkles
 ///     colour   = clamp(colour0 + colourSpeed·t, 0, 1), shaded as paper while it tumbles
 ///     opacity  = (lifetime − t) / fade in the last `fade` seconds, else 1,
 ///                × min(1, t / fadeIn) × (1 − twinkle·(1 − cos(ωf·t + φf))/2)
@@ -30,6 +31,9 @@ public enum ConfettiPhysics {
   public static let drag: PerSecond = 1.6
   /// The narrowest a tumbling piece gets, as a share of its width, so it never vanishes edge-on.
   public static let flipFloor = 0.15
+  /// How far a twinkling piece's size swings with its twinkle, as a share of its size per unit
+  /// of depth: it flares larger at its brightest and shrinks at its dimmest.
+  public static let twinklePulse = 0.3
   /// Below this k·t, E and F come from their Taylor series: the closed forms divide by a k
   /// that may be 0, and lose digits to cancellation when k·t is small.
   public static let seriesLimit = 0.25
@@ -88,6 +92,12 @@ public enum ConfettiPhysics {
     max(flipFloor, abs(c))
   }
 
+  /// The size share of a piece twinkling `depth` deep at wave `c` (the twinkle's cosine at the
+  /// age its motion has reached: a landed piece keeps the size it landed with).
+  public static func twinklePulse(_ depth: Double, wave c: Double) -> Double {
+    1 + twinklePulse * depth * c
+  }
+
   /// Where and how a particle is drawn at `age` seconds after its birth, or nil when it is not
   /// visible then (age < 0, age ≥ lifetime, or its emitter has faded out). `style` gives its
   /// emitter's wind, colour ramp and fade-out; `now` is the scene clock the gust follows.
@@ -110,9 +120,12 @@ public enum ConfettiPhysics {
       let back = min(max(t - style.stretch, 0), m)
       tail = position(of: p, age: back, style: style, gustClock: gustClock.earlier(by: m - back))
     }
-    // A landed piece keeps the size it landed with.
+    // A landed piece keeps the size it landed with; a twinkling one flares and shrinks.
+    let twinkles = style.twinkle > 0 && !p.flips
+    let pulseWave = cos(p.flipFrequency * m + p.flipPhase)
     let growth =
       max(0, 1 + p.scaleSpeed * m) * (p.shrinksWithLife ? (p.lifetime - m) / p.lifetime : 1)
+      * (twinkles ? twinklePulse(style.twinkle, wave: pulseWave) : 1)
     let wave = cos(p.flipFrequency * (p.flips ? m : t) + p.flipPhase)
     let flip = p.flips ? flipScale(tumble: wave) : 1
     let base =
@@ -125,7 +138,7 @@ public enum ConfettiPhysics {
     }
     var shown = opacity(age: t, lifetime: p.lifetime, fade: p.fade) * fading
     if style.fadeIn > 0 { shown *= min(1, t / style.fadeIn) }
-    if style.twinkle > 0 && !p.flips { shown *= 1 - style.twinkle * (1 - wave) / 2 }
+    if twinkles { shown *= 1 - style.twinkle * (1 - wave) / 2 }
     return ParticleState(
       position: head,
       rotation: p.rotation + p.spin * m,
@@ -298,17 +311,19 @@ extension ConfettiParticle {
   /// The moment, in seconds after birth, when the piece's lowest point comes down to `floor` (a
   /// y in points, down positive) within its life, after being wholly above it: its centre plus
   /// the half height of the turned, tumbled, grown piece (of its ellipse for circles and glows,
-  /// of its rectangle for the rest). Infinity when it never does, or when its centre is born on
-  /// or below the floor. Solved once, at birth, in Double, from the particle as given (use
-  /// ``packed`` for the record's values): the first of 64 steps across the life that ends at
-  /// or below the floor after one above it holds a crossing, which bisection finds to a
-  /// microsecond.
-  public func landingTime(onto floor: Points) -> Seconds {
+  /// of its rectangle for the rest; with its twinkle's pulse, from `style`). Infinity when it
+  /// never does, or when its centre is born on or below the floor. Solved once, at birth, in
+  /// Double, from the particle as given (use ``packed`` for the record's values): the first of
+  /// 64 steps across the life that ends at or below the floor after one above it holds a
+  /// crossing, which bisection finds to a microsecond.
+  public func landingTime(onto floor: Points, style: EmitterStyle = .plain) -> Seconds {
     var free = self
     free.landing = .infinity
     free.emitterFadeAt = .infinity
     let elliptical = shape.isElliptical
-    func state(_ t: Seconds) -> ParticleState? { ConfettiPhysics.state(of: free, age: t) }
+    func state(_ t: Seconds) -> ParticleState? {
+      ConfettiPhysics.state(of: free, age: t, style: style)
+    }
     func below(_ t: Seconds) -> Bool {
       state(t).map { $0.lowestPoint(elliptical: elliptical) >= floor } ?? false
     }

@@ -271,8 +271,9 @@ public struct CellConfig: Equatable, Sendable {
   /// Whether a tumbling piece is shaded as paper: deeper while its back faces the viewer,
   /// glinting as it turns to face it. Default true.
   public var darkensBack = true
-  /// How deep the particles twinkle, 0 to 1 (opacity dips by up to this share and back), each
-  /// at its own rate; not with ``flips``. Default 0.
+  /// How deep the particles twinkle, 0 to 1 (opacity dips by up to this share and back, and
+  /// the size swings 0.3 times as far about its own), each at its own rate; not with ``flips``.
+  /// Default 0.
   public var twinkle = 0.0
   /// The twinkle's ω in rad/s. Default 8 ± 4.
   public var twinkleFrequency = Varied(8, range: 4)

@@ -579,11 +579,11 @@ public struct EffectScene: Sendable {
       // its life then ends its rest and fade after landing (no later than it would have). A
       // piece that shrinks with life shrinks at a new pace with the new life, so its landing
       // is solved once more with the life it will have.
-      let line = floor.line(in: window)
-      let landing = p.packed.landingTime(onto: line)
+      let (line, style) = (floor.line(in: window), table[p.emitter])
+      let landing = p.packed.landingTime(onto: line, style: style)
       if landing.isFinite {
         p.endLife(by: landing + floor.restTime + p.fade)
-        p.landing = p.shrinksWithLife ? p.packed.landingTime(onto: line) : landing
+        p.landing = p.shrinksWithLife ? p.packed.landingTime(onto: line, style: style) : landing
       }
     }
     return reduceMotion ? p.reducedMotion(style: table[p.emitter]) : p

@@ -28,8 +28,8 @@ public struct EmitterStyle: Equatable, Sendable {
   public var fadeIn: Seconds = 0
   /// How deep the particles twinkle, 0 to 1: opacity × (1 − depth·(1 − cos(ω·t + φ))/2), with
   /// each particle's own ω and φ (``ConfettiParticle/flipFrequency`` and
-  /// ``ConfettiParticle/flipPhase``, which a piece that does not tumble has no other use for).
-  /// Default 0: steady.
+  /// ``ConfettiParticle/flipPhase``, which a piece that does not tumble has no other use for);
+  /// its size × (1 + ``ConfettiPhysics/twinklePulse``·depth·cos(ω·t + φ)). Default 0: steady.
   public var twinkle: Double = 0
   /// Whether the particles add their light to what is behind them (fire, sparks, glows)
   /// instead of covering it. Drawn in the same draw as the rest: premultiplied colour with zero

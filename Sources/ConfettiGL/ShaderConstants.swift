@@ -29,6 +29,7 @@ public enum ShaderConstants {
     ("SECONDS_PER_TICK", float(1 / Tick.perSecond)),
     ("TICKS_PER_SECOND", float(Tick.perSecond)),
     ("FLIP_FLOOR", float(ConfettiPhysics.flipFloor)),
+    ("TWINKLE_PULSE", float(ConfettiPhysics.twinklePulse)),
     ("SERIES_LIMIT", float(ConfettiPhysics.seriesLimit)),
     ("BACK_LIGHT", float(ConfettiPhysics.backLight)),
     ("GLINT", float(ConfettiPhysics.glint)),

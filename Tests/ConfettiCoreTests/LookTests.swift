@@ -82,6 +82,16 @@ final class LookTests: XCTestCase {
     }
     XCTAssertEqual(opacities.max()!, 1, accuracy: 1e-3)
     XCTAssertEqual(opacities.min()!, 0.4, accuracy: 1e-3)
+    // Its size flares 18 % larger at its brightest and shrinks 18 % at its dimmest.
+    p.size = Size(width: 10, height: 20)
+    let states = (0..<200).map {
+      ConfettiPhysics.state(of: p, age: 1 + Double($0) * 0.005, style: style)!
+    }
+    let brightest = states.max { $0.opacity < $1.opacity }!
+    let dimmest = states.min { $0.opacity < $1.opacity }!
+    XCTAssertEqual(brightest.size.height, 20 * 1.18, accuracy: 0.01)
+    XCTAssertEqual(brightest.size.width, 10 * 1.18, accuracy: 0.01)
+    XCTAssertEqual(dimmest.size.height, 20 * 0.82, accuracy: 0.01)
     // A tumbling piece does not twinkle: its wave is its tumble.
     p.flips = true
     XCTAssertEqual(ConfettiPhysics.state(of: p, age: 1.3, style: style)!.opacity, 1)

@@ -133,6 +133,38 @@ final class EffectRenderTests: HeadlessGLTestCase {
       """)
   }
 
+  func testEveryShapesLightIsCentredOnItsPlace() throws {
+    // One piece at (96.37, 143.79), turned 30°: its light's weighted centre (each pixel by how
+    // far it is from the backdrop, at the pixel's centre) lies within ¼ px of its place, for
+    // glows, circles, stars, polygons, text glints and paper alike.
+    let (x, y) = (0.3 * 320 + 0.37, 0.6 * 240 - 0.21)
+    for shape in [#""glow""#, #""circle""#, #""star""#, #""rectangle""#, #"{"text": "✦"}"#] {
+      let config = try EffectConfig.decode(
+        """
+        {"name": "centre", "emitters": [{"position": {"x": 0.3, "y": 0.6},
+          "offset": {"x": 0.37, "y": -0.21}, "cells": [{
+          "count": 1, "lifetime": 5, "speed": 0, "gravity": 0, "drag": 0, "rotation": 30,
+          "sizes": [[30, 30]], "colors": ["#ffd98a"], "shapes": [\(shape)]}]}]}
+        """)
+      let image = try render(config, age: 0.5)
+      var (weight, sumX, sumY) = (0.0, 0.0, 0.0)
+      for py in 0..<image.height {
+        for px in 0..<image.width {
+          let (p, b) = (image[px, py], backdrop)
+          let w =
+            abs(Double(p.red) - Double(b.red)) + abs(Double(p.green) - Double(b.green))
+            + abs(Double(p.blue) - Double(b.blue))
+          (weight, sumX, sumY) = (
+            weight + w, sumX + w * (Double(px) + 0.5), sumY + w * (Double(py) + 0.5)
+          )
+        }
+      }
+      XCTAssertGreaterThan(weight, 1000, "\(shape) is drawn")
+      XCTAssertEqual(sumX / weight, x, accuracy: 0.25, "\(shape)'s light across")
+      XCTAssertEqual(sumY / weight, y, accuracy: 0.25, "\(shape)'s light down")
+    }
+  }
+
   func testShapesCutTheirOutlines() throws {
     let (cx, cy) = (160, 120)
     func green(_ image: RGBAImage, _ x: Int, _ y: Int) -> Bool {
@@ -230,6 +262,25 @@ final class EffectRenderTests: HeadlessGLTestCase {
     XCTAssert(painted(try render(config, age: landing + 1.6)).isEmpty, "gone after rest and fade")
   }
 
+  func testTumblingPiecesRestWhollyAboveTheirFloorTouchingIt() throws {
+    // The default effect's paper, turned and tumbling every way, with its floor raised 40 pt
+    // above the bottom edge (y 200 of 240) so that anything sinking through it would show.
+    var config = try Presets.named("confetti")
+    for index in config.emitters.indices where config.emitters[index].floor != nil {
+      config.emitters[index].offset.y -= 40
+      config.emitters[index].floor!.offset = -40
+    }
+    let image = try render(config, age: 4)
+    let lit = painted(image)
+    XCTAssertGreaterThan(lit.count, 2000, "the pieces are drawn")
+    XCTAssertLessThanOrEqual(lit.map(\.y).max()!, 200, "nothing below the floor but its edge")
+    // Lying there, they touch it: the row just above it is covered across many pieces.
+    let touching = Set(lit.filter { $0.y == 199 }.map(\.x))
+    XCTAssertGreaterThan(touching.count, 160, "pieces lie along the floor: \(touching.count) px")
+    // Both corner cannons' pieces.
+    XCTAssert(touching.contains { $0 < 80 } && touching.contains { $0 >= 240 }, "at both sides")
+  }
+
   func testAShellBurstsIntoItsSubCellAtTheTopOfItsClimb() throws {
     // Straight up from (160, 240) at 300 pt/s against gravity 300, no drag: the top of its climb
     // at 1 s, 150 pt up (y 90). There, twelve sparks fly out at 60 pt/s.
@@ -287,6 +338,31 @@ final class EffectRenderTests: HeadlessGLTestCase {
     // Without stretch, the piece itself: an 8 pt square at the head.
     let plain = painted(try render(withoutStretch(config), age: 0.5))
     XCTAssertLessThanOrEqual(plain.map(\.x).max()! - plain.map(\.x).min()!, 12)
+  }
+
+  func testALightsStreakBurnsWhiteAtItsCoreAndKeepsItsColourAtItsRim() throws {
+    // The same path, 8 pt thick, in additive blue light: white along its axis near the head,
+    // blue at its rim and toward its tail; in paper (normal) blue throughout.
+    func streak(_ blend: String) throws -> RGBAImage {
+      try render(
+        EffectConfig.decode(
+          """
+          {"name": "spark", "emitters": [{"position": {"x": 0.3, "y": 0.5}, "cells": [{
+            "count": 1, "lifetime": 5, "speed": 300, "direction": 0, "gravity": 0, "drag": 0,
+            "sizes": [[8, 8]], "colors": ["#3366ff"], "blend": "\(blend)", "stretch": 0.1}]}]}
+          """), age: 0.5)
+    }
+    func whiteness(_ p: RGBAImage.Pixel) -> Double {
+      Double(min(p.red, p.green, p.blue)) / Double(max(p.red, p.green, p.blue, 1))
+    }
+    let light = try streak("additive")
+    let (core, rim, tail) = (light[243, 120], light[243, 117], light[222, 120])
+    XCTAssertGreaterThan(core.blue, 240, "at full strength on its axis")
+    XCTAssertGreaterThan(whiteness(core), 0.65, "near white at its core (0.2 in blue): \(core)")
+    XCTAssertGreaterThan(rim.blue, rim.red + 40, "blue at its rim: \(rim)")
+    XCTAssertLessThan(whiteness(tail), 0.6, "its colour toward its tail: \(tail)")
+    let paper = try streak("normal")[243, 120]
+    XCTAssertGreaterThan(paper.blue, paper.red + 150, "paper keeps its colour: \(paper)")
   }
 
   func withoutStretch(_ config: EffectConfig) -> EffectConfig {
