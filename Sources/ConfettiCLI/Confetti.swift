@@ -11,6 +11,10 @@ enum Main {
     ChildProcess.keepStartingEnvironment()  // confetti run's command gets it untouched
     DriverMessages.quietDrivers()
     HeapPolicy.keepFreedMemory()  // where refused, frames on a software GL are only slower
+    if let refusal = notUTF8Argument() {
+      say(refusal)
+      Foundation.exit(64)
+    }
     let arguments = Shorthands.expand(Array(CommandLine.arguments.dropFirst()))
     do {
       var command = try ConfettiCommand.parseAsRoot(arguments)
@@ -31,6 +35,23 @@ enum Main {
       Foundation.exit(code.rawValue)
     }
   }
+}
+
+/// Says which argument is not UTF-8, if one is: Swift would read it with its bad bytes
+/// replaced, and a file name so changed names another file, or none.
+func notUTF8Argument() -> String? {
+  for index in 1..<Int(CommandLine.argc) {
+    guard let argument = CommandLine.unsafeArgv[index] else { continue }
+    let bytes = UnsafeBufferPointer(start: argument, count: strlen(argument))
+      .map { UInt8(bitPattern: $0) }
+    guard String(validating: bytes, as: UTF8.self) == nil else { continue }
+    let shown = bytes.map {
+      (0x20..<0x7F).contains($0) ? String(UnicodeScalar($0)) : String(format: "\\x%02X", $0)
+    }
+    return "argument \(index) (\(shown.joined())) is not UTF-8 text: give names and values in "
+      + "UTF-8 (rename the file if need be)"
+  }
+  return nil
 }
 
 /// The help to point at for `arguments`: that of the deepest command they name.

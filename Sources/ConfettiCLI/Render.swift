@@ -75,7 +75,8 @@ struct Render: ParsableCommand {
 
   /// How many frames the whole sequence has.
   var frameCount: Int {
-    frames ?? duration.map { max(1, Int(($0 * fps).rounded())) } ?? 1
+    // (Counted in Double first: a huge --fps must be refused, not overflow.)
+    frames ?? duration.map { Int(min(max(1, ($0 * fps).rounded()), 1e9)) } ?? 1
   }
 
   /// The frames this run renders.
@@ -127,6 +128,9 @@ struct Render: ParsableCommand {
     guard isPNG || video != nil else {
       throw ValidationError(
         "--out must name a .png, .gif, .webm, .mp4 or .mov file, not \(out)")
+    }
+    if let video, let refusal = video.refusal(width: size.width, height: size.height, fps: fps) {
+      throw ValidationError(refusal)
     }
     if let video, video == .mp4, background.color.alpha < 255 {
       throw ValidationError(

@@ -41,45 +41,91 @@ public enum OutputFile {
   /// Writes `data` to `path` safely (see the type's documentation).
   public static func write(_ data: Data, to path: String) throws {
     try check(path)
-    let url = URL(fileURLWithPath: path)
-    let folder = url.deletingLastPathComponent().path
-    var template = Array((folder + "/." + url.lastPathComponent + ".XXXXXX").utf8CString)
-    let descriptor = mkstemp(&template)
-    guard descriptor >= 0 else { throw failure(path) }
-    let temporary = String(
-      decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    var renamed = false
-    defer {
-      if !renamed { unlink(temporary) }
-    }
-    do {
-      try data.withUnsafeBytes { buffer in
-        var offset = 0
-        while offset < buffer.count {
-          let written = Foundation.write(
-            descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-          if written < 0 {
-            if errno == EINTR { continue }
-            throw failure(path)
-          }
-          offset += written
+    let file = try ExclusiveFile(beside: path)
+    try data.withUnsafeBytes { buffer in
+      var offset = 0
+      while offset < buffer.count {
+        let written = Foundation.write(
+          file.descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+        if written < 0 {
+          if errno == EINTR { continue }
+          throw failure(path)
         }
+        offset += written
       }
-      guard fsync(descriptor) == 0 else { throw failure(path) }
-      // mkstemp makes the file readable by its owner only; give it the usual permissions.
-      let mask = umask(0)
-      umask(mask)
-      fchmod(descriptor, 0o666 & ~mask)
-    } catch {
-      close(descriptor)
-      throw error
     }
-    guard close(descriptor) == 0 else { throw failure(path) }
-    guard rename(temporary, path) == 0 else { throw failure(path) }
-    renamed = true
+    try file.commit(to: path)
   }
 
-  private static func failure(_ path: String) -> Failure {
+  /// The failure to write `path`, in the system's words for `errno`.
+  public static func failure(_ path: String) -> Failure {
     Failure(description: "cannot write \(path): \(String(cString: strerror(errno)))")
+  }
+}
+
+/// A hidden file created exclusively (mkstemp) beside a destination and kept open, with a
+/// short name whatever the destination's length (a 255-byte name has no room for more), to be
+/// renamed over the destination only while that name still holds the very file created:
+/// another program (or anyone who can write the folder) may write into it by name, but what
+/// is moved into place is never a link or a file planted there.
+public final class ExclusiveFile {
+  /// Its hidden name.
+  public let path: String
+  /// Open for writing.
+  public let descriptor: Int32
+  private let identity: (device: UInt, inode: UInt)
+  private var open = true
+
+  /// Creates it in the folder of `destination`, with the usual permissions (umask applied).
+  public init(beside destination: String) throws {
+    let folder = URL(fileURLWithPath: destination).deletingLastPathComponent().path
+    var template = Array((folder + "/.confetti-XXXXXX").utf8CString)
+    descriptor = mkstemp(&template)
+    guard descriptor >= 0 else { throw OutputFile.failure(destination) }
+    path = String(
+      decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    var status = stat()
+    fstat(descriptor, &status)
+    identity = (UInt(status.st_dev), UInt(status.st_ino))
+    // mkstemp makes the file readable by its owner only; give it the usual permissions.
+    let mask = umask(0)
+    umask(mask)
+    fchmod(descriptor, 0o666 & ~mask)
+  }
+
+  deinit { remove() }
+
+  /// Puts the file, flushed to disk and not empty, under `destination` (replacing what is
+  /// there); removes it and throws if it cannot, or if its name no longer holds it.
+  public func commit(to destination: String) throws {
+    defer { remove() }
+    guard fsync(descriptor) == 0 else { throw OutputFile.failure(destination) }
+    var written = stat()
+    guard fstat(descriptor, &written) == 0, written.st_size > 0 else {
+      throw OutputFile.Failure(description: "cannot write \(destination): nothing was written")
+    }
+    guard holdsItsName else {
+      throw OutputFile.Failure(
+        description: "cannot write \(destination): its hidden file \(path) was replaced while "
+          + "it was written")
+    }
+    guard rename(path, destination) == 0 else { throw OutputFile.failure(destination) }
+    open = false
+    close(descriptor)
+  }
+
+  /// Removes the file (if its name still holds it) and closes it.
+  public func remove() {
+    guard open else { return }
+    open = false
+    if holdsItsName { unlink(path) }
+    close(descriptor)
+  }
+
+  /// Whether its name is still that of the regular file created.
+  private var holdsItsName: Bool {
+    var named = stat()
+    return lstat(path, &named) == 0 && named.st_mode & S_IFMT == S_IFREG
+      && UInt(named.st_dev) == identity.device && UInt(named.st_ino) == identity.inode
   }
 }

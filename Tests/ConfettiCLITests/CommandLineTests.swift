@@ -437,6 +437,13 @@ func confetti(
   try runProgram(confettiBinary, arguments, environment: environment, timeout: timeout)
 }
 
+/// The program `name` on PATH, or nil.
+func findProgram(_ name: String) -> URL? {
+  let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
+  return folders.map { URL(fileURLWithPath: String($0)).appending(path: name) }
+    .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+}
+
 /// Runs `program` with `arguments` to its end; `environment` overrides (nil removes) variables.
 /// `whileRunning` runs once the program has started.
 func runProgram(

@@ -9,7 +9,7 @@ final class ExportTests: XCTestCase {
   let small = ["--preset", "confetti", "--size", "160x120", "--time", "0.5"]
 
   func ffmpeg() throws -> URL {
-    guard let ffmpeg = VideoWriter.findFFmpeg() else {
+    guard let ffmpeg = findProgram("ffmpeg") else {
       if ProcessInfo.processInfo.environment["CI"] == "true" {
         XCTFail("CI must test the export, but ffmpeg is not installed")
       }
@@ -223,11 +223,187 @@ final class ExportTests: XCTestCase {
       (["--frames", "2", "--duration", "1"], "not both"),
       (["--frame-range", "5:2"], "--frame-range"), (["--background", "#12"], "--background"),
       (["--duration", "0"], "--duration must be"),
+      (["--duration", "1", "--fps", "1e19"], "--frames must be 1 to 100000"),
+      (["--frames", "3", "--fps", "60", "--out", "x.gif"], "GIF plays at most 50 frames"),
+      (["--frames", "3", "--fps", "1001", "--out", "x.webm"], "at most 1000 frames"),
+      (
+        ["--size", "321x240", "--out", "x.mp4"],
+        "needs even sides, not 321×240: give --size 322x240"
+      ),
+      (["--size", "320x239", "--out", "x.webm"], "give --size 320x240"),
     ] {
       let result = try confetti(["render"] + arguments)
       XCTAssertNotEqual(result.status, 0, "\(arguments)")
       XCTAssert(result.stderr.contains(expected), "\(arguments): \(result.stderr)")
       XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
     }
+  }
+
+  func testAnExportNeverLiesAboutWhatItWrote() throws {
+    _ = try ffmpeg()
+    let directory = try temporaryDirectory()
+    func leftovers(_ folder: URL = directory) throws -> [String] {
+      try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        .filter { !["bin", "full", "victim"].contains($0) }.sorted()
+    }
+    // A legal 255-byte name: the hidden file beside it has a short name of its own.
+    let long = directory.appendingPathComponent(String(repeating: "n", count: 251) + ".gif")
+    let named = try confetti(["render", "--frames", "3", "--size", "80x60", "--out", long.path])
+    XCTAssertEqual(named.status, 0, named.stderr)
+    XCTAssertEqual(try leftovers(), [long.lastPathComponent])
+
+    // Standard input closed: the pipe to ffmpeg must not land on descriptor 0.
+    let closed = try runProgram(
+      URL(fileURLWithPath: "/bin/sh"),
+      [
+        "-c", "exec \"$0\" render --frames 3 --size 80x60 --out \"$1\" <&-", confettiBinary.path,
+        long.path,
+      ])
+    XCTAssertEqual(closed.status, 0, closed.stderr)
+    XCTAssertEqual(try leftovers(), [long.lastPathComponent])
+    try FileManager.default.removeItem(at: long)
+
+    // A name that is not UTF-8 is refused, not changed into another name.
+    let bad = try runProgram(
+      URL(fileURLWithPath: "/bin/sh"),
+      [
+        "-c", "exec \"$0\" render --frames 3 --out \"$(printf '%s/b\\377d.gif' \"$1\")\"",
+        confettiBinary.path, directory.path,
+      ])
+    XCTAssertEqual(bad.status, 64)
+    XCTAssertEqual(
+      bad.stderr,
+      "confetti: argument 5 (\(directory.path)/b\\xFFd.gif) is not UTF-8 text: give names and "
+        + "values in UTF-8 (rename the file if need be)\n")
+    XCTAssertEqual(try leftovers(), [])
+
+    // A full disk, in every format: ffmpeg ends with status 0 after some of these.
+    if getuid() == 0 {
+      let full = directory.appendingPathComponent("full")
+      try FileManager.default.createDirectory(at: full, withIntermediateDirectories: true)
+      for format in ["gif", "webm", "mp4", "mov"] {
+        let out = full.appendingPathComponent("clip.\(format)")
+        let result = try runProgram(
+          URL(fileURLWithPath: "/usr/bin/unshare"),
+          [
+            "--mount", "/bin/sh", "-c",
+            "mount -t tmpfs -o size=300k none \"$1\" && exec \"$0\" render --preset confetti "
+              + "--size 320x240 --frames 90 --out \"$2\"",
+            confettiBinary.path, full.path, out.path,
+          ])
+        XCTAssertEqual(result.status, 1, "\(format): \(result.stderr)")
+        XCTAssert(result.stderr.hasPrefix("confetti: cannot write \(out.path): "), result.stderr)
+        XCTAssert(result.stderr.contains("No space left on device"), result.stderr)
+        XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
+        XCTAssertEqual(try leftovers(full), [], format)
+      }
+    } else if ProcessInfo.processInfo.environment["CI"] == "true" {
+      XCTFail("CI runs as root, to fill a disk of its own (a tmpfs in a mount namespace)")
+    }
+
+    // Stand-ins for ffmpeg, each ending its own way after reading every frame into its output
+    // file (its last argument).
+    let bin = directory.appendingPathComponent("bin")
+    try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+    func fake(_ ending: String) throws -> [String: String?] {
+      let script = "#!/bin/sh\nfor last; do :; done\ncat > \"$last\"\n\(ending)\n"
+      let program = bin.appendingPathComponent("ffmpeg")
+      try script.write(to: program, atomically: true, encoding: .utf8)
+      chmod(program.path, 0o755)
+      return ["PATH": bin.path + ":/usr/bin:/bin"]
+    }
+    let out = directory.appendingPathComponent("clip.webm")
+    let render = ["render", "--frames", "5", "--size", "160x120", "--out", out.path]
+
+    // One that says 252 KB (four pipes' worth) and ends with status 0: no deadlock, and what
+    // it said counts as failure.
+    let noisy = try confetti(
+      render,
+      environment: fake(
+        "yes 'Error while filtering: something broke' 2>/dev/null | head -n 6000 >&2; exit 0"),
+      timeout: 30)
+    XCTAssertEqual(noisy.status, 1, noisy.stderr)
+    XCTAssertEqual(
+      noisy.stderr,
+      "confetti: cannot write \(out.path): ffmpeg reported an error (Error while filtering: "
+        + "something broke)\n")
+    XCTAssertEqual(try leftovers(), [])
+
+    // One that swaps its output for a link to another file: nothing is moved into place and
+    // the other file is untouched.
+    let victim = directory.appendingPathComponent("victim")
+    try "mine".write(to: victim, atomically: true, encoding: .utf8)
+    let swapped = try confetti(
+      render, environment: fake("rm \"$last\"; ln -s \"\(victim.path)\" \"$last\"; exit 0"))
+    XCTAssertEqual(swapped.status, 1, swapped.stderr)
+    XCTAssert(swapped.stderr.contains("was replaced while it was written"), swapped.stderr)
+    XCTAssertEqual(try String(contentsOf: victim, encoding: .utf8), "mine")
+    XCTAssertEqual(try leftovers().filter { !$0.hasPrefix(".confetti-") }, [], "no clip.webm")
+
+    // One that takes long over its last phase (as a GIF's palette does): a signal then ends the
+    // render within a second, and nothing is written.
+    let environment = try fake("exec sleep 30")
+    try FileManager.default.removeItem(at: victim)
+    for name in try leftovers() {
+      try FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+    }
+    let process = Process()
+    process.executableURL = confettiBinary
+    process.arguments = render
+    process.environment = ProcessInfo.processInfo.environment.merging(
+      environment.compactMapValues { $0 }
+    ) { $1 }
+    let err = Pipe()
+    process.standardError = err
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    usleep(2_500_000)  // five small frames are long sent
+    let signalled = Date()
+    kill(process.processIdentifier, SIGINT)
+    let said = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    XCTAssertLessThan(Date().timeIntervalSince(signalled), 1.5, "ended promptly")
+    XCTAssertEqual(process.terminationStatus, 128 + SIGINT)
+    XCTAssertEqual(said, "confetti: interrupted: \(out.path) was not written\n")
+    XCTAssertEqual(try leftovers(), [])
+  }
+
+  func testAGIFsMemoryDoesNotGrowWithItsLength() throws {
+    // ffmpeg's peak memory (VmHWM, polled until it ends) for a GIF of 30 frames and of 300:
+    // each frame's palette is made as it passes, so no frame is held for the last (a palette
+    // for the whole animation held them all: 300 frames of 320×240 are 92 MB).
+    let real = try ffmpeg()
+    let directory = try temporaryDirectory()
+    let bin = directory.appendingPathComponent("bin")
+    try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+    let peak = directory.appendingPathComponent("peak")
+    let wrapper = """
+      #!/bin/sh
+      exec 3<&0
+      "\(real.path)" "$@" <&3 3<&- &
+      child=$!
+      while kill -0 $child 2>/dev/null; do
+        grep VmHWM /proc/$child/status > "\(peak.path).new" 2>/dev/null && mv "\(peak.path).new" "\(peak.path)"
+        sleep 0.02
+      done
+      wait $child
+      """
+    try wrapper.write(to: bin.appendingPathComponent("ffmpeg"), atomically: true, encoding: .utf8)
+    chmod(bin.appendingPathComponent("ffmpeg").path, 0o755)
+    func peakKilobytes(frames: Int) throws -> Int {
+      let out = directory.appendingPathComponent("clip-\(frames).gif")
+      let result = try confetti(
+        [
+          "render", "--preset", "confetti", "--size", "320x240", "--frames", "\(frames)", "--out",
+          out.path,
+        ],
+        environment: ["PATH": bin.path + ":/usr/bin:/bin"], timeout: 120)
+      XCTAssertEqual(result.status, 0, result.stderr)
+      let line = try String(contentsOf: peak, encoding: .utf8)
+      return try XCTUnwrap(Int(line.filter(\.isNumber)), line)
+    }
+    let short = try peakKilobytes(frames: 30)
+    let long = try peakKilobytes(frames: 300)
+    XCTAssertLessThan(long, short + 20_000, "\(short) kB for 30 frames, \(long) kB for 300")
   }
 }

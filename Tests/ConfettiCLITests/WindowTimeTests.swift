@@ -66,7 +66,7 @@ final class WindowTimeTests: XCTestCase {
 
   func tools() throws -> URL {
     guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xdotool"),
-      let ffmpeg = VideoWriter.findFFmpeg()
+      let ffmpeg = findProgram("ffmpeg")
     else {
       if ProcessInfo.processInfo.environment["CI"] == "true" {
         XCTFail("CI must test the window's time, but xdotool or ffmpeg is missing")
