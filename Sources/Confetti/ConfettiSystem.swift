@@ -73,8 +73,9 @@ public final class ConfettiSystem {
   ///   - primitive: what each piece is drawn as (``SpritePrimitive``): by default the one
   ///     measured faster on this GL. Pieces too big for a point sprite are drawn whole either
   ///     way.
-  /// - Throws: a one-line error when the effect cannot be used (an image that cannot be read,
-  ///   too many shapes), the size or capacity is out of range or does not fit the GPU, no context
+  /// - Throws: a one-line error when the effect cannot be used (a configuration value out of
+  ///   its range, as ``EffectConfig/validated()`` checks; an image that cannot be read, too
+  ///   many shapes), the size or capacity is out of range or does not fit the GPU, no context
   ///   is current, or it is older than GL 3.3 core. Nothing is left behind on the context when
   ///   it throws.
   public init(
@@ -85,6 +86,13 @@ public final class ConfettiSystem {
       throw EffectError(
         "the effect's size must be from 0 to \(Int(Self.largestSide)) points a side, not "
           + "\(size.width)×\(size.height)")
+    }
+    // A configuration built in code is checked as a file would be: it never traps below.
+    var effect = effect
+    do {
+      effect.config = try effect.config.validated()
+    } catch {
+      throw EffectError("the effect's configuration: \(error)")
     }
     self.effect = effect
     self.size = size
@@ -154,8 +162,9 @@ public final class ConfettiSystem {
 
   /// The earliest clock reading drawn exactly: before it, a particle the system has let go of
   /// (ended longer than ``history`` ago, overwritten when the capacity was reached, cleared)
-  /// would still be visible. The latest reading when such a particle is visible now.
-  public var earliestExactReading: Seconds { scene.earliestExactReading }
+  /// would still be visible. The latest reading when such a particle is visible now. Never
+  /// below 0, the earliest valid reading: it can always be drawn.
+  public var earliestExactReading: Seconds { max(0, scene.earliestExactReading) }
 
   /// Whether the effect has emitters that `trigger` starts.
   public func has(_ trigger: EmitterTrigger) -> Bool {
@@ -193,12 +202,19 @@ public final class ConfettiSystem {
   ///
   /// `time` must be a valid clock reading (see the type's documentation), or the program stops.
   ///
-  /// - Throws: when the first polygon or image shapes appear and the program built for them does
+  /// - Throws: when a coordinate or side of `rect` lies beyond GL's 32-bit integers; when the
+  ///   first polygon or image shapes appear and the program built for them does
   ///   not compile or link; and in debug builds, when the GL reports an error after one of
   ///   confetti's steps (which may be one the host left pending: reading the GL's error flag
   ///   clears it), while release builds do not ask. The host's state is restored all the same.
   public func draw(in rect: PixelRect, at time: Seconds) throws {
     guard let renderer else { preconditionFailure("the confetti system was released") }
+    // GL takes 32-bit integers; the renderer's sums of them cannot overflow Int.
+    guard [rect.x, rect.y, rect.width, rect.height].allSatisfy({ Int32(exactly: $0) != nil }) else {
+      throw EffectError(
+        "a rectangle to draw in has its corner and sides within GL's 32-bit integers, not "
+          + "\(rect.x), \(rect.y), \(rect.width)×\(rect.height)")
+    }
     advance(to: time)
     try renderer.draw(&scene.ring, at: Tick(time), in: rect, window: size)
   }

@@ -11,6 +11,12 @@ enum Main {
     ChildProcess.keepStartingEnvironment()  // confetti run's command gets it untouched
     DriverMessages.quietDrivers()
     HeapPolicy.keepFreedMemory()  // where refused, frames on a software GL are only slower
+    // The argument parser's time grows with the square of their count: thousands would hang.
+    let count = CommandLine.arguments.count - 1
+    if count > largestArgumentCount {
+      say("\(count) arguments are too many: at most \(largestArgumentCount)")
+      Foundation.exit(64)
+    }
     if let refusal = notUTF8Argument() {
       say(refusal)
       Foundation.exit(64)
@@ -36,6 +42,9 @@ enum Main {
     }
   }
 }
+
+/// The most arguments the program takes (a command line needs some dozens at most).
+let largestArgumentCount = 1024
 
 /// Says which argument is not UTF-8, if one is: Swift would read it with its bad bytes
 /// replaced, and a file name so changed names another file, or none.

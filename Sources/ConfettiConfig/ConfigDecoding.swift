@@ -14,6 +14,12 @@ extension EffectConfig {
     } catch {
       throw ConfigError(path: "", message: "not valid JSON: \(error)")
     }
+    return try decode(json: json)
+  }
+
+  /// Decodes a configuration already parsed (or written by ``json``), checking all that
+  /// ``decode(_:)`` checks but the syntax.
+  public static func decode(json: JSONValue) throws(ConfigError) -> EffectConfig {
     let root = try ConfigNode(json, path: "$", kind: .object(ConfigSchema.effect)).members()
     _ = try root["$schema"]?.text()
     var config = EffectConfig(

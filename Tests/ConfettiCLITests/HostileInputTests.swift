@@ -68,6 +68,34 @@ final class HostileInputTests: XCTestCase {
     Case(arguments: ["--compare"], status: 64, message: "Unknown option '--compare'"),
     Case(arguments: ["window", "--exit-after", "-5"], status: 64, message: "--exit-after"),
     Case(arguments: ["--generate-completion-script", "tcsh"], status: 64, message: "tcsh"),
+    // Thousands of arguments (the parser's time grows with their square: 20,000 took minutes).
+    Case(
+      arguments: ["render"] + Array(repeating: ["--seed", "1"], count: 10_000).joined(),
+      status: 64, message: "20001 arguments are too many: at most 1024"),
+    Case(
+      arguments: ["render"] + Array(repeating: "--trigger=key", count: 1_100), status: 64,
+      message: "1101 arguments are too many"),
+    // Rates and sizes an animation would play wrongly, and counts that overflow.
+    Case(
+      arguments: ["render", "--duration", "1", "--fps", "1e19"], status: 64, message: "--frames"),
+    Case(
+      arguments: ["render", "--duration", "3600", "--fps", "1e300"], status: 64, message: "--frames"
+    ),
+    Case(
+      arguments: ["render", "--frames", "2", "--fps", "51", "--out", "a.gif"], status: 64,
+      message: "GIF plays at most 50 frames a second"),
+    Case(
+      arguments: ["render", "--frames", "2", "--fps", "1e9", "--out", "a.mov"], status: 64,
+      message: "at most 1000 frames a second"),
+    Case(
+      arguments: ["render", "--frames", "2", "--fps", "1000.5", "--out", "a.webm"], status: 64,
+      message: "not 1000.5"),
+    Case(
+      arguments: ["render", "--frames", "2", "--size", "99x99", "--out", "a.mp4"], status: 64,
+      message: "needs even sides, not 99×99: give --size 100x100"),
+    Case(
+      arguments: ["render", "--frames", "2", "--size", "100x75", "--out", "a.webm"], status: 64,
+      message: "give --size 100x76"),
   ]
 
   /// Configuration files, each wrong in its own way, with where and what the message says.

@@ -23,6 +23,63 @@ final class EffectConfigTests: XCTestCase {
     }
   }
 
+  func testAConfigurationWrittenAsJSONReadsBackAsItself() throws {
+    // Every preset, and a cell with every value away from its default.
+    for name in Presets.names {
+      let preset = try Presets.named(name)
+      XCTAssertEqual(try EffectConfig.decode(json: preset.json), preset, name)
+      XCTAssertEqual(try preset.validated(), preset, name)
+    }
+    var cell = CellConfig()
+    cell.count = 7
+    cell.lifetime = Varied(3, range: 1)
+    (cell.fade, cell.fadeIn, cell.blend) = (0.4, 0.2, .additive)
+    (cell.speedUnit, cell.gravityUnit, cell.velocityUnit) = (
+      .windowHeights, .windowHeights, .windowSize
+    )
+    (cell.speed, cell.direction, cell.kick) = (
+      Varied(2, range: 1), Varied(-80, range: 5), SIMD2(3, -4)
+    )
+    (cell.velocityX, cell.velocityY) = (Varied(1, range: 0.5), Varied(-2))
+    (cell.gravity, cell.accelerationX, cell.drag) = (1.5, 12, SIMD2(1, 2))
+    (cell.rotation, cell.spin, cell.scale, cell.scaleSpeed) = (
+      Varied(10), Varied(5, range: 2), Varied(1.2), -0.1
+    )
+    cell.shrinksWithLife = true
+    cell.sizes = [Size(width: 3, height: 4), Size(width: 5, height: 6)]
+    cell.colors = [RGBA8(red: 1, green: 2, blue: 3, alpha: 4)]
+    (cell.colorRange, cell.colorSpeed) = (SIMD4(0.1, 0.2, 0.3, 0), SIMD4(0, -0.1, 0, -0.2))
+    cell.shapes = [
+      .builtIn(.circle), .polygon([SIMD2(0, -1), SIMD2(1, 1), SIMD2(-1, 1)]), .text("✦"),
+    ]
+    (cell.flutterAmplitude, cell.flutterFrequency, cell.flutterFromBirth) = (
+      Varied(3), Varied(2), false
+    )
+    (cell.flips, cell.flipFrequency, cell.darkensBack) = (false, Varied(4, range: 1), false)
+    (cell.twinkle, cell.twinkleFrequency, cell.spread) = (0.5, Varied(9), Varied(1, range: 1))
+    (cell.trail, cell.trailSpacing, cell.stretch) = (3, 0.05, 0.1)
+    (cell.alongFlight, cell.inheritVelocity, cell.diesAtApex) = (["spark"], 0.3, true)
+    var spark = CellConfig()
+    spark.name = "spark"
+    spark.count = 5
+    var emitter = EmitterConfig()
+    (emitter.trigger, emitter.position, emitter.offset) = (.click, SIMD2(0.2, 0.3), SIMD2(4, 5))
+    (emitter.shape, emitter.emission, emitter.prewarm) = (
+      .circle(radius: 0.1), .timed(duration: 2, fadeOut: 0.5, taper: false), 1
+    )
+    (emitter.wind, emitter.gustAmplitude, emitter.gustPeriod) = (20, 10, 3)
+    emitter.floor = Floor()
+    cell.birthRate = 40
+    emitter.cells = [cell]
+    var config = EffectConfig(name: "all", emitters: [emitter])
+    config.summary = "every value"
+    config.subCells = [spark]
+    var read = try EffectConfig.decode(json: config.json)
+    // A timed emitter's cell has a birth rate, not a count.
+    read.emitters[0].cells[0].count = 7
+    XCTAssertEqual(read, config)
+  }
+
   func testTheSeedPresetsCarryTheSeedsNumbers() throws {
     let falling = try Presets.named("falling-confetti")
     XCTAssertEqual(falling.emitters[0].emission, .timed(duration: 3, fadeOut: 1))

@@ -220,11 +220,94 @@ final class LibraryTests: HeadlessGLTestCase {
     clicked.trigger(.click, at: Point(x: 100, y: 100), time: 1)
     XCTAssert(clicked.isAlive(at: 1.1))
     clicked.release()
+    // Rectangles beyond GL's 32-bit integers are refused in one line, not trapped on; those at
+    // their ends are the GL's to clip; a negative or empty one draws nothing.
+    let drawing = try ConfettiSystem(preset: "confetti", size: size)
+    drawing.trigger(.key, time: 1)
+    for rect in [
+      PixelRect(x: Int.max, y: 0, width: 10, height: 10),
+      PixelRect(x: 0, y: 0, width: Int.max, height: Int.max),
+      PixelRect(x: Int.min, y: Int.min, width: 10, height: 10),
+      PixelRect(x: 0, y: 0, width: 1 << 31, height: 10),
+    ] {
+      XCTAssertThrowsError(try drawing.draw(in: rect, at: 1.1)) {
+        XCTAssert(
+          "\($0)".hasPrefix("a rectangle to draw in has its corner and sides within GL's"), "\($0)")
+      }
+    }
+    try drawing.draw(
+      in: PixelRect(
+        x: Int(Int32.min), y: Int(Int32.min), width: Int(Int32.max), height: Int(Int32.max)),
+      at: 1.1)
+    try drawing.draw(in: PixelRect(x: 5, y: 5, width: -100, height: 20), at: 1.1)
+    try drawing.draw(
+      in: PixelRect(x: 1 << 30, y: -(1 << 30), width: 1 << 30, height: 1 << 30), at: 1.1)
+    // The earliest exact reading is one draw takes, before any reading and after some.
+    XCTAssertEqual(drawing.earliestExactReading, 0)
+    try drawing.draw(in: target.rect, at: drawing.earliestExactReading)
+    drawing.release()
+    let fresh = try ConfettiSystem(preset: "confetti", size: size)
+    XCTAssertEqual(fresh.earliestExactReading, 0, "nothing read yet")
+    try fresh.draw(in: target.rect, at: fresh.earliestExactReading)
+    fresh.release()
     // A zero size is allowed: nothing is drawn.
     let empty = try ConfettiSystem(preset: "confetti", size: Size(width: 0, height: 0))
     empty.trigger(.key, time: 1)
     try empty.draw(in: target.rect, at: 1.1)
     empty.release()
+  }
+
+  func testAConfigurationBuiltInCodeIsCheckedAsAFileIs() throws {
+    // Each of these trapped or hung inside the system; now each is one line naming the value.
+    let base = try Presets.named("confetti")
+    func changed(_ change: (inout EffectConfig) -> Void) -> EffectConfig {
+      var config = base
+      change(&config)
+      return config
+    }
+    let cases: [(EffectConfig, String)] = [
+      (changed { $0.emitters[0].cells[0].count = -5 }, "$.emitters[0].cells[0].count"),
+      (
+        changed { $0.emitters[0].cells[0].count = 1_000_000_000_000 },
+        "$.emitters[0].cells[0].count"
+      ),
+      (
+        changed { $0.emitters[0].cells[0].lifetime = Varied(.nan) },
+        "$.emitters[0].cells[0].lifetime"
+      ),
+      (changed { $0.emitters[0].cells[0].sizes = [] }, "$.emitters[0].cells[0].sizes"),
+      (changed { $0.emitters[0].cells[0].colors = [] }, "$.emitters[0].cells[0].colors"),
+      (changed { $0.emitters[0].cells[0].shapes = [] }, "$.emitters[0].cells[0].shapes"),
+      (
+        changed { $0.emitters[0].cells[0].speed = Varied(.infinity) },
+        "$.emitters[0].cells[0].speed"
+      ),
+      (changed { $0.emitters[1].position.x = .nan }, "$.emitters[1].position.x"),
+      (
+        changed {
+          $0.emitters[0].emission = .timed(duration: 0, fadeOut: 1, taper: true)
+          $0.emitters[0].cells[0].birthRate = .nan
+        }, "$.emitters[0]"
+      ),
+      (
+        changed { $0.emitters[0].cells = Array(repeating: $0.emitters[0].cells[0], count: 40) },
+        "$.emitters"
+      ),
+      (changed { $0.emitters = [] }, "$.emitters"),
+      (
+        changed { $0.emitters[0].cells[0].onDeath = ["nothing"] },
+        "$.emitters[0].cells[0].onDeath[0]"
+      ),
+    ]
+    for (config, place) in cases {
+      XCTAssertThrowsError(try ConfettiSystem(effect: Effect(config), size: size)) {
+        let message = "\($0)"
+        XCTAssert(message.hasPrefix("the effect's configuration: \(place)"), message)
+        XCTAssertFalse(message.contains("\n"), message)
+      }
+    }
+    // The same configuration unchanged runs.
+    try ConfettiSystem(effect: Effect(base), size: size).release()
   }
 
   func testTheEndOfAnEffectIsKnownExactly() throws {
