@@ -188,7 +188,7 @@ struct ConfettiCommand: ParsableCommand {
     version: ConfettiVersion.current,
     subcommands: [
       Window.self, OverlayCommand.self, RunCommand.self, Render.self, BenchCommand.self,
-      PresetsCommand.self, SchemaCommand.self, VersionCommand.self,
+      PresetsCommand.self, SchemaCommand.self, ShadersCommand.self, VersionCommand.self,
     ],
     defaultSubcommand: Window.self
   )

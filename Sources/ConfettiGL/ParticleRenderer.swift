@@ -69,6 +69,22 @@ public final class ParticleRenderer {
       vertex: .embedded("particle.vert"))
   }
 
+  /// The vertex and fragment shaders' text exactly as a renderer drawing `primitive` (not
+  /// `auto`, which depends on the GL), compiled for `features`, links them: ready to compile
+  /// on their own (a port's starting point; `confetti shaders` prints them).
+  public static func shaderSources(features: ShaderFeatures, primitive: SpritePrimitive)
+    -> (vertex: String, fragment: String)
+  {
+    let sources = SpriteProgram.sources(
+      .embedded("particle.vert"), features: features, primitive: primitive)
+    return (sources.vertex.text, sources.fragment.text)
+  }
+
+  /// The shaders' text as the renderer's program was last linked from.
+  package var linkedSources: (vertex: String, fragment: String) {
+    (sprites.sources.vertex.text, sprites.sources.fragment.text)
+  }
+
   /// The same with another vertex shader (tests use it to make the set-up fail half-way), or
   /// compiled for `features` from the start (tests compare it with what is compiled as needed).
   package init(

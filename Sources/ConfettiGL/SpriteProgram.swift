@@ -20,6 +20,8 @@ package final class SpriteProgram {
   package private(set) var features: ShaderFeatures
   /// ``SpritePrimitive/points`` or ``SpritePrimitive/quads``.
   package private(set) var primitive: SpritePrimitive
+  /// The two shaders' text as the program was last linked from.
+  package private(set) var sources: (vertex: ShaderSource, fragment: ShaderSource)
   private let vertex: ShaderSource
   private let attributes: [RecordAttribute]
   private let feedbackVaryings: [String]
@@ -37,8 +39,8 @@ package final class SpriteProgram {
     (self.vertex, self.attributes, self.feedbackVaryings, self.info) =
       (vertex, attributes, feedbackVaryings, info)
     (self.primitive, self.features) = (primitive.resolved(for: info), features)
-    program = try Self.build(
-      vertex, attributes, feedbackVaryings, features: features, primitive: self.primitive)
+    sources = Self.sources(vertex, features: features, primitive: self.primitive)
+    program = try Self.build(sources, attributes, feedbackVaryings)
     projection = SpriteProjection(info: info)
     setLimits()
     try shapes.set(ShapeTable(), images: [], program: program, meter: &meter)
@@ -63,16 +65,25 @@ package final class SpriteProgram {
     (.landings, "WITH_LANDINGS"), (.twinkles, "WITH_TWINKLES"), (.fadeIns, "WITH_FADE_INS"),
   ]
 
-  private static func build(
-    _ vertex: ShaderSource, _ attributes: [RecordAttribute], _ feedbackVaryings: [String],
-    features: ShaderFeatures, primitive: SpritePrimitive
-  ) throws -> ShaderProgram {
+  /// The text of the vertex shader `vertex` and of particle.frag exactly as a program drawing
+  /// `primitive` (points, instanced points or quads), compiled for `features`, is linked from:
+  /// the shared constants and the features' and primitive's `#define`s after each `#version`,
+  /// every `#include` in place. `confetti shaders` prints it.
+  package static func sources(
+    _ vertex: ShaderSource, features: ShaderFeatures, primitive: SpritePrimitive
+  ) -> (vertex: ShaderSource, fragment: ShaderSource) {
     let defines =
       primitive.shaderDefines + Self.defines.filter { features.contains($0.feature) }.map(\.define)
-    return try ShaderProgram(
-      vertex: vertex.defining(defines),
-      fragment: ShaderSource.embedded("particle.frag").defining(defines),
-      attributes: attributes, feedbackVaryings: feedbackVaryings)
+    return (vertex.defining(defines), ShaderSource.embedded("particle.frag").defining(defines))
+  }
+
+  private static func build(
+    _ sources: (vertex: ShaderSource, fragment: ShaderSource), _ attributes: [RecordAttribute],
+    _ feedbackVaryings: [String]
+  ) throws -> ShaderProgram {
+    try ShaderProgram(
+      vertex: sources.vertex, fragment: sources.fragment, attributes: attributes,
+      feedbackVaryings: feedbackVaryings)
   }
 
   /// Whether a piece whose diagonal reaches `diagonal` points fits a point sprite at
@@ -127,10 +138,10 @@ package final class SpriteProgram {
     guard !features.isSuperset(of: wanted) || wantedPrimitive != primitive else { return false }
     let union = features.union(wanted)
     let replaced = program
-    program = try Self.build(
-      vertex, attributes, feedbackVaryings, features: union, primitive: wantedPrimitive)
+    let rebuilt = Self.sources(vertex, features: union, primitive: wantedPrimitive)
+    program = try Self.build(rebuilt, attributes, feedbackVaryings)
     replaced.release()
-    (features, primitive) = (union, wantedPrimitive)
+    (features, primitive, sources) = (union, wantedPrimitive, rebuilt)
     setLimits()
     projection.reapply(program: program, meter: &meter)
     try shapes.apply(to: program, meter: &meter)

@@ -1,6 +1,7 @@
 @preconcurrency import CEpoxy
 import ConfettiCore
 import ConfettiGL
+import ConfettiPresets
 import XCTest
 
 final class ShaderTests: HeadlessGLTestCase {
@@ -33,6 +34,29 @@ final class ShaderTests: HeadlessGLTestCase {
             vertex: ShaderSource.embedded("particle.vert").defining(chosen),
             fragment: ShaderSource.embedded("particle.frag").defining(chosen),
             attributes: ParticleRecord.attributes), "\(chosen)")
+      }
+    }
+  }
+
+  /// What `confetti shaders` prints is what the renderer links, for every preset and primitive,
+  /// and it compiles and links on its own (without the tests' transform-feedback outputs).
+  func testThePrintedShadersAreWhatTheRendererLinksAndCompileAlone() throws {
+    for name in Presets.names {
+      let scene = try EffectScene(config: Presets.named(name), capacity: 1, seed: 1)
+      for primitive in [SpritePrimitive.points, .instancedPoints, .quads] {
+        let printed = ParticleRenderer.shaderSources(
+          features: scene.expectedFeatures, primitive: primitive)
+        let renderer = try ParticleRenderer(
+          capacity: 8, info: context.info, primitive: primitive, features: scene.expectedFeatures)
+        defer { renderer.release() }
+        XCTAssertEqual(renderer.linkedSources.vertex, printed.vertex, "\(name), \(primitive)")
+        XCTAssertEqual(renderer.linkedSources.fragment, printed.fragment, "\(name), \(primitive)")
+        let alone = try ShaderProgram(
+          vertex: ShaderSource(fileName: "printed.vert", text: printed.vertex),
+          fragment: ShaderSource(fileName: "printed.frag", text: printed.fragment),
+          attributes: ParticleRecord.attributes)
+        XCTAssertGreaterThanOrEqual(alone.uniform("u_now"), 0, "\(name), \(primitive)")
+        alone.release()
       }
     }
   }

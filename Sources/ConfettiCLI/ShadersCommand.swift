@@ -1,0 +1,59 @@
+import ArgumentParser
+import Confetti
+
+/// `confetti shaders`: the GLSL the GL compiles for an effect, each shader whole and ready to
+/// compile on its own.
+struct ShadersCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "shaders",
+    abstract:
+      "Print the vertex and fragment shaders exactly as the GL compiles them for an effect.",
+    discussion: """
+      The shaders are compiled with only the features an effect uses (its shapes, paper, \
+      landings, streaks, twinkles, fade-ins) and for one primitive. This prints them as the \
+      renderer links them: the shared constants and those #defines after each #version line, \
+      every #include expanded, so that each compiles on its own. --all-features compiles in \
+      every feature, as a port that must draw any effect would. With --primitive auto, the one \
+      this machine's GL would get.
+      """)
+
+  @OptionGroup var effect: EffectOptions
+
+  @Flag(help: "Every feature, whatever the effect uses.")
+  var allFeatures = false
+
+  @Option(help: "Which shader: vertex, fragment, or both (one after the other).")
+  var stage: Stage = .both
+
+  enum Stage: String, ExpressibleByArgument, CaseIterable {
+    case vertex, fragment, both
+  }
+
+  func run() throws {
+    try reportingFailures {
+      let loaded = try effect.load(fallback: "confetti")
+      let features =
+        allFeatures
+        ? ShaderFeatures.all
+        : try EffectScene(config: loaded.config.validated(), capacity: 1, seed: 1).expectedFeatures
+      var primitive = effect.primitive
+      if primitive == .auto {
+        let context = try DriverMessages.silenced { try HeadlessContext() }
+        primitive = withExtendedLifetime(context) { primitive.resolved(for: context.info) }
+      }
+      let sources = ParticleRenderer.shaderSources(features: features, primitive: primitive)
+      let named = SpriteProgram.defines.filter { features.contains($0.feature) }.map(\.define)
+      let what =
+        "\(effect.config ?? "preset " + (effect.preset ?? "confetti")), drawn as "
+        + "\(primitive.rawValue); features: \(named.isEmpty ? "none" : named.joined(separator: " "))"
+      if stage != .fragment {
+        print("// particle.vert for \(what)")
+        print(sources.vertex)
+      }
+      if stage != .vertex {
+        print("// particle.frag for \(what)")
+        print(sources.fragment)
+      }
+    }
+  }
+}
