@@ -116,10 +116,15 @@ final class BenchCommandTests: XCTestCase {
     XCTAssertEqual(result.stdout, "", "nothing was measured")
   }
 
-  func testADebugBuildIsFlaggedLoudly() throws {
+  func testADebugBuildIsFlaggedLoudlyAndAReleaseBuildIsNot() throws {
+    // The binary under test is built as the tests are: flagged in debug, quiet in release.
+    let result = try confetti(["--bench", "100", "--size", "64x64", "--frames", "5"])
+    XCTAssertEqual(result.status, 0, result.stderr)
     #if DEBUG
-      let result = try confetti(["--bench", "100", "--size", "64x64", "--frames", "5"])
       XCTAssert(result.stdout.contains("WARNING: this is a DEBUG build"), result.stdout)
+    #else
+      XCTAssertFalse(result.stdout.contains("WARNING"), result.stdout)
+      XCTAssert(result.stdout.contains("ms"), result.stdout)
     #endif
   }
 }
