@@ -219,6 +219,23 @@ public final class ConfettiSystem {
     try renderer.draw(&scene.ring, at: Tick(time), in: rect, window: size)
   }
 
+  /// Draws as ``draw(in:at:)`` does, then says how, for a port of the shaders to draw the same
+  /// picture (`confetti records`): the live records in drawing order, each
+  /// `MemoryLayout<ParticleRecord>.stride` bytes, every uniform's value, the viewport and the
+  /// copies drawn of each record.
+  package func drawExported(in rect: PixelRect, at time: Seconds) throws
+    -> (records: [UInt8], uniforms: [UniformValue], viewport: PixelRect, copies: Int)
+  {
+    try draw(in: rect, at: time)
+    guard let renderer else { preconditionFailure("the confetti system was released") }
+    let state = renderer.drawState(of: scene.ring, in: rect)
+    var bytes: [UInt8] = []
+    for range in scene.ring.drawnSlotRanges {
+      scene.ring.records[range].withUnsafeBytes { bytes += $0 }
+    }
+    return (bytes, state.uniforms, state.viewport, state.copies)
+  }
+
   /// Whether anything is, or may yet be, drawn at or after clock reading `time`: a particle
   /// still visible, or an emitter still emitting.
   public func isAlive(at time: Seconds) -> Bool {

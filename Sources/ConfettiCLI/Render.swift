@@ -73,6 +73,14 @@ struct Render: ParsableCommand {
     completion: .file(extensions: ["png", "gif", "webm", "mp4", "mov"]))
   var out: String = "confetti.png"
 
+  @Option(
+    help: ArgumentHelp(
+      "Also write the picture's particle records (NAME.bin, the 68-byte layout) and how to draw "
+        + "them (NAME.json: uniforms, viewport, shaders), for a port of the shaders such as "
+        + "Examples/webgl2. One picture; drawn as points.",
+      valueName: "NAME.bin"))
+  var records: String?
+
   /// How many frames the whole sequence has.
   var frameCount: Int {
     // (Counted in Double first: a huge --fps must be refused, not overflow.)
@@ -140,6 +148,15 @@ struct Render: ParsableCommand {
     if let count, !(1...1_000_000).contains(count) {
       throw ValidationError("--count must be 1 to 1000000")
     }
+    if let records {
+      guard records.lowercased().hasSuffix(".bin") else {
+        throw ValidationError("--records must name a .bin file, not \(records)")
+      }
+      guard frameCount == 1, video == nil else {
+        throw ValidationError(
+          "--records writes one picture's records: give no --frames, --duration or animation")
+      }
+    }
   }
 
   func run() throws {
@@ -166,7 +183,8 @@ struct Render: ParsableCommand {
     let system = try ConfettiSystem(
       effect: effect,
       size: Size(width: Double(size.width / scale), height: Double(size.height / scale)),
-      seed: seed, reduceMotion: self.effect.wantsReducedMotion, primitive: self.effect.primitive)
+      seed: seed, reduceMotion: self.effect.wantsReducedMotion,
+      primitive: records == nil ? self.effect.primitive : .points)
     defer { system.release() }
     let writer = try video.map {
       _ in
@@ -207,7 +225,13 @@ struct Render: ParsableCommand {
         throw RenderInterrupted(signal: signal, out: out, video: video != nil)
       }
       GLFrame.clear(to: background.color)
-      try system.draw(in: target.rect, at: now)
+      if let records {
+        try RecordExport.write(
+          system.drawExported(in: target.rect, at: now), to: records, size: size,
+          background: background.color, time: time)
+      } else {
+        try system.draw(in: target.rect, at: now)
+      }
       let image = try target.read().unpremultiplied()
       if let writer {
         try writer.append(image)

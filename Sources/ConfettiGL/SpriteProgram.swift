@@ -100,6 +100,9 @@ package final class SpriteProgram {
 
   /// Sets the whole sprite state for drawing a window of `window` points into `rect`, clipped
   /// to `clip` too where given. Returns false when there is nothing to draw into.
+  /// The viewport ``target(_:window:clip:meter:)`` sets for `rect`.
+  package func viewport(for rect: PixelRect) -> PixelRect { projection.viewport(for: rect) }
+
   package func target(
     _ rect: PixelRect, window: Size, clip: PixelRect?, meter: inout UploadMeter
   ) -> Bool {

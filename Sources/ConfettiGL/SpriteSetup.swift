@@ -297,6 +297,14 @@ package struct SpriteProjection {
         (info.maxViewport.height - height) / 2))
   }
 
+  /// The viewport for drawing into `rect`: the rectangle and its margin on every side.
+  package func viewport(for rect: PixelRect) -> PixelRect {
+    let margin = margin(width: rect.width, height: rect.height)
+    return PixelRect(
+      x: rect.x - margin, y: rect.y - margin, width: rect.width + 2 * margin,
+      height: rect.height + 2 * margin)
+  }
+
   /// Sets the last sizes' uniforms again, on `program` (a new one).
   mutating func reapply(program: ShaderProgram, meter: inout UploadMeter) {
     guard let last = current else { return }
@@ -313,11 +321,11 @@ package struct SpriteProjection {
     meter: inout UploadMeter
   ) -> Bool {
     guard Self.pixelsPerPoint(rect, window: window) != nil else { return false }
-    let margin = margin(width: rect.width, height: rect.height)
+    let viewport = viewport(for: rect)
     // Clamped: a rectangle near the ends of GL's integers is the GL's to clip, not a trap.
     epoxy_glViewport(
-      GLint(clamping: rect.x - margin), GLint(clamping: rect.y - margin),
-      GLsizei(clamping: rect.width + 2 * margin), GLsizei(clamping: rect.height + 2 * margin))
+      GLint(clamping: viewport.x), GLint(clamping: viewport.y), GLsizei(clamping: viewport.width),
+      GLsizei(clamping: viewport.height))
     let scissor = clip.map(rect.intersection) ?? rect
     epoxy_glScissor(
       GLint(clamping: scissor.x), GLint(clamping: scissor.y), GLsizei(clamping: scissor.width),

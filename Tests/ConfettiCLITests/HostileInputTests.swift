@@ -96,6 +96,13 @@ final class HostileInputTests: XCTestCase {
     Case(
       arguments: ["render", "--frames", "2", "--size", "100x75", "--out", "a.webm"], status: 64,
       message: "give --size 100x76"),
+    Case(arguments: ["render", "--records", "r.txt"], status: 64, message: "a .bin file"),
+    Case(
+      arguments: ["render", "--records", "r.bin", "--frames", "3"], status: 64,
+      message: "one picture's records"),
+    Case(
+      arguments: ["render", "--records", "/nonexistent/r.bin"], status: 1,
+      message: "cannot write /nonexistent/r.bin"),
   ]
 
   /// Configuration files, each wrong in its own way, with where and what the message says.
