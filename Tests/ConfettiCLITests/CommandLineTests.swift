@@ -518,29 +518,36 @@ func startXvfb(size: String = "640x480x24") throws -> (name: String, server: Pro
     }
     throw XCTSkip("needs Xvfb (apt-get install xvfb)")
   }
-  // A number whose last server is wholly gone: neither its socket nor its lock file is left (a
-  // server ended by the test before may still be removing them; a new one there would fail).
-  for number in 140..<160
-  where !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)")
-    && !FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock")
-  {
-    let server = Process()
-    server.executableURL = URL(fileURLWithPath: xvfb)
-    server.arguments = [":\(number)", "-screen", "0", size, "-nolisten", "tcp"]
-    server.standardOutput = FileHandle.nullDevice
-    server.standardError = FileHandle.nullDevice
-    try server.run()
-    for _ in 0..<100 where server.isRunning {
-      if FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") {
-        // Still running once its socket is there: it is this server's, and it took the number.
-        usleep(50_000)
-        if server.isRunning { return (":\(number)", server) }
-      }
-      usleep(50_000)
+  // The server picks a free display number itself and writes it to its standard output once it
+  // accepts clients (-displayfd): no race with a number another server is still leaving, and
+  // no client before it is ready.
+  let server = Process()
+  server.executableURL = URL(fileURLWithPath: xvfb)
+  server.arguments = ["-displayfd", "1", "-screen", "0", size, "-nolisten", "tcp"]
+  let announced = Pipe()
+  server.standardOutput = announced
+  server.standardError = FileHandle.nullDevice
+  try server.run()
+  let ready = DispatchSemaphore(value: 0)
+  nonisolated(unsafe) var said = Data()
+  let reader = announced.fileHandleForReading
+  Thread.detachNewThread {
+    while !said.contains(UInt8(ascii: "\n")) {
+      let chunk = reader.availableData
+      if chunk.isEmpty { break }
+      said += chunk
     }
-    server.terminate()
+    ready.signal()
   }
-  throw XCTSkip("no free X display number for Xvfb")
+  if ready.wait(timeout: .now() + 30) == .success,
+    let number = Int(
+      String(decoding: said, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)),
+    server.isRunning
+  {
+    return (":\(number)", server)
+  }
+  server.terminate()
+  throw XCTSkip("Xvfb did not start")
 }
 
 extension XCTestCase {
