@@ -5,7 +5,7 @@ import ConfettiCore
 ///
 /// The table drives everything that describes the format: ``EffectConfig/decode(_:)`` takes
 /// its allowed and required keys, ranges and units from it; its error messages list what is
-/// allowed from it; ``jsonSchema()`` and ``markdownTables()`` (the README's tables) are written
+/// allowed from it; ``jsonSchema()`` and ``markdownTables()`` (docs/configuration.md's tables) are written
 /// from it. Defaults are read from the configuration structs (`CellConfig()`, `EmitterConfig()`,
 /// `Emission.timed()`), which the decoder starts from, so each default is written once.
 public enum ConfigSchema {

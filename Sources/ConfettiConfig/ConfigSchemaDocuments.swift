@@ -1,5 +1,5 @@
 /// What ``ConfigSchema`` writes from its table: the words of error messages, a JSON Schema and
-/// the README's tables.
+/// the configuration reference's tables (docs/configuration.md).
 extension ConfigSchema {
   /// The whole format as a JSON Schema (draft 2020-12): types, choices, ranges, defaults,
   /// descriptions, required keys, no other keys. Pretty-printed, keys in a fixed order.
@@ -17,7 +17,7 @@ extension ConfigSchema {
     return JSONValue.object(root).prettyText() + "\n"
   }
 
-  /// The README's tables: one for each object, a row for each key.
+  /// The configuration reference's tables (docs/configuration.md): one for each object, a row for each key.
   public static func markdownTables() -> String {
     objects.map(markdownTable).joined(separator: "\n")
   }

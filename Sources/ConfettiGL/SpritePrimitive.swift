@@ -10,7 +10,7 @@ public enum SpritePrimitive: String, CaseIterable, Sendable {
   /// The same point sprites, each particle an instance (its record read with divisor 1; trail
   /// copies are vertices within it). GPUs run one-vertex instances at nearly the cost of
   /// vertices; Mesa's llvmpipe runs its vertex pipeline once per instance, which costs it about
-  /// 30 % more time at 100,000 particles (measured: see the README's performance section).
+  /// 30 % more time at 100,000 particles (measured: see docs/performance.md).
   case instancedPoints = "instanced-points"
   /// Four corners per particle, each particle an instance, fitted to the rotated piece: only its
   /// own pixels (and the half pixel its smoothed edge reaches) are shaded, at any size, for four
@@ -20,7 +20,7 @@ public enum SpritePrimitive: String, CaseIterable, Sendable {
   case auto
 
   /// What `auto` picks on GLs whose renderer string starts with the prefix, from `confetti bench
-  /// --compare` runs (the README's performance section has them). Other GLs, unmeasured, get
+  /// --compare` runs (docs/performance.md has them). Other GLs, unmeasured, get
   /// ``instancedPoints``: the design, and what GPUs run at the cost of vertices.
   static let measuredFastest: [(rendererPrefix: String, primitive: SpritePrimitive)] = [
     ("llvmpipe", .points)

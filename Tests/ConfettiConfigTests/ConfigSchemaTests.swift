@@ -4,37 +4,39 @@ import ConfettiPresets
 import Foundation
 import XCTest
 
-/// The schema table: the README's tables and the JSON Schema are written from it, the presets
+/// The schema table: the configuration reference's tables (docs/configuration.md) and the JSON Schema are written from it, the presets
 /// stay inside it, its defaults are the structs', and the decoder takes its ranges and keys
 /// from it.
 final class ConfigSchemaTests: XCTestCase {
-  static let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent().appending(path: "README.md")
+  static let reference = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().appending(
+      path: "docs/configuration.md")
   static let begin = "<!-- schema:begin -->"
   static let end = "<!-- schema:end -->"
 
-  /// The README's configuration tables are the generated ones. Run the tests with
-  /// `CONFETTI_WRITE_SCHEMA_TABLES=1` to write them into the README after changing the table.
-  func testTheReadmeTablesAreTheSchemasTables() throws {
+  /// The configuration reference's tables are the generated ones. Run the tests with
+  /// `CONFETTI_WRITE_SCHEMA_TABLES=1` to write them into docs/configuration.md after changing the table.
+  func testTheReferenceTablesAreTheSchemasTables() throws {
     let tables = ConfigSchema.markdownTables()
     if ProcessInfo.processInfo.environment["CONFETTI_WRITE_SCHEMA_TABLES"] == "1" {
       // Written, then checked like any other run: read back below.
-      let text = try String(contentsOf: Self.readme, encoding: .utf8)
-      let start = try XCTUnwrap(text.range(of: Self.begin), "README.md has \(Self.begin)")
-      let stop = try XCTUnwrap(text.range(of: Self.end), "README.md has \(Self.end)")
+      let text = try String(contentsOf: Self.reference, encoding: .utf8)
+      let start = try XCTUnwrap(
+        text.range(of: Self.begin), "docs/configuration.md has \(Self.begin)")
+      let stop = try XCTUnwrap(text.range(of: Self.end), "docs/configuration.md has \(Self.end)")
       let updated = text.replacingCharacters(
         in: start.upperBound..<stop.lowerBound, with: "\n\n" + tables + "\n")
-      try updated.write(to: Self.readme, atomically: true, encoding: .utf8)
+      try updated.write(to: Self.reference, atomically: true, encoding: .utf8)
     }
-    let text = try String(contentsOf: Self.readme, encoding: .utf8)
-    let start = try XCTUnwrap(text.range(of: Self.begin), "README.md has \(Self.begin)")
-    let stop = try XCTUnwrap(text.range(of: Self.end), "README.md has \(Self.end)")
+    let text = try String(contentsOf: Self.reference, encoding: .utf8)
+    let start = try XCTUnwrap(text.range(of: Self.begin), "docs/configuration.md has \(Self.begin)")
+    let stop = try XCTUnwrap(text.range(of: Self.end), "docs/configuration.md has \(Self.end)")
     XCTAssertLessThan(start.upperBound, stop.lowerBound)
     let block = String(text[start.upperBound..<stop.lowerBound])
     XCTAssertEqual(
       block.trimmingCharacters(in: .whitespacesAndNewlines),
       tables.trimmingCharacters(in: .whitespacesAndNewlines),
-      "README.md's configuration tables differ from ConfigSchema.markdownTables(); run the tests "
+      "docs/configuration.md's tables differ from ConfigSchema.markdownTables(); run the tests "
         + "with CONFETTI_WRITE_SCHEMA_TABLES=1 to rewrite them")
     for object in ConfigSchema.objects {
       XCTAssert(tables.contains("**\(object.title).**"), "a table for \(object.title)")
