@@ -1,9 +1,29 @@
-/* Linux's process controls, for confetti run's overlay (RunCommand.swift). */
+/* Linux's process controls, for confetti run's overlay (RunCommand.swift) and render's ffmpeg
+   (VideoWriter.swift). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
+#include <unistd.h>
 #include <sys/prctl.h>
 
 /* Asks the kernel to send this process SIGTERM when its parent ends, even by SIGKILL: the
    celebration of a `confetti run` that was killed ends with it. Returns 0, or -1 (errno). */
 static inline int confetti_end_with_parent(void) {
   return prctl(PR_SET_PDEATHSIG, SIGTERM);
+}
+
+/* A pipe whose two ends are closed in programs this one starts (a child gets only the end it is
+   given, by dup2). Returns 0, or -1 (errno). */
+static inline int confetti_private_pipe(int fds[2]) {
+  return pipe2(fds, O_CLOEXEC);
+}
+
+/* Whether a write to standard output has failed since it was opened (its error flag): a write
+   that failed while the buffer was being emptied along the way leaves nothing for the final
+   fflush to report. */
+static inline int confetti_standard_output_failed(void) {
+  return ferror(stdout);
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CProcess
 import Confetti
 import ConfettiBench
 import Foundation
@@ -122,9 +123,12 @@ enum StandardStreams {
 /// Flushes standard output and exits 1 with one line if it could not all be written (a full
 /// disk, a closed pipe): a cut-off schema or preset file must not look like a success.
 func finishWritingStandardOutput() {
-  // Every stream: a write that failed earlier leaves its data buffered, and fails again here.
-  if fflush(nil) != 0 {
-    let reason = String(cString: strerror(errno))
+  // Every stream: a write that failed earlier leaves its data buffered, and fails again here;
+  // or, when the buffer filled and was written out (and lost) along the way, the stream's
+  // error flag says so.
+  let earlier = errno
+  if fflush(nil) != 0 || confetti_standard_output_failed() != 0 {
+    let reason = String(cString: strerror(errno != 0 ? errno : earlier))
     say("cannot write standard output: \(reason)")
     exit(1)
   }

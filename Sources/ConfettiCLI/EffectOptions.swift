@@ -38,21 +38,37 @@ struct EffectOptions: ParsableArguments {
       throw ValidationError(
         "no preset named \"\(preset)\"; the presets are \(Presets.names.joined(separator: ", "))")
     }
+    if let value = ProcessInfo.processInfo.environment[Self.reduceMotionVariable],
+      Self.reading(value) == nil
+    {
+      throw ValidationError(
+        "\(Self.reduceMotionVariable) is 1, true, yes or on to reduce motion, 0, false, no, off "
+          + "or empty not to, not \"\(value.prefix(40))\"")
+    }
+  }
+
+  /// What a value of the variable says: reduce motion, do not, or nil for neither.
+  static func reading(_ value: String) -> Bool? {
+    switch value.lowercased() {
+    case "1", "true", "yes", "on": true
+    case "", "0", "false", "no", "off": false
+    default: nil
+    }
   }
 
   /// Whether reduced motion was asked for, by the flag or the environment.
   var wantsReducedMotion: Bool {
     if reduceMotion { return true }
     let value = ProcessInfo.processInfo.environment[Self.reduceMotionVariable] ?? ""
-    return !["", "0", "false", "no"].contains(value.lowercased())
+    return Self.reading(value) == true
   }
 
   /// Whether reduced motion was asked for on screen: as ``wantsReducedMotion``, or by the
   /// desktop's own setting (``DesktopMotion``), unless the variable says 0.
   var wantsReducedMotionOnScreen: Bool {
     let environment = ProcessInfo.processInfo.environment
-    if let value = environment[Self.reduceMotionVariable],
-      ["0", "false", "no"].contains(value.lowercased()), !reduceMotion
+    if let value = environment[Self.reduceMotionVariable], !value.isEmpty,
+      Self.reading(value) == false, !reduceMotion
     {
       return false
     }

@@ -222,7 +222,7 @@ struct Render: ParsableCommand {
       if let signal = Interruption.caught {
         writer?.cancel()
         progress.clear()
-        throw RenderInterrupted(signal: signal, out: out, video: video != nil)
+        throw RenderInterrupted(signal: signal, out: out, whole: video != nil || frameCount == 1)
       }
       GLFrame.clear(to: background.color)
       if let records {
@@ -236,7 +236,15 @@ struct Render: ParsableCommand {
       if let writer {
         try writer.append(image)
       } else {
-        try PNG.write(image, to: URL(fileURLWithPath: picture(frame)))
+        do {
+          try PNG.write(image, to: URL(fileURLWithPath: picture(frame)))
+        } catch  where frame > renderedFrames.lowerBound && frameCount > 1 {
+          // The frames before it are whole: say so, and how to render the rest.
+          throw SequenceCut(
+            description: "\(error); \(picture(renderedFrames.lowerBound)) … "
+              + "\(picture(frame - 1)) are written: --frame-range \(frame):"
+              + "\(renderedFrames.upperBound) renders the rest")
+        }
       }
       progress.advance()
     }
@@ -345,20 +353,28 @@ struct Backdrop: ExpressibleByArgument {
   var defaultValueDescription: String { "#12141c" }
 }
 
-/// Ctrl-C or SIGTERM during a render: what was being written is removed.
+/// A picture of a sequence that could not be written, after others were.
+struct SequenceCut: Error, CustomStringConvertible {
+  var description: String
+}
+
+/// A signal that asks to stop (``Interruption/stopping``) during a render: what was being
+/// written is removed.
 struct RenderInterrupted: Error, CustomStringConvertible {
   var signal: Int32
   var out: String
-  var video: Bool
+  /// Whether `out` is one file (an animation, a picture), not a numbered sequence.
+  var whole: Bool
   var description: String {
     let name = signal == SIGINT ? "interrupted" : "stopped by signal \(signal)"
-    return video
+    return whole
       ? "\(name): \(out) was not written" : "\(name): the frames written so far are whole"
   }
 }
 
-/// SIGINT and SIGTERM, noted instead of ending the program at once, so that a render can
-/// remove its half-made file first and the window and overlay can close their windows.
+/// The signals that ask the program to stop (``stopping``), noted instead of ending it at once,
+/// so that a render can remove its half-made file first and the window and overlay can close
+/// their windows.
 enum Interruption {
   nonisolated(unsafe) private static var received: Int32 = 0
   /// Posted by the signal handler (sem_post is safe there) to wake the watchdog.
@@ -382,13 +398,18 @@ enum Interruption {
         _exit(0)
       }
     }
-    for number in [SIGINT, SIGTERM] {
+    for number in stopping {
       signal(number) {
         Interruption.received = $0
         sem_post(Interruption.arrived)
       }
     }
   }
+
+  /// The signals that ask the program to stop, noted rather than ending it at once: Ctrl-C,
+  /// Ctrl-\\, SIGTERM, a closed terminal (SIGHUP), and those whose default would end it
+  /// as abruptly (SIGUSR1, SIGUSR2, SIGALRM).
+  static let stopping = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM]
 
   /// The signal received, if any.
   static var caught: Int32? { received == 0 ? nil : received }

@@ -1,4 +1,5 @@
-import ConfettiImage
+import CProcess
+import Confetti
 import Foundation
 
 /// The animation formats `confetti render` writes through the `ffmpeg` program.
@@ -33,12 +34,20 @@ enum VideoFormat: String, CaseIterable, Sendable {
     }
   }
 
+  /// The fewest frames a second it keeps: a GIF's delay is at most 655.35 s (16 bits of
+  /// hundredths); the others' timestamps have room for any.
+  var slowestFrameRate: Double { self == .gif ? 100.0 / 65535 : 0 }
+
   /// Whether its pictures must have even sides (4:2:0 chroma: H.264's and VP9's).
   var needsEvenSides: Bool { self == .webm || self == .mp4 }
 
   /// Why frames of `width` × `height` at `fps` cannot be written as it, in one line; nil when
   /// they can.
   func refusal(width: Int, height: Int, fps: Double) -> String? {
+    if fps < slowestFrameRate {
+      return "\(name) shows a frame for at most 655.35 s, so at least 0.0016 frames a second, "
+        + "not \(fps): give a higher --fps"
+    }
     if fps > fastestFrameRate {
       let asked = fps < 1e9 && fps == fps.rounded() ? String(Int(fps)) : String(fps)
       return "\(name) plays at most \(Int(fastestFrameRate)) frames a second at its own speed, "
@@ -87,9 +96,14 @@ enum VideoFormat: String, CaseIterable, Sendable {
 ///
 /// ffmpeg writes into a hidden file this program creates itself, exclusively, beside the
 /// destination; it is renamed over the destination only once ffmpeg has ended cleanly having
-/// said nothing, the file is on disk (fsync) and is still the very file created. A failure, a
-/// full disk or an interruption never leaves a file under either name, and nothing planted at
-/// the hidden name (a symbolic link) is ever written through or moved into place.
+/// said nothing, the file is on disk (fsync), begins as the format's files do and is still the
+/// very file created. A failure, a full disk or an interruption never leaves a file under either
+/// name, and nothing planted at the hidden name (a symbolic link) is ever written through or
+/// moved into place.
+///
+/// ffmpeg runs in a process group of its own, which a cancel ends whole (helpers it started
+/// included). Every wait on it, a frame it does not take or its end, notes the signals
+/// ``Interruption`` watches, and gives up after ``stallLimit`` without progress.
 final class VideoWriter {
   /// A failure, said in one line.
   struct Failure: Error, CustomStringConvertible {
@@ -98,12 +112,15 @@ final class VideoWriter {
 
   let path: String
   let format: VideoFormat
-  private let process = Process()
-  private let input: FileHandle
-  private let complaints = TailReader()
+  private let child: pid_t
+  private var status: Int32?
+  private var input: Int32
+  private let complaints: TailReader
   private let temporary: ExclusiveFile
   private var finished = false
-  private var inputOpen = true
+
+  /// How long ffmpeg may take no frame, or take to end once fed, before the export fails.
+  static let stallLimit: Seconds = 60
 
   /// The ffmpeg program on PATH, or nil.
   static func findFFmpeg() -> URL? {
@@ -134,26 +151,54 @@ final class VideoWriter {
     } catch let error as OutputFile.Failure {
       throw Failure(description: error.description)
     }
-    let pipe = Pipe()
-    input = pipe.fileHandleForWriting
-    process.executableURL = ffmpeg
-    process.arguments =
+    let arguments =
       [
-        "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-f", "rawvideo",
+        ffmpeg.path, "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-f", "rawvideo",
         "-pix_fmt", "rgba", "-s", "\(width)x\(height)", "-r", String(fps), "-i", "pipe:0",
       ] + format.outputArguments(transparent: transparent) + [temporary.path]
-    process.standardInput = pipe
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = complaints.pipe
-    do {
-      try process.run()
-    } catch {
+    var frames: [Int32] = [-1, -1]
+    var said: [Int32] = [-1, -1]
+    guard confetti_private_pipe(&frames) == 0, confetti_private_pipe(&said) == 0 else {
+      temporary.remove()
+      throw Failure(description: "cannot start ffmpeg: \(String(cString: strerror(errno)))")
+    }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_adddup2(&actions, frames[0], 0)
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_adddup2(&actions, said[1], 2)
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    // Its own process group, every signal at its default and none blocked.
+    var defaults = sigset_t()
+    sigfillset(&defaults)
+    var unblocked = sigset_t()
+    sigemptyset(&unblocked)
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setsigmask(&attributes, &unblocked)
+    posix_spawnattr_setpgroup(&attributes, 0)
+    posix_spawnattr_setflags(
+      &attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
+    var argv = arguments.map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var pid: pid_t = 0
+    let failed = posix_spawn(&pid, ffmpeg.path, &actions, &attributes, &argv, Glibc.environ)
+    close(frames[0])
+    close(said[1])
+    guard failed == 0 else {
+      close(frames[1])
+      close(said[0])
       temporary.remove()
       throw Failure(
-        description: "cannot start ffmpeg (\(ffmpeg.path)): \(error.localizedDescription)")
+        description: "cannot start ffmpeg (\(ffmpeg.path)): \(String(cString: strerror(failed)))")
     }
-    pipe.fileHandleForReading.closeFile()
-    complaints.start()
+    child = pid
+    input = frames[1]
+    // Writes that would block return at once, so a stalled ffmpeg cannot stall the program.
+    _ = fcntl(input, F_SETFL, fcntl(input, F_GETFL) | O_NONBLOCK)
+    complaints = TailReader(reading: said[0])
   }
 
   deinit {
@@ -164,15 +209,27 @@ final class VideoWriter {
   func append(_ image: RGBAImage) throws {
     try image.bytes.withUnsafeBytes { buffer in
       var offset = 0
+      var progress = Date()
       while offset < buffer.count {
-        let written = Foundation.write(
-          input.fileDescriptor, buffer.baseAddress! + offset, buffer.count - offset)
-        if written < 0 {
-          if errno == EINTR { continue }
-          let reason = errno == EPIPE ? "ffmpeg stopped" : String(cString: strerror(errno))
-          throw failure(reason)
+        let written = Foundation.write(input, buffer.baseAddress! + offset, buffer.count - offset)
+        if written > 0 {
+          offset += written
+          progress = Date()
+          continue
         }
-        offset += written
+        switch errno {
+        case EINTR: continue
+        case EAGAIN:
+          // ffmpeg is busy (or stalled): wait a little for room, noting signals.
+          try stopIfInterrupted()
+          if Date().timeIntervalSince(progress) > Self.stallLimit {
+            throw failure("ffmpeg took no frame for \(Int(Self.stallLimit)) s")
+          }
+          var ready = pollfd(fd: input, events: Int16(POLLOUT), revents: 0)
+          _ = poll(&ready, 1, 100)
+        case EPIPE: throw failure("ffmpeg stopped")
+        default: throw failure(String(cString: strerror(errno)))
+        }
       }
     }
   }
@@ -181,21 +238,22 @@ final class VideoWriter {
   /// animation), checks what it wrote and puts the animation under its name.
   func finish() throws {
     closeInput()
-    while process.isRunning {
-      if let signal = Interruption.caught {
-        cancel()
-        throw RenderInterrupted(signal: signal, out: path, video: true)
+    let started = Date()
+    while !hasEnded() {
+      try stopIfInterrupted()
+      if Date().timeIntervalSince(started) > Self.stallLimit {
+        throw failure("ffmpeg did not finish within \(Int(Self.stallLimit)) s of the last frame")
       }
       usleep(10_000)
     }
-    guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-      throw failure("ffmpeg failed")
-    }
+    guard let status, status == 0 else { throw failure("ffmpeg failed") }
     // ffmpeg says nothing at this log level unless something went wrong (it ends with status 0
     // after some failed writes, a full disk's among them).
     if let said = complaints.lastLine() { throw failure("ffmpeg reported an error", said: said) }
     do {
-      try temporary.commit(to: path)
+      try temporary.commit(
+        to: path, signatures: format.signatures,
+        kind: "a \(format.name) file, though ffmpeg said all went well")
     } catch let error as OutputFile.Failure {
       finished = true
       throw Failure(description: error.description)
@@ -203,45 +261,90 @@ final class VideoWriter {
     finished = true
   }
 
-  /// Stops ffmpeg and removes what it wrote: nothing is left under either name.
+  /// Stops ffmpeg and what it started, and removes what it wrote: nothing is left under either
+  /// name.
   func cancel() {
     finished = true
     closeInput()
-    if process.isRunning { process.terminate() }
-    process.waitUntilExit()
+    if !hasEnded() {
+      kill(-child, SIGTERM)
+      for _ in 0..<100 where !hasEnded() { usleep(10_000) }
+      if !hasEnded() {
+        kill(-child, SIGKILL)
+        var ending: Int32 = 0
+        while waitpid(child, &ending, 0) < 0 && errno == EINTR {}
+        status = Self.status(ending)
+      }
+    }
+    kill(-child, SIGKILL)  // any helper it left behind
     temporary.remove()
   }
 
+  /// Throws the interruption when ``Interruption`` has noted a signal, cancelling first.
+  private func stopIfInterrupted() throws {
+    guard let signal = Interruption.caught else { return }
+    cancel()
+    throw RenderInterrupted(signal: signal, out: path, whole: true)
+  }
+
+  /// Whether ffmpeg has ended (reaped, its status kept).
+  private func hasEnded() -> Bool {
+    guard status == nil else { return true }
+    var ending: Int32 = 0
+    guard waitpid(child, &ending, WNOHANG) == child else { return false }
+    status = Self.status(ending)
+    return true
+  }
+
+  /// Its exit code, or 128 + the signal that ended it.
+  private static func status(_ ending: Int32) -> Int32 {
+    let signal = ending & 0x7f
+    return signal == 0 ? (ending >> 8) & 0xff : 128 + signal
+  }
+
   private func closeInput() {
-    if inputOpen { input.closeFile() }
-    inputOpen = false
+    if input >= 0 { close(input) }
+    input = -1
   }
 
   /// A failure of ffmpeg's, with its last line of complaint or how it ended.
   private func failure(_ what: String, said: String? = nil) -> Failure {
+    // How it ended, if it has, before it is stopped here.
+    let ended = hasEnded()
     cancel()
     let how =
-      process.terminationReason == .uncaughtSignal
-      ? "killed by signal \(process.terminationStatus)"
-      : "exit status \(process.terminationStatus)"
+      ended
+      ? status.map { $0 > 128 ? "killed by signal \($0 - 128)" : "exit status \($0)" } ?? ""
+      : "it was still running, and was stopped"
     // ffmpeg names the hidden file it wrote; the user knows the destination.
     let line = (said ?? complaints.lastLine())?.replacingOccurrences(of: temporary.path, with: path)
     return Failure(description: "cannot write \(path): \(what) (\(line ?? how))")
   }
 }
 
+extension VideoFormat {
+  /// How its files begin: a GIF's header, WebM's EBML magic, an ISO media file's first box type
+  /// (at byte 4) for MP4 and QuickTime.
+  var signatures: [(offset: Int, bytes: [UInt8])] {
+    switch self {
+    case .gif: [(0, Array("GIF89a".utf8)), (0, Array("GIF87a".utf8))]
+    case .webm: [(0, [0x1A, 0x45, 0xDF, 0xA3])]
+    case .mp4, .mov: [(4, Array("ftyp".utf8))]
+    }
+  }
+}
+
 /// Reads a child's standard error as it comes, on a thread of its own, keeping its last few
 /// kilobytes: a child with much to say never blocks on a full pipe.
 final class TailReader: @unchecked Sendable {
-  let pipe = Pipe()
   private let lock = NSLock()
   private var tail: [UInt8] = []
   private let ended = DispatchSemaphore(value: 0)
   private static let kept = 4096
 
-  func start() {
-    pipe.fileHandleForWriting.closeFile()
-    let descriptor = pipe.fileHandleForReading.fileDescriptor
+  /// Reads `descriptor` (the read end of the child's standard error) until its end, then
+  /// closes it.
+  init(reading descriptor: Int32) {
     Thread.detachNewThread { [self] in
       var buffer = [UInt8](repeating: 0, count: 16_384)
       while true {
@@ -253,6 +356,7 @@ final class TailReader: @unchecked Sendable {
           if tail.count > Self.kept { tail.removeFirst(tail.count - Self.kept) }
         }
       }
+      close(descriptor)
       ended.signal()
     }
   }

@@ -82,6 +82,8 @@ public final class ExclusiveFile {
     var template = Array((folder + "/.confetti-XXXXXX").utf8CString)
     descriptor = mkstemp(&template)
     guard descriptor >= 0 else { throw OutputFile.failure(destination) }
+    // Not passed on to programs started meanwhile (ffmpeg opens the file by its name).
+    _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
     path = String(
       decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     var status = stat()
@@ -96,8 +98,12 @@ public final class ExclusiveFile {
   deinit { remove() }
 
   /// Puts the file, flushed to disk and not empty, under `destination` (replacing what is
-  /// there); removes it and throws if it cannot, or if its name no longer holds it.
-  public func commit(to destination: String) throws {
+  /// there); removes it and throws if it cannot, if its name no longer holds it, or if it does
+  /// not begin with one of `signatures` (bytes at an offset; none: anything), described then
+  /// as not `kind`.
+  public func commit(
+    to destination: String, signatures: [(offset: Int, bytes: [UInt8])] = [], kind: String = ""
+  ) throws {
     defer { remove() }
     guard fsync(descriptor) == 0 else { throw OutputFile.failure(destination) }
     var written = stat()
@@ -109,9 +115,22 @@ public final class ExclusiveFile {
         description: "cannot write \(destination): its hidden file \(path) was replaced while "
           + "it was written")
     }
+    guard signatures.isEmpty || begins(with: signatures) else {
+      throw OutputFile.Failure(
+        description: "cannot write \(destination): what was written is not \(kind)")
+    }
     guard rename(path, destination) == 0 else { throw OutputFile.failure(destination) }
     open = false
     close(descriptor)
+  }
+
+  /// Whether the file begins with one of `signatures` (bytes at an offset).
+  public func begins(with signatures: [(offset: Int, bytes: [UInt8])]) -> Bool {
+    signatures.contains { signature in
+      var read = [UInt8](repeating: 0, count: signature.bytes.count)
+      let count = pread(descriptor, &read, read.count, off_t(signature.offset))
+      return count == read.count && read == signature.bytes
+    }
   }
 
   /// Removes the file (if its name still holds it) and closes it.

@@ -406,4 +406,112 @@ final class ExportTests: XCTestCase {
     let long = try peakKilobytes(frames: 300)
     XCTAssertLessThan(long, short + 20_000, "\(short) kB for 30 frames, \(long) kB for 300")
   }
+
+  func testAStalledOrStrayFFmpegAndEveryStoppingSignalEndTheExportCleanly() throws {
+    _ = try ffmpeg()
+    let directory = try temporaryDirectory()
+    let out = directory.appendingPathComponent("clip.gif")
+    func leftovers() throws -> [String] {
+      try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        .filter { $0 != "bin" && $0 != "full" }.sorted()
+    }
+    let bin = directory.appendingPathComponent("bin")
+    try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+    func fake(_ script: String) throws -> [String: String] {
+      let program = bin.appendingPathComponent("ffmpeg")
+      try ("#!/bin/bash\nfor last; do :; done\n" + script + "\n")
+        .write(to: program, atomically: true, encoding: .utf8)
+      chmod(program.path, 0o755)
+      return ["PATH": bin.path + ":/usr/bin:/bin"]
+    }
+    /// Starts a render, sends `signal` after `delay` seconds, and returns its status, what it
+    /// said and how long it took to end after the signal.
+    func signalled(
+      _ arguments: [String], _ signal: Int32, after delay: Double,
+      environment: [String: String] = [:]
+    ) throws -> (status: Int32, said: String, took: Double) {
+      let process = Process()
+      process.executableURL = confettiBinary
+      process.arguments = arguments
+      process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+      let err = Pipe()
+      process.standardError = err
+      process.standardOutput = FileHandle.nullDevice
+      try process.run()
+      usleep(UInt32(delay * 1_000_000))
+      let sent = Date()
+      kill(process.processIdentifier, signal)
+      process.waitUntilExit()
+      let took = Date().timeIntervalSince(sent)
+      let said = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      return (process.terminationStatus, said, took)
+    }
+    let render = ["render", "--size", "160x120", "--frames", "10", "--out", out.path]
+
+    // An ffmpeg that takes nothing: the frames no longer fit the pipe, and a signal ends the
+    // wait (it blocked in write(2) for good, deaf to SIGINT and SIGTERM).
+    let stalled = try signalled(render, SIGTERM, after: 2, environment: fake("exec sleep 1000"))
+    XCTAssertEqual(stalled.status, 128 + SIGTERM, stalled.said)
+    XCTAssertEqual(stalled.said, "confetti: stopped by signal 15: \(out.path) was not written\n")
+    XCTAssertLessThan(stalled.took, 1)
+    XCTAssertEqual(try leftovers(), [])
+
+    // One that stops reading and leaves a child of its own holding the pipes: the render fails
+    // at once, saying so, and ffmpeg's whole process group ends with it (it stayed alive after
+    // SIGTERM, waiting for the child).
+    let stray = try confetti(render, environment: fake("exec 0<&-; sleep 1000 & wait"), timeout: 20)
+    XCTAssertEqual(stray.status, 1, stray.stderr)
+    XCTAssertEqual(
+      stray.stderr,
+      "confetti: cannot write \(out.path): ffmpeg stopped (it was still running, and was stopped)\n"
+    )
+    XCTAssertEqual(try leftovers(), [])
+    let sleepers = try runProgram(URL(fileURLWithPath: "/usr/bin/pgrep"), ["-f", "^sleep 1000$"])
+    XCTAssertEqual(sleepers.stdout, "", "its helper ended with it")
+
+    // One that writes something that is not a GIF and says all went well.
+    let garbage = try confetti(
+      render,
+      environment: fake("cat > /dev/null; echo garbage > \"$last\"; exit 0").mapValues { $0 })
+    XCTAssertEqual(garbage.status, 1, garbage.stderr)
+    XCTAssertEqual(
+      garbage.stderr,
+      "confetti: cannot write \(out.path): what was written is not a GIF file, though ffmpeg said "
+        + "all went well\n")
+    XCTAssertEqual(try leftovers(), [])
+
+    // The real ffmpeg, and each signal that asks a program to stop (a closed terminal's SIGHUP,
+    // Ctrl-\\'s SIGQUIT, and those whose default ends it as abruptly) half-way: one line,
+    // nothing left (SIGHUP left ffmpeg writing a hidden partial GIF; SIGQUIT printed a crash
+    // report and went on to exit 0).
+    let long = ["render", "--size", "320x240", "--frames", "200", "--out", out.path]
+    for signal in [SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM] {
+      let ended = try signalled(long, signal, after: 1.5)
+      XCTAssertEqual(ended.status, 128 + signal, "\(signal): \(ended.said)")
+      XCTAssertEqual(
+        ended.said, "confetti: stopped by signal \(signal): \(out.path) was not written\n")
+      XCTAssertLessThan(ended.took, 1, "\(signal)")
+      XCTAssertEqual(try leftovers(), [], "\(signal)")
+    }
+
+    // A sequence of pictures cut by a full disk says which are whole and how to go on.
+    if getuid() == 0 {
+      let full = directory.appendingPathComponent("full")
+      try FileManager.default.createDirectory(at: full, withIntermediateDirectories: true)
+      let result = try runProgram(
+        URL(fileURLWithPath: "/usr/bin/unshare"),
+        [
+          "--mount", "/bin/sh", "-c",
+          "mount -t tmpfs -o size=64k none \"$1\" && exec \"$0\" render --size 320x240 "
+            + "--frames 30 --out \"$1/x.png\"",
+          confettiBinary.path, full.path,
+        ])
+      XCTAssertEqual(result.status, 1, result.stderr)
+      XCTAssertNotNil(
+        result.stderr.range(
+          of:
+            #"No space left on device; .*x-0000\.png … .*x-00(\d\d)\.png are written: --frame-range \d+:30 renders the rest\n$"#,
+          options: .regularExpression), result.stderr)
+    }
+  }
 }

@@ -98,6 +98,9 @@ final class HostileInputTests: XCTestCase {
       message: "give --size 100x76"),
     Case(arguments: ["render", "--records", "r.txt"], status: 64, message: "a .bin file"),
     Case(
+      arguments: ["render", "--frames", "3", "--fps", "0.001", "--out", "a.gif"], status: 64,
+      message: "GIF shows a frame for at most 655.35 s"),
+    Case(
       arguments: ["render", "--records", "r.bin", "--frames", "3"], status: 64,
       message: "one picture's records"),
     Case(
@@ -365,6 +368,14 @@ final class HostileInputTests: XCTestCase {
       Case(
         arguments: ["bench", "--frames", "1"], status: 1, message: "no headless OpenGL 3.3",
         environment: ["LIBGL_DRIVERS_PATH": "/nonexistent"]),
+      // A reduced-motion setting that says neither yes nor no (it turned motion off silently).
+      Case(
+        arguments: ["render", "--out", "/tmp/never.png"], status: 64,
+        message: "CONFETTI_REDUCE_MOTION is 1, true, yes or on to reduce motion",
+        environment: ["CONFETTI_REDUCE_MOTION": "0.0"]),
+      Case(
+        arguments: ["render", "--out", "/tmp/never.png"], status: 64, message: "not \"1x\"",
+        environment: ["CONFETTI_REDUCE_MOTION": "1x"]),
     ]
   }
 }
