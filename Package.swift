@@ -166,7 +166,7 @@ let package = Package(
       name: "ConfettiCLITests",
       dependencies: [
         "ConfettiCLI", "embed-glfw", "headless", "ConfettiImage", "ConfettiCore",
-        "ConfettiPresets", "ConfettiGL",
+        "ConfettiPresets", "ConfettiGL", "ConfettiConfig",
       ],
       // C hosts the tests compile against the installed package.
       exclude: ["Hosts"]),

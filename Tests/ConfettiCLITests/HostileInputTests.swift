@@ -1,3 +1,4 @@
+import ConfettiConfig
 import Foundation
 import XCTest
 
@@ -21,6 +22,9 @@ final class HostileInputTests: XCTestCase {
       (["render"], "--count"), (["render"], "--scale"), (["render"], "--size"),
       (["render"], "--seed"), (["bench"], "--particles"), (["bench"], "--seconds"),
       (["bench"], "--frames"), (["bench"], "--size"), (["bench"], "--seed"), (["bench"], "--mode"),
+      (["render"], "--duration"), (["render"], "--frame-range"), (["render"], "--trigger"),
+      (["overlay"], "--duration"), (["overlay"], "--monitor"), (["run"], "--duration"),
+      (["shaders"], "--primitive"), (["shaders"], "--stage"),
     ]
     let values = ["nan", "inf", "-inf", "-1", "abc", "", "1e999", "0x0x0"]
     return options.flatMap { command, option in
@@ -223,7 +227,8 @@ final class HostileInputTests: XCTestCase {
           status: 1, message: configuration.message))
     }
     cases += try images(in: directory) + outputs(in: directory) + environments()
-    XCTAssertGreaterThanOrEqual(cases.count, 150)
+    cases += try schemaValues(in: directory)
+    XCTAssertGreaterThanOrEqual(cases.count, 400)
     for test in cases {
       let result = try confetti(test.arguments, environment: test.environment, timeout: 30)
       let label = "\(test.arguments) \(test.environment)"
@@ -377,5 +382,50 @@ final class HostileInputTests: XCTestCase {
         arguments: ["render", "--out", "/tmp/never.png"], status: 64, message: "not \"1x\"",
         environment: ["CONFETTI_REDUCE_MOTION": "1x"]),
     ]
+  }
+
+  /// Every key a cell or an emitter takes, set to a value of the wrong type, and a number past
+  /// either end of its range: each file refused in one line naming the key's place. Written
+  /// from the schema, so a key added later is tried too.
+  func schemaValues(in directory: URL) throws -> [Case] {
+    func past(_ range: ClosedRange<Double>) -> [String] {
+      let (low, high) = (range.lowerBound, range.upperBound)
+      return [high >= 1e300 ? "1e309" : "\(high + max(1, abs(high)))"]
+        + (low <= -1e300 ? [] : ["\(low - max(1, abs(low)))"])
+    }
+    var files: [(json: String, place: String)] = []
+    for (object, key) in ConfigSchema.cell.keys.map({ ("cell", $0) })
+      + ConfigSchema.emitter.keys.map({ ("emitter", $0) })
+    where key.name != "cells" {
+      var values: [String]
+      switch key.kind {
+      case .number(let range), .varied(let range): values = past(range) + [#""text""#]
+      case .integer(let range):
+        values = past(Double(range.lowerBound)...Double(range.upperBound)) + ["1.5"]
+      case .boolean: values = ["3"]
+      case .choice: values = [#""no such choice""#]
+      case .text: values = ["5"]
+      case .list: values = ["{}"]
+      default: values = ["[]"]
+      }
+      for value in values {
+        // The count the burst's cell takes, unless it is the key tried.
+        let cell = object == "cell" ? #""\#(key.name)": \#(value)"# : #""count": 1"#
+        let countKey = key.name == "count" || object == "emitter" ? "" : #", "count": 1"#
+        let emitterKey = object == "emitter" ? #", "\#(key.name)": \#(value)"# : ""
+        let text =
+          #"{"name": "v", "emitters": [{"cells": [{\#(cell)\#(countKey)}]\#(emitterKey)}]}"#
+        let place =
+          object == "cell" ? "$.emitters[0].cells[0].\(key.name)" : "$.emitters[0].\(key.name)"
+        files.append((text, place))
+      }
+    }
+    return try files.enumerated().map { index, file in
+      let url = directory.appendingPathComponent("value-\(index).json")
+      try Data(file.json.utf8).write(to: url)
+      return Case(
+        arguments: ["render", "--config", url.path, "--out", directory.path + "/v.png"], status: 1,
+        message: file.place)
+    }
   }
 }
