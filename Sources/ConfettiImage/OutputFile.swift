@@ -73,19 +73,31 @@ public final class ExclusiveFile {
   public let path: String
   /// Open for writing.
   public let descriptor: Int32
+  /// Its folder, held open: the file is removed or renamed there even if the folder has been
+  /// moved meanwhile (then the rename is refused, and the file removed where it went).
+  private let folder: Int32
+  private let folderPath: String
+  private let name: String
   private let identity: (device: UInt, inode: UInt)
   private var open = true
 
   /// Creates it in the folder of `destination`, with the usual permissions (umask applied).
   public init(beside destination: String) throws {
-    let folder = URL(fileURLWithPath: destination).deletingLastPathComponent().path
-    var template = Array((folder + "/.confetti-XXXXXX").utf8CString)
+    folderPath = URL(fileURLWithPath: destination).deletingLastPathComponent().path
+    folder = Foundation.open(folderPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard folder >= 0 else { throw OutputFile.failure(destination) }
+    var template = Array((folderPath + "/.confetti-XXXXXX").utf8CString)
     descriptor = mkstemp(&template)
-    guard descriptor >= 0 else { throw OutputFile.failure(destination) }
+    guard descriptor >= 0 else {
+      let failure = OutputFile.failure(destination)
+      close(folder)
+      throw failure
+    }
     // Not passed on to programs started meanwhile (ffmpeg opens the file by its name).
     _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
     path = String(
       decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    name = URL(fileURLWithPath: path).lastPathComponent
     var status = stat()
     fstat(descriptor, &status)
     identity = (UInt(status.st_dev), UInt(status.st_ino))
@@ -98,9 +110,9 @@ public final class ExclusiveFile {
   deinit { remove() }
 
   /// Puts the file, flushed to disk and not empty, under `destination` (replacing what is
-  /// there); removes it and throws if it cannot, if its name no longer holds it, or if it does
-  /// not begin with one of `signatures` (bytes at an offset; none: anything), described then
-  /// as not `kind`.
+  /// there); removes it and throws if it cannot, if its name no longer holds it, if its folder
+  /// has moved, or if it does not begin with one of `signatures` (bytes at an offset; none:
+  /// anything), described then as not `kind`.
   public func commit(
     to destination: String, signatures: [(offset: Int, bytes: [UInt8])] = [], kind: String = ""
   ) throws {
@@ -115,13 +127,24 @@ public final class ExclusiveFile {
         description: "cannot write \(destination): its hidden file \(path) was replaced while "
           + "it was written")
     }
+    var held = stat()
+    var named = stat()
+    guard fstat(folder, &held) == 0, stat(folderPath, &named) == 0, held.st_ino == named.st_ino,
+      held.st_dev == named.st_dev
+    else {
+      throw OutputFile.Failure(
+        description: "cannot write \(destination): its folder was moved or removed while it was "
+          + "written")
+    }
     guard signatures.isEmpty || begins(with: signatures) else {
       throw OutputFile.Failure(
         description: "cannot write \(destination): what was written is not \(kind)")
     }
-    guard rename(path, destination) == 0 else { throw OutputFile.failure(destination) }
+    let target = URL(fileURLWithPath: destination).lastPathComponent
+    guard renameat(folder, name, folder, target) == 0 else { throw OutputFile.failure(destination) }
     open = false
     close(descriptor)
+    close(folder)
   }
 
   /// Whether the file begins with one of `signatures` (bytes at an offset).
@@ -133,18 +156,21 @@ public final class ExclusiveFile {
     }
   }
 
-  /// Removes the file (if its name still holds it) and closes it.
+  /// Removes the file (if its name in its folder, wherever that is now, still holds it) and
+  /// closes it.
   public func remove() {
     guard open else { return }
     open = false
-    if holdsItsName { unlink(path) }
+    if holdsItsName { unlinkat(folder, name, 0) }
     close(descriptor)
+    close(folder)
   }
 
-  /// Whether its name is still that of the regular file created.
+  /// Whether its name in its folder is still that of the regular file created.
   private var holdsItsName: Bool {
     var named = stat()
-    return lstat(path, &named) == 0 && named.st_mode & S_IFMT == S_IFREG
-      && UInt(named.st_dev) == identity.device && UInt(named.st_ino) == identity.inode
+    return fstatat(folder, name, &named, AT_SYMLINK_NOFOLLOW) == 0
+      && named.st_mode & S_IFMT == S_IFREG && UInt(named.st_dev) == identity.device
+      && UInt(named.st_ino) == identity.inode
   }
 }

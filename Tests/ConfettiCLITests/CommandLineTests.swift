@@ -432,11 +432,14 @@ func builtBinary(_ name: String) -> URL {
 
 /// Runs `confetti` with `arguments`; `environment` overrides (nil removes) variables.
 func confetti(
-  _ arguments: [String], environment: [String: String?] = [:], timeout: TimeInterval = 60
+  _ arguments: [String], environment: [String: String?] = [:], timeout: TimeInterval = 60,
+  whileRunning: () throws -> Void = {}
 )
   throws -> RunResult
 {
-  try runProgram(confettiBinary, arguments, environment: environment, timeout: timeout)
+  try runProgram(
+    confettiBinary, arguments, environment: environment, timeout: timeout,
+    whileRunning: whileRunning)
 }
 
 /// The program `name` on PATH, or nil.

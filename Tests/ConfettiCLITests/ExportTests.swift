@@ -514,4 +514,27 @@ final class ExportTests: XCTestCase {
           options: .regularExpression), result.stderr)
     }
   }
+
+  func testAFolderMovedDuringAnExportKeepsNothingInEitherPlace() throws {
+    // The hidden file was left, whole, in the folder's new place.
+    _ = try ffmpeg()
+    let directory = try temporaryDirectory()
+    for format in ["gif", "mp4"] {
+      let folder = directory.appendingPathComponent("out-\(format)")
+      let moved = directory.appendingPathComponent("moved-\(format)")
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      let out = folder.appendingPathComponent("clip.\(format)")
+      let result = try confetti(
+        ["render", "--size", "320x240", "--frames", "120", "--out", out.path], timeout: 120
+      ) {
+        usleep(1_500_000)
+        try FileManager.default.moveItem(at: folder, to: moved)
+      }
+      XCTAssertEqual(result.status, 1, "\(format): \(result.stderr)")
+      XCTAssert(result.stderr.hasPrefix("confetti: cannot write \(out.path): "), result.stderr)
+      XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
+      XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: moved.path), [], format)
+      XCTAssertFalse(FileManager.default.fileExists(atPath: folder.path), format)
+    }
+  }
 }
