@@ -77,9 +77,28 @@ func helpCommand(for arguments: [String]) -> String {
   return (words + ["--help"]).joined(separator: " ")
 }
 
-/// Says `line` on standard error as the program's own: "confetti: …".
+/// Says `line` on standard error as the program's own: "confetti: …", on one line whatever it
+/// echoes: control characters (a newline or an escape in a name given) are written as escapes,
+/// and a line over 2,000 characters keeps its start and end around "…".
 func say(_ line: String) {
-  StandardStreams.writeError("confetti: \(line)\n")
+  StandardStreams.writeError("confetti: \(oneLine(line))\n")
+}
+
+/// `text` fit for one line of a terminal (see ``say(_:)``).
+func oneLine(_ text: String) -> String {
+  var shown = ""
+  for scalar in text.unicodeScalars {
+    switch scalar {
+    case "\n": shown += "\\n"
+    case "\t": shown += "\\t"
+    case _ where scalar.properties.generalCategory == .control:
+      shown += "\\u{\(String(scalar.value, radix: 16))}"
+    default: shown.unicodeScalars.append(scalar)
+    }
+  }
+  let longest = 2000
+  guard shown.count > longest else { return shown }
+  return String(shown.prefix(longest / 2)) + " … " + String(shown.suffix(longest / 2))
 }
 
 /// The standard streams, made safe to lose: a program started with one of them closed, or whose

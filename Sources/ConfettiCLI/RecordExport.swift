@@ -42,8 +42,14 @@ enum RecordExport {
     let json = try JSONSerialization.data(
       withJSONObject: description, options: [.prettyPrinted, .sortedKeys])
     let stem = String(path.dropLast(".bin".count))
+    try OutputFile.check(stem + ".json")
     try OutputFile.write(Data(frame.records), to: path)
-    try OutputFile.write(json, to: stem + ".json")
+    do {
+      try OutputFile.write(json, to: stem + ".json")
+    } catch {
+      unlink(path)  // the two files or neither
+      throw error
+    }
   }
 
   private static func typeName(_ component: RecordAttribute.Component) -> String {

@@ -135,7 +135,7 @@ struct Render: ParsableCommand {
     let isPNG = URL(fileURLWithPath: out).pathExtension.lowercased() == "png"
     guard isPNG || video != nil else {
       throw ValidationError(
-        "--out must name a .png, .gif, .webm, .mp4 or .mov file, not \(out)")
+        "--out must name a .png, .gif, .webm, .mp4 or .mov file, not \(oneLine(out))")
     }
     if let video, let refusal = video.refusal(width: size.width, height: size.height, fps: fps) {
       throw ValidationError(refusal)
@@ -150,7 +150,7 @@ struct Render: ParsableCommand {
     }
     if let records {
       guard records.lowercased().hasSuffix(".bin") else {
-        throw ValidationError("--records must name a .bin file, not \(records)")
+        throw ValidationError("--records must name a .bin file, not \(oneLine(records))")
       }
       guard frameCount == 1, video == nil else {
         throw ValidationError(
@@ -160,6 +160,8 @@ struct Render: ParsableCommand {
   }
 
   func run() throws {
+    // From the start: a signal while the GL is set up is noted, and acted on at the first frame.
+    Interruption.watch()
     try reportingFailures {
       var effect = try self.effect.load(fallback: "cannon")
       if let count {
@@ -178,6 +180,16 @@ struct Render: ParsableCommand {
 
   private func render(_ effect: Effect, on context: HeadlessContext) throws {
     if video == nil { try OutputFile.check(picture(renderedFrames.lowerBound)) }
+    if let records {
+      try OutputFile.check(records)
+      try OutputFile.check(String(records.dropLast(".bin".count)) + ".json")
+      let scene = try EffectScene(config: effect.config.validated(), capacity: 1, seed: seed)
+      guard !scene.expectedFeatures.contains(.images) else {
+        throw RenderFailure(
+          description: "--records cannot carry this effect's picture shapes (emoji, text, "
+            + "images): their texture atlas is not exported; choose an effect without them")
+      }
+    }
     let target = try OffscreenTarget(width: size.width, height: size.height, info: context.info)
     defer { target.release() }
     let system = try ConfettiSystem(
@@ -192,7 +204,6 @@ struct Render: ParsableCommand {
         path: out, width: size.width, height: size.height, fps: fps,
         transparent: background.color.alpha < 255)
     }
-    Interruption.watch()
     let start = Self.startTime
     system.fireOpening(at: start)
     // The others in the order of their moments, each fired as the clock reaches it.
@@ -219,20 +230,21 @@ struct Render: ParsableCommand {
         fireDue(by: clock)
       }
       guard renderedFrames.contains(frame) else { continue }
-      if let signal = Interruption.caught {
+      // Before the frame's work and once more before anything of it is written: a big frame
+      // takes seconds, and a signal meanwhile must not let it be written.
+      func stopIfInterrupted() throws {
+        guard let signal = Interruption.caught else { return }
         writer?.cancel()
         progress.clear()
         throw RenderInterrupted(signal: signal, out: out, whole: video != nil || frameCount == 1)
       }
+      try stopIfInterrupted()
       GLFrame.clear(to: background.color)
-      if let records {
-        try RecordExport.write(
-          system.drawExported(in: target.rect, at: now), to: records, size: size,
-          background: background.color, time: time)
-      } else {
-        try system.draw(in: target.rect, at: now)
-      }
+      let exported =
+        records == nil ? nil : try system.drawExported(in: target.rect, at: now)
+      if exported == nil { try system.draw(in: target.rect, at: now) }
       let image = try target.read().unpremultiplied()
+      try stopIfInterrupted()
       if let writer {
         try writer.append(image)
       } else {
@@ -240,10 +252,20 @@ struct Render: ParsableCommand {
           try PNG.write(image, to: URL(fileURLWithPath: picture(frame)))
         } catch  where frame > renderedFrames.lowerBound && frameCount > 1 {
           // The frames before it are whole: say so, and how to render the rest.
-          throw SequenceCut(
+          throw RenderFailure(
             description: "\(error); \(picture(renderedFrames.lowerBound)) … "
               + "\(picture(frame - 1)) are written: --frame-range \(frame):"
               + "\(renderedFrames.upperBound) renders the rest")
+        }
+      }
+      if let exported, let records {
+        do {
+          try RecordExport.write(
+            exported, to: records, size: size, background: background.color, time: time)
+        } catch {
+          // All three files or none.
+          unlink(out)
+          throw error
         }
       }
       progress.advance()
@@ -251,6 +273,12 @@ struct Render: ParsableCommand {
     try writer?.finish()
     progress.clear()
     print(summary)
+    // What the effect promised but the picture cannot show is said, never silently left out.
+    if system.droppedCount > 0 {
+      say(
+        "note: \(system.droppedCount) pieces the effect makes are not drawn: more are born at "
+          + "once than one scene holds")
+    }
   }
 
   /// The last line: what was written where.
@@ -353,8 +381,9 @@ struct Backdrop: ExpressibleByArgument {
   var defaultValueDescription: String { "#12141c" }
 }
 
-/// A picture of a sequence that could not be written, after others were.
-struct SequenceCut: Error, CustomStringConvertible {
+/// A render that cannot be done as asked, said in one line: a picture of a sequence that could
+/// not be written after others were, records that cannot carry the effect.
+struct RenderFailure: Error, CustomStringConvertible {
   var description: String
 }
 

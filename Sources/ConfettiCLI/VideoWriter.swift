@@ -120,7 +120,7 @@ final class VideoWriter {
   private var finished = false
 
   /// How long ffmpeg may take no frame, or take to end once fed, before the export fails.
-  static let stallLimit: Seconds = 60
+  static let stallLimit: Seconds = 20
 
   /// The ffmpeg program on PATH, or nil.
   static func findFFmpeg() -> URL? {

@@ -468,7 +468,19 @@ public struct EffectScene: Sendable {
     guard !(cell.onDeath.isEmpty && cell.alongFlight.isEmpty),
       generation <= Self.deepestSubCell
     else { return }
-    for parent in parents where subCellBudget > 0 {
+    // The first generation of each parent's children, for what the budget leaves unmade.
+    let promised =
+      cell.onDeath.compactMap { config.subCell(named: $0) }.map { config.subCells[$0].count }
+      .reduce(0, +)
+      + cell.alongFlight.compactMap { config.subCell(named: $0) }.map { config.subCells[$0].count }
+      .reduce(0, +)
+    for parent in parents {
+      guard subCellBudget > 0 else {
+        unmade += promised
+        continue
+      }
+      var made = 0
+      defer { unmade += max(0, promised - made) }
       // The piece as the GPU draws it, and its last visible moment.
       let drawn = parent.packed
       let style = table[drawn.emitter]
@@ -489,6 +501,7 @@ public struct EffectScene: Sendable {
         for age in ages where subCellBudget > 0 {
           let count = min(each, subCellBudget)
           subCellBudget -= count
+          made += count
           let moment = time + age
           let clock = Tick(moment)
           guard let state = ConfettiPhysics.state(of: drawn, age: age, style: style, now: clock)

@@ -537,4 +537,115 @@ final class ExportTests: XCTestCase {
       XCTAssertFalse(FileManager.default.fileExists(atPath: folder.path), format)
     }
   }
+
+  func testAnFFmpegThatNeverTakesOrNeverEndsFailsWithinTheStallLimit() throws {
+    // Without a signal, too: each waited for ever (the first in write(2), the second for its
+    // end). The limit is 20 s.
+    _ = try ffmpeg()
+    let directory = try temporaryDirectory()
+    let bin = directory.appendingPathComponent("bin")
+    try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+    let out = directory.appendingPathComponent("clip.webm")
+    for (script, said) in [
+      ("exec sleep 1000", "ffmpeg took no frame for 20 s"),
+      ("cat > /dev/null; exec sleep 1000", "ffmpeg did not finish within 20 s of the last frame"),
+    ] {
+      let program = bin.appendingPathComponent("ffmpeg")
+      try ("#!/bin/bash\n" + script + "\n").write(to: program, atomically: true, encoding: .utf8)
+      chmod(program.path, 0o755)
+      let started = Date()
+      let result = try confetti(
+        ["render", "--size", "160x120", "--frames", "10", "--out", out.path],
+        environment: ["PATH": bin.path + ":/usr/bin:/bin"], timeout: 60)
+      XCTAssertEqual(result.status, 1, result.stderr)
+      XCTAssert(result.stderr.contains(said), result.stderr)
+      XCTAssertLessThan(Date().timeIntervalSince(started), 40)
+      let left = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+      XCTAssertEqual(left, ["bin"], script)
+    }
+  }
+
+  func testRecordsArePictureAndBothFilesOrNothing() throws {
+    let directory = try temporaryDirectory()
+    let picture = directory.appendingPathComponent("a.png").path
+    let records = directory.appendingPathComponent("r.bin").path
+    func left() throws -> [String] {
+      try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+    }
+    // A folder where the description goes: refused before anything is written.
+    try FileManager.default.createDirectory(
+      atPath: directory.appendingPathComponent("r.json").path, withIntermediateDirectories: true)
+    let blocked = try confetti(
+      ["render", "--size", "160x120", "--out", picture, "--records", records])
+    XCTAssertEqual(blocked.status, 1, blocked.stderr)
+    XCTAssert(blocked.stderr.contains("will not write"), blocked.stderr)
+    XCTAssertEqual(try left(), ["r.json"], "no picture, no records")
+    try FileManager.default.removeItem(atPath: directory.appendingPathComponent("r.json").path)
+    // Picture shapes, whose atlas is not exported: refused in one line (it wrote records a port
+    // could not draw, exit 0).
+    let emoji = try confetti(
+      ["render", "--preset", "emoji", "--size", "160x120", "--out", picture, "--records", records])
+    XCTAssertEqual(emoji.status, 1, emoji.stderr)
+    XCTAssert(emoji.stderr.contains("--records cannot carry this effect's picture shapes"))
+    XCTAssertEqual(try left(), [])
+    // A full disk part-way: none of the three is left.
+    if getuid() == 0 {
+      for filler in ["250k", "232k"] {
+        let result = try runProgram(
+          URL(fileURLWithPath: "/usr/bin/unshare"),
+          [
+            "--mount", "/bin/sh", "-c",
+            "mount -t tmpfs -o size=300k none \"$1\" && head -c \(filler) /dev/zero > \"$1/f\" && "
+              + "exec \"$0\" render --preset fire --time 1 --size 160x120 --out \"$1/a.png\" "
+              + "--records \"$1/r.bin\"",
+            confettiBinary.path, directory.path,
+          ])
+        XCTAssertEqual(result.status, 1, "\(filler): \(result.stderr)")
+        XCTAssert(result.stderr.contains("No space left on device"), result.stderr)
+        XCTAssertEqual(try left(), [], filler)
+      }
+    }
+  }
+
+  func testASignalDuringABigPictureLeavesNoPicture() throws {
+    // The frame takes seconds on a software GL; a signal meanwhile was noted only before the
+    // next frame, so the picture was written and the program ended with 0.
+    let directory = try temporaryDirectory()
+    let picture = directory.appendingPathComponent("big.png")
+    let process = Process()
+    process.executableURL = confettiBinary
+    process.arguments = ["render", "--size", "6000x6000", "--out", picture.path]
+    let err = Pipe()
+    process.standardError = err
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    usleep(700_000)
+    kill(process.processIdentifier, SIGINT)
+    process.waitUntilExit()
+    let said = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    XCTAssertEqual(process.terminationStatus, 128 + SIGINT, said)
+    XCTAssertEqual(said, "confetti: interrupted: \(picture.path) was not written\n")
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), [])
+  }
+
+  func testPiecesTheSceneCannotHoldAreSaidNotSilentlyLeftOut() throws {
+    // A thousand pieces each starting a thousand: a million children, beyond what one step
+    // makes (100,000). The picture is written, and the shortfall said.
+    let directory = try temporaryDirectory()
+    let config = directory.appendingPathComponent("many.json")
+    try #"""
+    {"name": "many", "emitters": [{"cells": [{"count": 1000, "lifetime": 1, "onDeath": ["b"]}]}],
+     "subCells": [{"name": "b", "count": 1000, "lifetime": 1}]}
+    """#.write(to: config, atomically: true, encoding: .utf8)
+    let result = try confetti(
+      [
+        "render", "--config", config.path, "--time", "1.5", "--size", "160x120", "--out",
+        directory.appendingPathComponent("m.png").path,
+      ])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    XCTAssertEqual(
+      result.stderr,
+      "confetti: note: 900000 pieces the effect makes are not drawn: more are born at once than "
+        + "one scene holds\n")
+  }
 }

@@ -101,6 +101,12 @@ final class HostileInputTests: XCTestCase {
       arguments: ["render", "--frames", "2", "--size", "100x75", "--out", "a.webm"], status: 64,
       message: "give --size 100x76"),
     Case(arguments: ["render", "--records", "r.txt"], status: 64, message: "a .bin file"),
+    // What is echoed stays on one line: a newline or an escape in a name is written escaped.
+    Case(
+      arguments: ["render", "--out", "/nonexistent\nfolder\u{1B}[2J/a.png"], status: 1,
+      message: "/nonexistent\\nfolder\\u{1b}[2J/a.png"),
+    Case(
+      arguments: ["--preset", "bad\nname"], status: 64, message: "no preset named \"bad\\nname\""),
     Case(
       arguments: ["render", "--frames", "3", "--fps", "0.001", "--out", "a.gif"], status: 64,
       message: "GIF shows a frame for at most 655.35 s"),
