@@ -249,7 +249,10 @@ struct Render: ParsableCommand {
         try writer.append(image)
       } else {
         do {
-          try PNG.write(image, to: URL(fileURLWithPath: picture(frame)))
+          // Encoding a big picture takes a while: a signal meanwhile stops it unwritten.
+          let encoded = try PNG.encode(image)
+          try stopIfInterrupted()
+          try OutputFile.write(encoded, to: picture(frame))
         } catch  where frame > renderedFrames.lowerBound && frameCount > 1 {
           // The frames before it are whole: say so, and how to render the rest.
           throw RenderFailure(
@@ -268,11 +271,21 @@ struct Render: ParsableCommand {
           throw error
         }
       }
+      // A single picture stopped while it was being written is not kept: no exit 0 after a
+      // signal. (A sequence's pictures are each whole, and said so.)
+      if frameCount == 1, writer == nil, let signal = Interruption.caught {
+        unlink(out)
+        if let records {
+          unlink(records)
+          unlink(String(records.dropLast(".bin".count)) + ".json")
+        }
+        throw RenderInterrupted(signal: signal, out: out, whole: true)
+      }
       progress.advance()
     }
     try writer?.finish()
     progress.clear()
-    print(summary)
+    print(oneLine(summary))
     // What the effect promised but the picture cannot show is said, never silently left out.
     if system.droppedCount > 0 {
       say(

@@ -608,24 +608,43 @@ final class ExportTests: XCTestCase {
   }
 
   func testASignalDuringABigPictureLeavesNoPicture() throws {
-    // The frame takes seconds on a software GL; a signal meanwhile was noted only before the
-    // next frame, so the picture was written and the program ended with 0.
+    // The frame, its reading back and its encoding take seconds on a software GL; a signal in
+    // any of them was noted only before the next frame, so the picture was written and the
+    // program ended with 0. Signals at a third, a half and three quarters of a whole run's time.
     let directory = try temporaryDirectory()
     let picture = directory.appendingPathComponent("big.png")
-    let process = Process()
-    process.executableURL = confettiBinary
-    process.arguments = ["render", "--size", "6000x6000", "--out", picture.path]
-    let err = Pipe()
-    process.standardError = err
-    process.standardOutput = FileHandle.nullDevice
-    try process.run()
-    usleep(700_000)
-    kill(process.processIdentifier, SIGINT)
-    process.waitUntilExit()
-    let said = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    XCTAssertEqual(process.terminationStatus, 128 + SIGINT, said)
-    XCTAssertEqual(said, "confetti: interrupted: \(picture.path) was not written\n")
-    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), [])
+    let arguments = ["render", "--size", "4096x4096", "--out", picture.path]
+    let started = Date()
+    let whole = try confetti(arguments)
+    XCTAssertEqual(whole.status, 0, whole.stderr)
+    let duration = Date().timeIntervalSince(started)
+    try FileManager.default.removeItem(at: picture)
+    for share in [0.3, 0.5, 0.75, 0.9] {
+      let process = Process()
+      process.executableURL = confettiBinary
+      process.arguments = arguments
+      let err = Pipe()
+      process.standardError = err
+      process.standardOutput = FileHandle.nullDevice
+      try process.run()
+      usleep(UInt32(duration * share * 1_000_000))
+      kill(process.processIdentifier, SIGINT)
+      process.waitUntilExit()
+      let said = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      XCTAssertEqual(process.terminationStatus, 128 + SIGINT, "at \(share): \(said)")
+      XCTAssertEqual(said, "confetti: interrupted: \(picture.path) was not written\n")
+      XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), [])
+    }
+  }
+
+  func testTheLastLineShowsAnOddNameEscaped() throws {
+    // A newline or an escape in a name went to the terminal as it was.
+    let directory = try temporaryDirectory()
+    let odd = directory.appendingPathComponent("q\nb\u{1B}[31m.png")
+    let result = try confetti(["render", "--size", "80x60", "--out", odd.path])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    XCTAssertEqual(result.stdout, "wrote \(directory.path)/q\\nb\\u{1b}[31m.png (80×60)\n")
+    XCTAssert(FileManager.default.fileExists(atPath: odd.path), "the file has its real name")
   }
 
   func testPiecesTheSceneCannotHoldAreSaidNotSilentlyLeftOut() throws {
