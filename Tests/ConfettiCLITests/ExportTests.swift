@@ -610,7 +610,7 @@ final class ExportTests: XCTestCase {
   func testASignalDuringABigPictureLeavesNoPicture() throws {
     // The frame, its reading back and its encoding take seconds on a software GL; a signal in
     // any of them was noted only before the next frame, so the picture was written and the
-    // program ended with 0. Signals at a third, a half and three quarters of a whole run's time.
+    // program ended with 0. Signals at 30, 50, 75 and 90 % of a whole run's measured time.
     let directory = try temporaryDirectory()
     let picture = directory.appendingPathComponent("big.png")
     let arguments = ["render", "--size", "4096x4096", "--out", picture.path]
