@@ -433,6 +433,10 @@ enum Interruption {
   /// Starts noting the signals. With a `deadline`, a watchdog thread exits the program that
   /// long after the first one, if it has not ended by then.
   static func watch(endingWithin deadline: Seconds? = nil) {
+    // Everything the handler touches is set up now, before it can run: a global's first use
+    // allocates, and a handler that interrupts malloc (the GL driver's, setting up) and then
+    // allocates waits for ever on malloc's lock.
+    _ = (Interruption.arrived, Interruption.received)
     if let deadline {
       Thread.detachNewThread {
         while sem_wait(Interruption.arrived) != 0 {}
