@@ -4,6 +4,11 @@ import Foundation
 /// `confetti render --records NAME.bin`: one picture's particle records and everything a port
 /// of the shaders needs to draw them as this program did (`Examples/webgl2` reads them).
 enum RecordExport {
+  /// The description written beside the records `path` (NAME.bin): NAME.json.
+  static func descriptionPath(of path: String) -> String {
+    String(path.dropLast(".bin".count)) + ".json"
+  }
+
   /// Writes the records to `path` and the rest to the `.json` beside it.
   static func write(
     _ frame: (records: [UInt8], uniforms: [UniformValue], viewport: PixelRect, copies: Int),
@@ -41,11 +46,11 @@ enum RecordExport {
     ]
     let json = try JSONSerialization.data(
       withJSONObject: description, options: [.prettyPrinted, .sortedKeys])
-    let stem = String(path.dropLast(".bin".count))
-    try OutputFile.check(stem + ".json")
+    let describedAt = descriptionPath(of: path)
+    try OutputFile.check(describedAt)
     try OutputFile.write(Data(frame.records), to: path)
     do {
-      try OutputFile.write(json, to: stem + ".json")
+      try OutputFile.write(json, to: describedAt)
     } catch {
       unlink(path)  // the two files or neither
       throw error

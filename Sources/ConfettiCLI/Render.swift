@@ -182,7 +182,7 @@ struct Render: ParsableCommand {
     if video == nil { try OutputFile.check(picture(renderedFrames.lowerBound)) }
     if let records {
       try OutputFile.check(records)
-      try OutputFile.check(String(records.dropLast(".bin".count)) + ".json")
+      try OutputFile.check(RecordExport.descriptionPath(of: records))
       let scene = try EffectScene(config: effect.config.validated(), capacity: 1, seed: seed)
       guard !scene.expectedFeatures.contains(.images) else {
         throw RenderFailure(
@@ -277,7 +277,7 @@ struct Render: ParsableCommand {
         unlink(out)
         if let records {
           unlink(records)
-          unlink(String(records.dropLast(".bin".count)) + ".json")
+          unlink(RecordExport.descriptionPath(of: records))
         }
         throw RenderInterrupted(signal: signal, out: out, whole: true)
       }

@@ -643,6 +643,16 @@ func xdotool(_ arguments: [String], display: String) throws -> String {
 
 /// Throws XCTSkip unless every program in `tools` is installed, except on CI, which installs
 /// them all: there a missing one is a failure too.
+/// The program `name` on PATH, which `what` needs: skipped where it is missing, except on CI,
+/// which installs it: there a missing program is a failure.
+func requiredProgram(_ name: String, for what: String) throws -> URL {
+  if let program = findProgram(name) { return program }
+  if ProcessInfo.processInfo.environment["CI"] == "true" {
+    XCTFail("CI must test \(what), but \(name) is not installed")
+  }
+  throw XCTSkip("\(what) needs \(name)")
+}
+
 func requireTools(_ tools: [String], for what: String) throws {
   let missing = tools.filter { !FileManager.default.isExecutableFile(atPath: $0) }
   guard !missing.isEmpty else { return }

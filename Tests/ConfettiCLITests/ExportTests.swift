@@ -9,13 +9,7 @@ final class ExportTests: XCTestCase {
   let small = ["--preset", "confetti", "--size", "160x120", "--time", "0.5"]
 
   func ffmpeg() throws -> URL {
-    guard let ffmpeg = findProgram("ffmpeg") else {
-      if ProcessInfo.processInfo.environment["CI"] == "true" {
-        XCTFail("CI must test the export, but ffmpeg is not installed")
-      }
-      throw XCTSkip("needs ffmpeg")
-    }
-    return ffmpeg
+    try requiredProgram("ffmpeg", for: "the export")
   }
 
   /// The frames of an animation, decoded by ffmpeg to straight RGBA.
@@ -176,15 +170,10 @@ final class ExportTests: XCTestCase {
     XCTAssertEqual(missing.stderr.split(separator: "\n").count, 1)
 
     // An ffmpeg that dies after a moment (as one killed would).
-    let bin = directory.appendingPathComponent("bin")
-    try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
-    let fake = bin.appendingPathComponent("ffmpeg")
-    try "#!/bin/sh\nhead -c 1000 > /dev/null\necho 'Conversion failed!' >&2\nkill -9 $$\n"
-      .write(to: fake, atomically: true, encoding: .utf8)
-    chmod(fake.path, 0o755)
     let killed = try confetti(
       ["render", "--frames", "30", "--size", "320x240", "--out", out.path],
-      environment: ["PATH": bin.path + ":/usr/bin:/bin"])
+      environment: fakeFFmpeg(
+        "head -c 1000 > /dev/null; echo 'Conversion failed!' >&2; kill -9 $$", in: directory))
     XCTAssertEqual(killed.status, 1)
     XCTAssert(killed.stderr.hasPrefix("confetti: cannot write \(out.path): ffmpeg"), killed.stderr)
     XCTAssert(killed.stderr.contains("Conversion failed!"), killed.stderr)
@@ -303,14 +292,8 @@ final class ExportTests: XCTestCase {
 
     // Stand-ins for ffmpeg, each ending its own way after reading every frame into its output
     // file (its last argument).
-    let bin = directory.appendingPathComponent("bin")
-    try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
     func fake(_ ending: String) throws -> [String: String?] {
-      let script = "#!/bin/sh\nfor last; do :; done\ncat > \"$last\"\n\(ending)\n"
-      let program = bin.appendingPathComponent("ffmpeg")
-      try script.write(to: program, atomically: true, encoding: .utf8)
-      chmod(program.path, 0o755)
-      return ["PATH": bin.path + ":/usr/bin:/bin"]
+      try fakeFFmpeg("cat > \"$last\"\n" + ending, in: directory)
     }
     let out = directory.appendingPathComponent("clip.webm")
     let render = ["render", "--frames", "5", "--size", "160x120", "--out", out.path]
@@ -374,11 +357,8 @@ final class ExportTests: XCTestCase {
     // for the whole animation held them all: 300 frames of 320×240 are 92 MB).
     let real = try ffmpeg()
     let directory = try temporaryDirectory()
-    let bin = directory.appendingPathComponent("bin")
-    try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
     let peak = directory.appendingPathComponent("peak")
     let wrapper = """
-      #!/bin/sh
       exec 3<&0
       "\(real.path)" "$@" <&3 3<&- &
       child=$!
@@ -388,8 +368,7 @@ final class ExportTests: XCTestCase {
       done
       wait $child
       """
-    try wrapper.write(to: bin.appendingPathComponent("ffmpeg"), atomically: true, encoding: .utf8)
-    chmod(bin.appendingPathComponent("ffmpeg").path, 0o755)
+    let environment = try fakeFFmpeg(wrapper, in: directory)
     func peakKilobytes(frames: Int) throws -> Int {
       let out = directory.appendingPathComponent("clip-\(frames).gif")
       let result = try confetti(
@@ -397,7 +376,7 @@ final class ExportTests: XCTestCase {
           "render", "--preset", "confetti", "--size", "320x240", "--frames", "\(frames)", "--out",
           out.path,
         ],
-        environment: ["PATH": bin.path + ":/usr/bin:/bin"], timeout: 120)
+        environment: environment, timeout: 120)
       XCTAssertEqual(result.status, 0, result.stderr)
       let line = try String(contentsOf: peak, encoding: .utf8)
       return try XCTUnwrap(Int(line.filter(\.isNumber)), line)
@@ -415,14 +394,8 @@ final class ExportTests: XCTestCase {
       try FileManager.default.contentsOfDirectory(atPath: directory.path)
         .filter { $0 != "bin" && $0 != "full" }.sorted()
     }
-    let bin = directory.appendingPathComponent("bin")
-    try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
     func fake(_ script: String) throws -> [String: String] {
-      let program = bin.appendingPathComponent("ffmpeg")
-      try ("#!/bin/bash\nfor last; do :; done\n" + script + "\n")
-        .write(to: program, atomically: true, encoding: .utf8)
-      chmod(program.path, 0o755)
-      return ["PATH": bin.path + ":/usr/bin:/bin"]
+      try fakeFFmpeg(script, in: directory).compactMapValues { $0 }
     }
     /// Starts a render, sends `signal` after `delay` seconds, and returns its status, what it
     /// said and how long it took to end after the signal.
@@ -543,20 +516,15 @@ final class ExportTests: XCTestCase {
     // end). The limit is 20 s.
     _ = try ffmpeg()
     let directory = try temporaryDirectory()
-    let bin = directory.appendingPathComponent("bin")
-    try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
     let out = directory.appendingPathComponent("clip.webm")
     for (script, said) in [
       ("exec sleep 1000", "ffmpeg took no frame for 20 s"),
       ("cat > /dev/null; exec sleep 1000", "ffmpeg did not finish within 20 s of the last frame"),
     ] {
-      let program = bin.appendingPathComponent("ffmpeg")
-      try ("#!/bin/bash\n" + script + "\n").write(to: program, atomically: true, encoding: .utf8)
-      chmod(program.path, 0o755)
       let started = Date()
       let result = try confetti(
         ["render", "--size", "160x120", "--frames", "10", "--out", out.path],
-        environment: ["PATH": bin.path + ":/usr/bin:/bin"], timeout: 60)
+        environment: fakeFFmpeg(script, in: directory), timeout: 60)
       XCTAssertEqual(result.status, 1, result.stderr)
       XCTAssert(result.stderr.contains(said), result.stderr)
       XCTAssertLessThan(Date().timeIntervalSince(started), 40)
@@ -699,4 +667,16 @@ final class ExportTests: XCTestCase {
       XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), [])
     }
   }
+}
+
+/// Puts an `ffmpeg` running `script` (bash, with `$last` its last argument: the output file)
+/// in `directory`/bin, and returns the environment whose PATH finds it first.
+func fakeFFmpeg(_ script: String, in directory: URL) throws -> [String: String?] {
+  let bin = directory.appendingPathComponent("bin")
+  try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+  let program = bin.appendingPathComponent("ffmpeg")
+  try ("#!/bin/bash\nfor last; do :; done\n" + script + "\n")
+    .write(to: program, atomically: true, encoding: .utf8)
+  chmod(program.path, 0o755)
+  return ["PATH": bin.path + ":/usr/bin:/bin"]
 }

@@ -6,18 +6,8 @@ import XCTest
 /// port of the shaders in headless Chromium (its software GL, SwiftShader), are the picture
 /// `confetti render` drew of the same moment.
 final class WebGL2ExampleTests: XCTestCase {
-  func chromium() throws -> URL {
-    guard let chromium = findProgram("chromium") else {
-      if ProcessInfo.processInfo.environment["CI"] == "true" {
-        XCTFail("CI must test the WebGL2 example, but chromium is not installed")
-      }
-      throw XCTSkip("needs chromium")
-    }
-    return chromium
-  }
-
   func testThePageDrawsTheRecordsAsTheProgramDoes() throws {
-    let chromium = try chromium()
+    let chromium = try requiredProgram("chromium", for: "the WebGL2 example")
     let directory = try temporaryDirectory()
     let page = directory.appendingPathComponent("index.html")
     try FileManager.default.copyItem(
