@@ -96,8 +96,9 @@ enum VideoFormat: String, CaseIterable, Sendable {
 ///
 /// ffmpeg writes into a hidden file this program creates itself, exclusively, beside the
 /// destination; it is renamed over the destination only once ffmpeg has ended cleanly having
-/// said nothing, the file is on disk (fsync), begins as the format's files do and is still the
-/// very file created. A failure, a full disk or an interruption never leaves a file under either
+/// said nothing, the file is on disk (fsync), begins as the format's files do, is still the
+/// very file created, and (read back by ffprobe, where it is installed) holds every frame sent
+/// at the size sent. A failure, a full disk or an interruption never leaves a file under either
 /// name, and nothing planted at the hidden name (a symbolic link) is ever written through or
 /// moved into place.
 ///
@@ -112,6 +113,10 @@ final class VideoWriter {
 
   let path: String
   let format: VideoFormat
+  private let width: Int
+  private let height: Int
+  private let ffmpeg: URL
+  private var framesSent = 0
   private let child: pid_t
   private var status: Int32?
   private var input: Int32
@@ -123,9 +128,13 @@ final class VideoWriter {
   static let stallLimit: Seconds = 20
 
   /// The ffmpeg program on PATH, or nil.
-  static func findFFmpeg() -> URL? {
+  static func findFFmpeg() -> URL? { findProgram("ffmpeg") }
+
+  /// The program `name` in `first` or else on PATH, or nil.
+  static func findProgram(_ name: String, first: URL? = nil) -> URL? {
     let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
-    return folders.map { URL(fileURLWithPath: String($0)).appending(path: "ffmpeg") }
+      .map { URL(fileURLWithPath: String($0)) }
+    return ([first].compactMap { $0 } + folders).map { $0.appending(path: name) }
       .first { FileManager.default.isExecutableFile(atPath: $0.path) }
   }
 
@@ -146,6 +155,9 @@ final class VideoWriter {
     signal(SIGPIPE, SIG_IGN)
     self.path = path
     self.format = format
+    self.width = width
+    self.height = height
+    self.ffmpeg = ffmpeg
     do {
       temporary = try ExclusiveFile(beside: path)
     } catch let error as OutputFile.Failure {
@@ -162,39 +174,17 @@ final class VideoWriter {
       temporary.remove()
       throw Failure(description: "cannot start ffmpeg: \(String(cString: strerror(errno)))")
     }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_adddup2(&actions, frames[0], 0)
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_adddup2(&actions, said[1], 2)
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    // Its own process group, every signal at its default and none blocked.
-    var defaults = sigset_t()
-    sigfillset(&defaults)
-    var unblocked = sigset_t()
-    sigemptyset(&unblocked)
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setsigmask(&attributes, &unblocked)
-    posix_spawnattr_setpgroup(&attributes, 0)
-    posix_spawnattr_setflags(
-      &attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
-    var argv = arguments.map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
-    var pid: pid_t = 0
-    let failed = posix_spawn(&pid, ffmpeg.path, &actions, &attributes, &argv, Glibc.environ)
+    let started = spawnInOwnGroup(arguments, input: frames[0], output: nil, errors: said[1])
     close(frames[0])
     close(said[1])
-    guard failed == 0 else {
+    switch started {
+    case .success(let pid): child = pid
+    case .failure(let error):
       close(frames[1])
       close(said[0])
       temporary.remove()
-      throw Failure(
-        description: "cannot start ffmpeg (\(ffmpeg.path)): \(String(cString: strerror(failed)))")
+      throw Failure(description: "cannot start ffmpeg (\(ffmpeg.path)): \(error.reason)")
     }
-    child = pid
     input = frames[1]
     // Writes that would block return at once, so a stalled ffmpeg cannot stall the program.
     _ = fcntl(input, F_SETFL, fcntl(input, F_GETFL) | O_NONBLOCK)
@@ -232,6 +222,7 @@ final class VideoWriter {
         }
       }
     }
+    framesSent += 1
   }
 
   /// Ends the input, waits for ffmpeg (a signal noted by ``Interruption`` meanwhile cancels the
@@ -253,12 +244,66 @@ final class VideoWriter {
     do {
       try temporary.commit(
         to: path, signatures: format.signatures,
-        kind: "a \(format.name) file, though ffmpeg said all went well")
+        kind: "a \(format.name) file, though ffmpeg said all went well", check: readBack)
     } catch let error as OutputFile.Failure {
       finished = true
       throw Failure(description: error.description)
     }
     finished = true
+  }
+
+  /// Reads back what ffmpeg wrote with ffprobe (beside ffmpeg, or on PATH): it must hold every
+  /// frame sent, at the size sent. Without ffprobe the check of how the file begins stands alone.
+  private func readBack() throws {
+    guard let ffprobe = Self.findProgram("ffprobe", first: ffmpeg.deletingLastPathComponent())
+    else { return }
+    var said: [Int32] = [-1, -1]
+    guard confetti_private_pipe(&said) == 0 else {
+      throw failure("cannot read it back: \(String(cString: strerror(errno)))")
+    }
+    let arguments = [
+      ffprobe.path, "-v", "error", "-count_packets", "-select_streams", "v:0", "-show_entries",
+      "stream=width,height,nb_read_packets", "-of", "csv=p=0", temporary.path,
+    ]
+    let started = spawnInOwnGroup(arguments, input: nil, output: said[1], errors: nil)
+    close(said[1])
+    defer { close(said[0]) }
+    guard case .success(let reader) = started else {
+      throw failure("cannot start ffprobe to read it back (\(ffprobe.path))")
+    }
+    var text: [UInt8] = []
+    var ending: Int32 = 0
+    let began = Date()
+    var buffer = [UInt8](repeating: 0, count: 256)
+    while true {
+      var ready = pollfd(fd: said[0], events: Int16(POLLIN), revents: 0)
+      if poll(&ready, 1, 100) > 0 {
+        let count = buffer.withUnsafeMutableBytes { read(said[0], $0.baseAddress, $0.count) }
+        if count > 0, text.count < 4096 { text += buffer[..<count] }
+        if count > 0 || (count < 0 && errno == EINTR) { continue }
+        break
+      }
+      let stalled = Date().timeIntervalSince(began) > Self.stallLimit
+      if Interruption.caught != nil || stalled {
+        kill(-reader, SIGKILL)
+        while waitpid(reader, &ending, 0) < 0 && errno == EINTR {}
+        try stopIfInterrupted()
+        throw failure("ffprobe did not read it back within \(Int(Self.stallLimit)) s")
+      }
+    }
+    while waitpid(reader, &ending, 0) < 0 && errno == EINTR {}
+    let fields =
+      String(decoding: text, as: UTF8.self)
+      .split(whereSeparator: \.isNewline).first?.split(separator: ",").map { Int($0) } ?? []
+    let found = fields.count == 3 ? fields.compactMap { $0 } : []
+    guard found.count == 3 else {
+      throw failure("ffprobe cannot read back what ffmpeg wrote, though ffmpeg said all went well")
+    }
+    guard found == [width, height, framesSent] else {
+      throw failure(
+        "ffmpeg wrote \(found[2]) frame\(found[2] == 1 ? "" : "s") of \(found[0])×\(found[1]), "
+          + "not \(framesSent) of \(width)×\(height)")
+    }
   }
 
   /// Stops ffmpeg and what it started, and removes what it wrote: nothing is left under either
@@ -320,6 +365,51 @@ final class VideoWriter {
     let line = (said ?? complaints.lastLine())?.replacingOccurrences(of: temporary.path, with: path)
     return Failure(description: "cannot write \(path): \(what) (\(line ?? how))")
   }
+}
+
+/// Why a program could not be started.
+struct SpawnFailure: Error {
+  /// What the system said.
+  var reason: String
+}
+
+/// Starts `arguments` (the program's path first) in a process group of its own, every signal at
+/// its default and none blocked, its standard input from `input` and its output and errors to
+/// `output` and `errors` (nil: /dev/null).
+func spawnInOwnGroup(
+  _ arguments: [String], input: Int32?, output: Int32?, errors: Int32?
+) -> Result<pid_t, SpawnFailure> {
+  var actions = posix_spawn_file_actions_t()
+  posix_spawn_file_actions_init(&actions)
+  defer { posix_spawn_file_actions_destroy(&actions) }
+  for (target, source) in [(Int32(0), input), (1, output), (2, errors)] {
+    if let source {
+      posix_spawn_file_actions_adddup2(&actions, source, target)
+    } else {
+      posix_spawn_file_actions_addopen(
+        &actions, target, "/dev/null", target == 0 ? O_RDONLY : O_WRONLY, 0)
+    }
+  }
+  var attributes = posix_spawnattr_t()
+  posix_spawnattr_init(&attributes)
+  defer { posix_spawnattr_destroy(&attributes) }
+  var defaults = sigset_t()
+  sigfillset(&defaults)
+  var unblocked = sigset_t()
+  sigemptyset(&unblocked)
+  posix_spawnattr_setsigdefault(&attributes, &defaults)
+  posix_spawnattr_setsigmask(&attributes, &unblocked)
+  posix_spawnattr_setpgroup(&attributes, 0)
+  posix_spawnattr_setflags(
+    &attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
+  var argv = arguments.map { strdup($0) } + [nil]
+  defer { argv.forEach { free($0) } }
+  var pid: pid_t = 0
+  let failed = posix_spawn(&pid, arguments[0], &actions, &attributes, &argv, Glibc.environ)
+  guard failed == 0 else {
+    return .failure(SpawnFailure(reason: String(cString: strerror(failed))))
+  }
+  return .success(pid)
 }
 
 extension VideoFormat {

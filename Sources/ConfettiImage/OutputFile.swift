@@ -111,10 +111,12 @@ public final class ExclusiveFile {
 
   /// Puts the file, flushed to disk and not empty, under `destination` (replacing what is
   /// there); removes it and throws if it cannot, if its name no longer holds it, if its folder
-  /// has moved, or if it does not begin with one of `signatures` (bytes at an offset; none:
-  /// anything), described then as not `kind`.
+  /// has moved, if it does not begin with one of `signatures` (bytes at an offset; none:
+  /// anything), described then as not `kind`, or if `check` (a last look at its contents, just
+  /// before the rename) throws.
   public func commit(
-    to destination: String, signatures: [(offset: Int, bytes: [UInt8])] = [], kind: String = ""
+    to destination: String, signatures: [(offset: Int, bytes: [UInt8])] = [], kind: String = "",
+    check: () throws -> Void = {}
   ) throws {
     defer { remove() }
     guard fsync(descriptor) == 0 else { throw OutputFile.failure(destination) }
@@ -140,6 +142,7 @@ public final class ExclusiveFile {
       throw OutputFile.Failure(
         description: "cannot write \(destination): what was written is not \(kind)")
     }
+    try check()
     let target = URL(fileURLWithPath: destination).lastPathComponent
     guard renameat(folder, name, folder, target) == 0 else { throw OutputFile.failure(destination) }
     open = false

@@ -453,6 +453,21 @@ final class ExportTests: XCTestCase {
         + "all went well\n")
     XCTAssertEqual(try leftovers(), [])
 
+    // One that writes a well-formed GIF, but of one frame at another size, and says all went
+    // well: what was written is read back, and refused.
+    let short = try confetti(
+      render,
+      environment: fake(
+        "cat > /dev/null; /usr/bin/ffmpeg -v error -y -f lavfi -i color=red:s=320x240 "
+          + "-frames:v 1 -f gif \"$last\"; exit 0"
+      ).mapValues { $0 })
+    XCTAssertEqual(short.status, 1, short.stderr)
+    XCTAssertEqual(
+      short.stderr,
+      "confetti: cannot write \(out.path): ffmpeg wrote 1 frame of 320×240, not 10 of 160×120 "
+        + "(exit status 0)\n")
+    XCTAssertEqual(try leftovers(), [])
+
     // The real ffmpeg, and each signal that asks a program to stop (a closed terminal's SIGHUP,
     // Ctrl-\\'s SIGQUIT, and those whose default ends it as abruptly) half-way: one line,
     // nothing left (SIGHUP left ffmpeg writing a hidden partial GIF; SIGQUIT printed a crash
