@@ -14,7 +14,7 @@ import os
 _lib = ctypes.CDLL(os.environ.get("CONFETTI_LIBRARY", "libconfetti.so.0"))
 
 START, CLICK, KEY = 0, 1, 2  # confetti_trigger_type
-REDUCE_MOTION = 1  # confetti_desc.flags
+REDUCE_MOTION, CACHE_GL_STATE = 1, 2  # confetti_desc.flags
 
 
 class Error(Exception):
@@ -64,6 +64,7 @@ for name, arguments in {
     "confetti_trigger_at": [_handle, ctypes.c_int, _d, _d, _d],
     "confetti_advance": [_handle, _d],
     "confetti_draw": [_handle, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int, _d],
+    "confetti_reset_gl_state_cache": [_handle],
     "confetti_set_size": [_handle, _d, _d],
     "confetti_clear": [_handle, ctypes.c_bool],
     "confetti_is_alive": [_handle, _d, ctypes.POINTER(ctypes.c_bool)],
@@ -109,6 +110,10 @@ class System:
         x, y, width, height = (_whole(v, n, 32) for v, n in
                                zip((x, y, width, height), ("x", "y", "width", "height")))
         _lib.confetti_draw(self._handle, x, y, width, height, time)
+
+    def reset_gl_state_cache(self):
+        """With CACHE_GL_STATE: the GL state was changed since the last draw; set it all again."""
+        _lib.confetti_reset_gl_state_cache(self._handle)
 
     def set_size(self, width, height):
         _lib.confetti_set_size(self._handle, width, height)

@@ -110,7 +110,13 @@ typedef enum confetti_trigger_type {
 enum {
   /* Each particle appears near where its motion would take it and fades in place, for people
    * who are bothered by movement. */
-  CONFETTI_REDUCE_MOTION = 1
+  CONFETTI_REDUCE_MOTION = 1,
+  /* For a host that has the GL context to itself: the system keeps the GL state it sets
+   * between draws instead of saving and restoring the host's (about fifty glGet and
+   * glIsEnabled queries a draw), so that a steady frame sends one uniform and one draw and asks
+   * the GL nothing. The host promises to leave the state as a draw left it and the context
+   * current, or to call confetti_reset_gl_state_cache after changing it. */
+  CONFETTI_CACHE_GL_STATE = 2
 };
 
 /* What to run, and where. Zero-initialise it ({0}) and set what you need: zeros mean defaults,
@@ -171,10 +177,16 @@ confetti_status confetti_advance(confetti_system *system, double time);
 
 /* Draws the effect as it is at clock reading `time` into the rectangle (x, y, width, height) of
  * the bound framebuffer, in pixels from its bottom-left corner. Advances emission to `time`
- * first (also when the GL then fails). Needs the context current; leaves its state as it was.
- * A rectangle of no area draws nothing. */
+ * first (also when the GL then fails). Needs the context current; leaves its state as it was
+ * (with CONFETTI_CACHE_GL_STATE, as the system needs it). A rectangle of no area draws
+ * nothing. */
 confetti_status confetti_draw(
     confetti_system *system, int x, int y, int width, int height, double time);
+
+/* With CONFETTI_CACHE_GL_STATE: the host changed the context's GL state since the last draw
+ * (drew with state of its own, or made another context current and back), so the next draw
+ * sets all of its own again. Needs no GL context. Without the flag it does nothing. */
+confetti_status confetti_reset_gl_state_cache(confetti_system *system);
 
 /* Changes the area the effect lives in (a resized window), in points: greater than 0, at most
  * 1048576. A minimised window keeps its last size rather than passing 0. */

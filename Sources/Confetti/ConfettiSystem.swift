@@ -32,6 +32,9 @@
 /// point-sprite origin and the pixel-unpack settings. It draws into the framebuffer the host
 /// has bound, with premultiplied-alpha blending over what is there, and writes no depth. A
 /// program the host deleted while it was bound cannot be bound again: none is left bound.
+/// Saving and restoring takes about fifty GL queries a draw; a host that has the context to
+/// itself can set ``glStatePolicy`` to ``GLStatePolicy/cache`` instead, and a steady frame
+/// then sends one uniform and one draw and asks the GL nothing.
 ///
 /// Instances share nothing: two effects on one context, or on two, run independently.
 public final class ConfettiSystem {
@@ -147,6 +150,21 @@ public final class ConfettiSystem {
   package func abandon() {
     if let renderer { _ = Unmanaged.passRetained(renderer) }
     renderer = nil
+  }
+
+  /// What the system does with the context's GL state between its calls: restores the host's
+  /// (``GLStatePolicy/restore``, the default) or keeps its own (``GLStatePolicy/cache``, for a
+  /// host that promises to leave it, or calls ``resetGLStateCache()`` when it did not).
+  public var glStatePolicy: GLStatePolicy {
+    get { renderer?.statePolicy ?? .restore }
+    set { renderer?.statePolicy = newValue }
+  }
+
+  /// Under ``GLStatePolicy/cache``: tells the system the context's state was changed since its
+  /// last draw (the host drew with its own state, or resized and cleared without the
+  /// scissor), so that its next draw sets all of its own again. Needs no GL context.
+  public func resetGLStateCache() {
+    renderer?.resetStateCache()
   }
 
   /// How long, in seconds, particles that have ended are kept after the latest reading, so that

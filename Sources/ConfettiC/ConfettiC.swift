@@ -31,7 +31,7 @@ public func confetti_create(
       throw Refusal.argument(
         "the capacity must be 0 (the effect's own) or more, not \(desc.capacity)")
     }
-    let unknownFlags = desc.flags & ~UInt32(CONFETTI_REDUCE_MOTION)
+    let unknownFlags = desc.flags & ~UInt32(CONFETTI_REDUCE_MOTION | CONFETTI_CACHE_GL_STATE)
     guard unknownFlags == 0 else {
       throw Refusal.argument("unknown flags 0x\(String(unknownFlags, radix: 16))")
     }
@@ -42,6 +42,7 @@ public func confetti_create(
       effect: try effect(of: desc), size: size, capacity: capacity == 0 ? nil : capacity,
       seed: desc.seed == 0 ? 1 : desc.seed,
       reduceMotion: desc.flags & UInt32(CONFETTI_REDUCE_MOTION) != 0)
+    if desc.flags & UInt32(CONFETTI_CACHE_GL_STATE) != 0 { confetti.glStatePolicy = .cache }
     system.pointee = Handles.add(confetti)
   }
 }
@@ -92,6 +93,11 @@ public func confetti_advance(_ system: OpaquePointer?, _ time: Double) -> confet
 @_cdecl("confetti_clear")
 public func confetti_clear(_ system: OpaquePointer?, _ keepStartEmitters: Bool) -> confetti_status {
   calling { try Handles.system(system).removeAll(keepingStartEmitters: keepStartEmitters) }
+}
+
+@_cdecl("confetti_reset_gl_state_cache")
+public func confetti_reset_gl_state_cache(_ system: OpaquePointer?) -> confetti_status {
+  calling { try Handles.system(system).resetGLStateCache() }
 }
 
 @_cdecl("confetti_set_size")

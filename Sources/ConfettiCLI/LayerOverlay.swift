@@ -73,6 +73,9 @@ final class LayerOverlay {
       effect: settings.effect, size: size.points, capacity: settings.capacity, seed: settings.seed,
       reduceMotion: settings.reduceMotion, primitive: settings.primitive)
     defer { system.release() }
+    // The surface's context is the system's own: a steady frame asks the GL nothing.
+    system.glStatePolicy = .cache
+    var drawn: PixelRect?
     let opened = ContinuousClock.now
     var wall: Seconds { (ContinuousClock.now - opened).seconds }
     system.fireOpening(at: 0)
@@ -84,8 +87,12 @@ final class LayerOverlay {
       system.size = points
       system.advance(to: time)
       guard Overlay.goesOn(system, at: time, elapsed: time, settings: overlay) else { break }
-      GLFrame.clear(to: .transparent)
+      // The last draw's scissor box is kept: a new size is cleared whole, and set anew.
+      let resized = pixels != drawn
+      if resized { system.resetGLStateCache() }
+      GLFrame.clear(to: .transparent, whole: resized)
       try system.draw(in: pixels, at: time)
+      drawn = pixels
       try snapshot.frameDrawn(at: time, width: pixels.width, height: pixels.height)
       guard confetti_wl_overlay_swap(surface) == 0 else {
         throw WindowError("the Wayland compositor took no frame from the overlay")

@@ -198,6 +198,8 @@ struct Render: ParsableCommand {
       seed: seed, reduceMotion: self.effect.wantsReducedMotion,
       primitive: records == nil ? self.effect.primitive : .points)
     defer { system.release() }
+    // The picture's context is the system's own, and its rectangle never changes.
+    system.glStatePolicy = .cache
     let writer = try video.map {
       _ in
       try VideoWriter(

@@ -158,6 +158,8 @@ final class WindowApp {
       effect: effect, size: windowSize, capacity: settings.capacity, seed: seed,
       reduceMotion: settings.reduceMotion, primitive: settings.primitive)
     system.history = Self.history
+    // The window's context is the system's own: a steady frame asks the GL nothing.
+    system.glStatePolicy = .cache
     effectStart = now
     system.fireOpening(at: now)
     shown = nil
@@ -231,7 +233,10 @@ final class WindowApp {
 
   private func drawFrame(at time: Seconds, width: Int32, height: Int32) {
     do {
-      GLFrame.clear(to: overlay == nil ? GLFrame.background : .transparent)
+      // The last draw's scissor box is kept: a new size is cleared whole, and set anew.
+      let resized = shown.map { $0.width != width || $0.height != height } ?? true
+      if resized { system.resetGLStateCache() }
+      GLFrame.clear(to: overlay == nil ? GLFrame.background : .transparent, whole: resized)
       try system.draw(in: PixelRect(width: Int(width), height: Int(height)), at: time)
       try overlay?.frameDrawn(at: time - effectStart, width: Int(width), height: Int(height))
     } catch {

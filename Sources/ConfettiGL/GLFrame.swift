@@ -8,10 +8,12 @@ public enum GLFrame {
   /// palette colour stands out against.
   public static let background = RGBA8(red: 18, green: 20, blue: 28)
 
-  /// Clears the bound framebuffer (within the scissor box, if scissoring is on) to a background
-  /// colour, premultiplied by its alpha as the particles are blended (a transparent backdrop
-  /// is all zeros). Leaves that colour as the clear colour.
-  public static func clear(to color: RGBA8) {
+  /// Clears the bound framebuffer (within the scissor box, if scissoring is on; `whole`: all of
+  /// it, leaving scissoring off) to a background colour, premultiplied by its alpha as the
+  /// particles are blended (a transparent backdrop is all zeros). Leaves that colour as the
+  /// clear colour.
+  public static func clear(to color: RGBA8, whole: Bool = false) {
+    if whole { epoxy_glDisable(GLenum(GL_SCISSOR_TEST)) }
     let alpha = GLfloat(color.alpha) / 255
     epoxy_glClearColor(
       GLfloat(color.red) / 255 * alpha, GLfloat(color.green) / 255 * alpha,

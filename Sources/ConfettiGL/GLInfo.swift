@@ -1,4 +1,5 @@
 @preconcurrency import CEpoxy
+import Glibc
 
 /// What the current context is and can do, read once after it is made current.
 public struct GLInfo: Sendable {
@@ -44,11 +45,28 @@ public struct GLInfo: Sendable {
 
   /// Whether a GL context is current on this thread (one that answers a version).
   package static var isContextCurrent: Bool {
-    epoxy_glGetString(GLenum(GL_VERSION)) != nil
+    // EGL's and GLX's own answer (whichever the host loaded) is kept by the calling thread and
+    // asks the driver nothing; without a context from either, GL's own answer.
+    if WindowSystem.currentContextQueries.contains(where: { $0() != nil }) { return true }
+    return epoxy_glGetString(GLenum(GL_VERSION)) != nil
   }
 
   private static func string(_ name: Int32) -> String {
     guard let text = epoxy_glGetString(GLenum(name)) else { return "(unknown)" }
     return String(cString: text)
+  }
+}
+
+/// The window systems' "which context is current on this thread" functions, those the process
+/// has loaded.
+private enum WindowSystem {
+  typealias CurrentContext = @convention(c) () -> UnsafeMutableRawPointer?
+  static let currentContextQueries: [CurrentContext] = [
+    "eglGetCurrentContext", "glXGetCurrentContext",
+  ]
+  .compactMap { (name: String) in
+    dlsym(UnsafeMutableRawPointer(bitPattern: 0), name).map {
+      unsafeBitCast($0, to: CurrentContext.self)
+    }
   }
 }

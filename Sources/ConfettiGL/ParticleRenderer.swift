@@ -11,7 +11,8 @@ import ConfettiImage
 /// per contiguous live span: two across the wrap, none when nothing is alive.
 ///
 /// Every method that touches the GL leaves the context's state as it found it
-/// (``HostGLState``): a host may draw its own scene before and after. GL objects are deleted by
+/// (``HostGLState``): a host may draw its own scene before and after. Under
+/// ``GLStatePolicy/cache`` a draw leaves its own state set instead, for the next one. GL objects are deleted by
 /// ``release()`` or deinit, on the context that was current when the renderer was made, which
 /// must be current then too.
 public final class ParticleRenderer {
@@ -31,6 +32,21 @@ public final class ParticleRenderer {
   /// What the records sent so far need the shaders to compute (``ParticleRing/features``).
   private var recordFeatures = ShaderFeatures()
   private var released = false
+
+  /// Whether the host's GL state is saved and restored around every call, or the renderer's
+  /// own kept between calls (``GLStatePolicy``). Changing it sets the whole state again at the
+  /// next draw.
+  public var statePolicy = GLStatePolicy.restore {
+    didSet { resetStateCache() }
+  }
+  /// Under ``GLStatePolicy/cache``: what the last draw left set, everything a steady frame
+  /// needs but the clock; nil when the next draw must set it all.
+  private var keptState: KeptState?
+  private struct KeptState: Equatable {
+    var rect: PixelRect
+    var window: Size
+    var program: GLuint
+  }
 
   /// The vertex outputs transform feedback captures: fourteen floats per particle.
   static let capturedOutputs = [
@@ -193,6 +209,8 @@ public final class ParticleRenderer {
   /// differs from the last one sent.
   public func setShapeTable(_ table: ShapeTable, images: [RGBAImage]) throws {
     checkUsable()
+    // A new atlas replaces the texture a kept state binds.
+    resetStateCache()
     try HostGLState.preserving {
       try sprites.setShapeTable(table, images: images, meter: &meter)
     }
@@ -238,17 +256,26 @@ public final class ParticleRenderer {
     meter.uniformWrites += 5
   }
 
+  /// Forgets the state the last draw left set, under ``GLStatePolicy/cache``: the next draw
+  /// sets it all again. Call it after changing the context's state between draws.
+  public func resetStateCache() {
+    keptState = nil
+  }
+
   /// Draws every particle of `ring` that may be alive at clock reading `now`, a window of
-  /// `window` points spread over `rect` of the bound framebuffer, clipped to `rect` (and to the
-  /// host's scissor box where the host has scissoring on). Records appended to the ring since
-  /// the last upload are sent first. The host's GL state is left as it was.
+  /// `window` points spread over `rect` of the bound framebuffer, clipped to `rect` (and, under
+  /// ``GLStatePolicy/restore``, to the host's scissor box where the host has scissoring on).
+  /// Records appended to the ring since the last upload are sent first. The host's GL state is
+  /// left as it was, or, under ``GLStatePolicy/cache``, as the renderer needs it.
   public func draw(
     _ ring: inout ParticleRing, at now: Tick, in rect: PixelRect, window: Size
   ) throws {
     checkUsable()
     precondition(ring.capacity == capacity, "the ring and the GPU buffer must match slot for slot")
-    let host = HostGLState.current()
-    defer { host.restore() }
+    // Nothing to send or draw: not a GL call, not even a query.
+    guard !ring.pendingUploadRanges.isEmpty || !ring.drawnSlotRanges.isEmpty else { return }
+    let host = statePolicy == .restore ? HostGLState.current() : nil
+    defer { host?.restore() }
     try sendPendingRecords(of: &ring)
     guard !ring.drawnSlotRanges.isEmpty else { return }
     if try sprites.prepare(
@@ -257,13 +284,19 @@ public final class ParticleRenderer {
     {
       adoptNewProgram()
     }
-    guard sprites.target(rect, window: window, clip: host.scissorClip, meter: &meter) else {
-      return
+    let wanted = KeptState(rect: rect, window: window, program: program.id)
+    let steady = host == nil && keptState == wanted
+    if !steady {
+      keptState = nil
+      guard sprites.target(rect, window: window, clip: host?.scissorClip, meter: &meter) else {
+        return
+      }
     }
     let clock = nowUniform
+    defer { if host == nil { keptState = wanted } }
     try drawSprites(
       of: ring, program: program, instances: instances, primitive: sprites.primitive,
-      meter: &meter
+      bound: steady, meter: &meter
     ) {
       epoxy_glUniform1ui(clock, now.rawValue)
       return MemoryLayout<UInt32>.size
@@ -289,6 +322,7 @@ public final class ParticleRenderer {
     precondition(slots.lowerBound >= 0 && slots.upperBound <= capacity, "slots out of range")
     let host = HostGLState.current()
     defer { host.restore() }
+    resetStateCache()
     precondition(trailCopies >= 0, "trail copies cannot be negative")
     if try sprites.rebuild(features: features, meter: &meter) { adoptNewProgram() }
     let copies = trailCopies + 1

@@ -98,15 +98,17 @@ package final class SpriteProgram {
     try shapes.set(table, images: images, program: program, meter: &meter)
   }
 
-  /// Sets the whole sprite state for drawing a window of `window` points into `rect`, clipped
-  /// to `clip` too where given. Returns false when there is nothing to draw into.
   /// The viewport ``target(_:window:clip:meter:)`` sets for `rect`.
   package func viewport(for rect: PixelRect) -> PixelRect { projection.viewport(for: rect) }
 
+  /// Sets the whole sprite state for drawing a window of `window` points into `rect`, clipped
+  /// to `clip` too where given, and binds the atlas. Returns false when there is nothing to
+  /// draw into.
   package func target(
     _ rect: PixelRect, window: Size, clip: PixelRect?, meter: inout UploadMeter
   ) -> Bool {
     applySpriteState()
+    shapes.bind()
     return projection.apply(
       rect: rect, window: window, clip: clip, program: program, meter: &meter)
   }
@@ -114,8 +116,8 @@ package final class SpriteProgram {
   /// Makes sure the program computes `features`, and draws each piece whole when a window of
   /// `window` points fills `rect` and the largest piece's diagonal (a streak's reach included)
   /// is `largestDiagonal` points (switching to quads for good if one is too big for a point
-  /// sprite), and binds the atlas. Returns true when it built a new program: the caller's own
-  /// uniforms must then be set on it again (the sprite state, projection and shapes already are).
+  /// sprite). Returns true when it built a new program: the caller's own uniforms must then be
+  /// set on it again (the projection and shapes already are).
   @discardableResult
   package func prepare(
     for features: ShaderFeatures, largestDiagonal: Points, in rect: PixelRect, window: Size,
@@ -125,9 +127,7 @@ package final class SpriteProgram {
       !pointsHold(largestDiagonal, pixelsPerPoint: $0)
     }
     let wantedPrimitive = primitive != .quads && tooBig == true ? SpritePrimitive.quads : primitive
-    let rebuilt = try rebuild(features: features, primitive: wantedPrimitive, meter: &meter)
-    shapes.bind()
-    return rebuilt
+    return try rebuild(features: features, primitive: wantedPrimitive, meter: &meter)
   }
 
   /// Builds the program again if it lacks any of `features` or draws another primitive than

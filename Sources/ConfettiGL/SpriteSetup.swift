@@ -48,16 +48,20 @@ package func uploadPendingRecords(
 /// Draws every particle of `ring`'s live span (with its trail copies, when `trails`) as
 /// `primitive`s: one instanced draw per contiguous range (two across the wrap), nothing at all,
 /// not even `setUniforms`, when nothing is alive. `setUniforms` runs with the program bound and
-/// returns the uniform bytes it set.
+/// returns the uniform bytes it set. With `bound`, the program and vertex array are bound
+/// already and the GL is not asked for errors afterwards: a steady frame of a renderer that
+/// keeps its state.
 package func drawSprites(
   of ring: ParticleRing, program: ShaderProgram, instances: InstanceArray,
-  primitive: SpritePrimitive, trails: Bool = true, meter: inout UploadMeter,
+  primitive: SpritePrimitive, trails: Bool = true, bound: Bool = false, meter: inout UploadMeter,
   setUniforms: () -> Int
 ) throws {
   let ranges = ring.drawnSlotRanges
   guard !ranges.isEmpty else { return }
-  epoxy_glUseProgram(program.id)
-  epoxy_glBindVertexArray(instances.name)
+  if !bound {
+    epoxy_glUseProgram(program.id)
+    epoxy_glBindVertexArray(instances.name)
+  }
   let uniformBytes = setUniforms()
   if uniformBytes > 0 {
     meter.uniformBytes += uniformBytes
@@ -68,7 +72,7 @@ package func drawSprites(
     instances.draw(primitive, slots: range, copies: copies)
     meter.drawCalls += 1
   }
-  try checkGL("drawing \(ring.drawnCount) particles")
+  if !bound { try checkGL("drawing \(ring.drawnCount) particles") }
 }
 
 /// The vertex array that feeds particles to a sprite program, in one of two ways:

@@ -113,6 +113,87 @@ final class LibraryTests: HeadlessGLTestCase {
     XCTAssertEqual(epoxy_glGetError(), GLenum(GL_NO_ERROR))
   }
 
+  func testACachingSystemDrawsWhatARestoringOneDrawsAndKeepsItsOwnState() throws {
+    let frame = try OffscreenTarget(width: 160, height: 90, info: context.info)
+    defer { frame.release() }
+    frame.bind()
+    let area = Size(width: 160, height: 90)
+    let restoring = try ConfettiSystem(preset: "sparkle", size: area, seed: 4)
+    let caching = try ConfettiSystem(preset: "sparkle", size: area, seed: 4)
+    defer {
+      restoring.release()
+      caching.release()
+    }
+    XCTAssertEqual(restoring.glStatePolicy, .restore, "restoring is the default")
+    caching.glStatePolicy = .cache
+    for system in [restoring, caching] {
+      system.trigger(.start, time: 1)
+      system.trigger(.click, at: Point(x: 80, y: 45), time: 1.05)
+    }
+    func picture(_ system: ConfettiSystem, at time: Double, in rect: PixelRect? = nil) throws
+      -> RGBAImage
+    {
+      GLFrame.clear(to: GLFrame.background)
+      try system.draw(in: rect ?? frame.rect, at: time)
+      return try frame.read()
+    }
+    /// How many bytes of two pictures differ.
+    func differences(_ a: RGBAImage, _ b: RGBAImage) -> Int {
+      zip(a.bytes, b.bytes).filter { $0 != $1 }.count
+    }
+
+    // Frame after frame, births and steady frames alike, the same pictures; and a caching
+    // draw leaves the state it found once it has set its own.
+    for step in 0...12 {
+      let time = 1 + Double(step) / 30
+      let expected = try picture(restoring, at: time)
+      let before = HostGLState.current()
+      let drawn = try picture(caching, at: time)
+      XCTAssertEqual(differences(drawn, expected), 0, "frame \(step)")
+      if step > 0 {
+        XCTAssertEqual(HostGLState.current(), before, "frame \(step) changed the kept state")
+      }
+    }
+
+    // Its state is kept, not set again: a host that changes it unannounced changes the next
+    // picture (a blend that keeps what is there hides every piece) ...
+    let time = 1.5
+    let expected = try picture(restoring, at: time)
+    epoxy_glBlendFunc(GLenum(GL_ZERO), GLenum(GL_ONE))
+    XCTAssertGreaterThan(differences(try picture(caching, at: time), expected), 1000)
+    // ... and after it says so, every draw is right again, whatever it left.
+    var texture: GLuint = 0
+    epoxy_glGenTextures(1, &texture)
+    var sampler: GLuint = 0
+    epoxy_glGenSamplers(1, &sampler)
+    var buffers = [GLuint](repeating: 0, count: 3)
+    epoxy_glGenBuffers(3, &buffers)
+    defer {
+      epoxy_glDeleteTextures(1, &texture)
+      epoxy_glDeleteSamplers(1, &sampler)
+      epoxy_glDeleteBuffers(3, &buffers)
+    }
+    setUnusualHostState(texture: texture, sampler: sampler, buffers: buffers)
+    caching.resetGLStateCache()
+    // For the clear: all of the framebuffer, every channel.
+    epoxy_glDisable(GLenum(GL_SCISSOR_TEST))
+    epoxy_glColorMask(
+      GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE))
+    XCTAssertEqual(differences(try picture(caching, at: time), expected), 0, "after a reset")
+
+    // A new rectangle (a resized window) is set without a reset; so is the restoring policy,
+    // which leaves the host's state alone again from its first draw.
+    let corner = PixelRect(x: 10, y: 5, width: 80, height: 45)
+    let cornerExpected = try picture(restoring, at: time, in: corner)
+    XCTAssertEqual(differences(try picture(caching, at: time, in: corner), cornerExpected), 0)
+    caching.glStatePolicy = .restore
+    setUnusualHostState(texture: texture, sampler: sampler, buffers: buffers)
+    let host = HostGLState.current()
+    try caching.draw(in: frame.rect, at: time)
+    XCTAssertEqual(HostGLState.current(), host)
+    XCTAssertEqual(epoxy_glGetError(), GLenum(GL_NO_ERROR))
+  }
+
   func testDrawingIntoARectangleStaysInsideIt() throws {
     let frame = try OffscreenTarget(width: 200, height: 120, info: context.info)
     defer { frame.release() }

@@ -171,6 +171,24 @@ int main(void) {
   expect("advance needs none", confetti_advance(system, 1.6), CONFETTI_OK);
   eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context);
 
+  /* Keeping its own GL state: the same calls, a reset, and the context still checked. */
+  confetti_desc cached = good;
+  cached.flags = CONFETTI_CACHE_GL_STATE;
+  confetti_system *keeper = NULL;
+  expect("create, keeping its state", confetti_create(&cached, &keeper), CONFETTI_OK);
+  expect("kept: trigger", confetti_trigger(keeper, CONFETTI_TRIGGER_KEY, 1), CONFETTI_OK);
+  expect("kept: draw", confetti_draw(keeper, 0, 0, 320, 240, 1.5), CONFETTI_OK);
+  expect("kept: a steady draw", confetti_draw(keeper, 0, 0, 320, 240, 1.6), CONFETTI_OK);
+  expect("kept: reset", confetti_reset_gl_state_cache(keeper), CONFETTI_OK);
+  expect("kept: draw after the reset", confetti_draw(keeper, 0, 0, 320, 240, 1.7), CONFETTI_OK);
+  eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+  expect("kept: draw without a context", confetti_draw(keeper, 0, 0, 320, 240, 1.8),
+         CONFETTI_ERROR_GL);
+  eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context);
+  expect("kept: destroy", confetti_destroy(keeper), CONFETTI_OK);
+  expect("reset a destroyed system", confetti_reset_gl_state_cache(keeper), CONFETTI_ERROR_HANDLE);
+  expect("reset null", confetti_reset_gl_state_cache(NULL), CONFETTI_ERROR_HANDLE);
+
   /* Handles that are not live systems. */
   expect("null system", confetti_draw(NULL, 0, 0, 1, 1, 1), CONFETTI_ERROR_HANDLE);
   expect("made-up system", confetti_advance(made_up, 1), CONFETTI_ERROR_HANDLE);

@@ -1,0 +1,110 @@
+import Foundation
+import XCTest
+
+/// What a frame asks of the GL, counted from an apitrace recording of the real programs: the
+/// window keeps its own state and asks nothing in a steady frame; a host's draw under the
+/// default policy saves and restores the host's state.
+final class GLTraceTests: XCTestCase {
+  /// The calls of each frame (up to each glXSwapBuffers), by name, of `program` run under
+  /// apitrace on `display`.
+  private func tracedFrames(
+    _ program: URL, _ arguments: [String], display: String, whileRunning: () throws -> Void = {}
+  ) throws -> [[String]] {
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/apitrace") else {
+      if ProcessInfo.processInfo.environment["CI"] == "true" {
+        XCTFail("CI must count the GL calls of a frame, but apitrace is not installed")
+      }
+      throw XCTSkip("needs apitrace (apt-get install apitrace)")
+    }
+    let apitrace = URL(fileURLWithPath: "/usr/bin/apitrace")
+    let trace = try temporaryDirectory().appendingPathComponent("frames.trace")
+    let traced = try runProgram(
+      apitrace, ["trace", "--api", "gl", "-o", trace.path, program.path] + arguments,
+      environment: ["DISPLAY": display], timeout: 60, whileRunning: whileRunning)
+    XCTAssertEqual(traced.status, 0, traced.stderr)
+    let dump = try runProgram(
+      apitrace, ["dump", "--verbose", "--color=never", trace.path], timeout: 60)
+    XCTAssertEqual(dump.status, 0, dump.stderr)
+    var frames: [[String]] = [[]]
+    for line in dump.stdout.split(separator: "\n") {
+      // "123 glName(arguments) = result"
+      let words = line.split(separator: " ", maxSplits: 1)
+      guard words.count == 2, Int(words[0]) != nil,
+        let name = words[1].split(separator: "(", maxSplits: 1).first
+      else { continue }
+      if name == "glXSwapBuffers" {
+        frames.append([])
+      } else {
+        frames[frames.count - 1].append(String(name))
+      }
+    }
+    return frames
+  }
+
+  /// Calls that read GL state back: each one waits for a threaded driver.
+  private func queries(_ frame: [String]) -> [String] {
+    frame.filter { $0.hasPrefix("glGet") || $0.hasPrefix("glIs") }
+  }
+
+  func testTheWindowsSteadyFrameSendsOneUniformAndOneDrawAndAsksNothing() throws {
+    let display = try startXvfb()
+    defer { display.server.terminate() }
+    let frames = try tracedFrames(
+      confettiBinary, ["--preset", "cannon", "--exit-after", "1.5"], display: display.name)
+    // Frames that draw confetti: those that set its state (the first, and one after the
+    // window is shown or resized), and steady ones after them, where no piece is born (no
+    // record sent).
+    let drawing = frames.filter { $0.contains { $0.hasPrefix("glDraw") } }
+    let settingState = drawing.filter { $0.contains("glEnable") }
+    XCTAssertLessThanOrEqual(settingState.count, 3, "of \(drawing.count) frames drawn")
+    let steady = drawing.filter { !$0.contains("glEnable") && !$0.contains("glBufferSubData") }
+    XCTAssertGreaterThan(steady.count, 20, "steady frames of the cannon: \(drawing.count) drew")
+    for frame in steady {
+      XCTAssertEqual(queries(frame), [], "a steady frame asks the GL nothing")
+      // The window's own clear, then confetti's: the clock and one draw.
+      let confetti = frame.filter { $0 != "glClearColor" && $0 != "glClear" }
+      XCTAssertEqual(confetti.count, 2, "\(confetti)")
+      XCTAssertEqual(confetti.first, "glUniform1ui")
+      XCTAssert(confetti.last?.hasPrefix("glDraw") == true, "\(confetti)")
+    }
+  }
+
+  func testAHostsDrawSavesAndRestoresItsStateAndAnEmptyFrameCallsNothing() throws {
+    let display = try startXvfb()
+    defer { display.server.terminate() }
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xdotool") else {
+      if ProcessInfo.processInfo.environment["CI"] == "true" {
+        XCTFail("CI must click the example, but xdotool is not installed")
+      }
+      throw XCTSkip("needs xdotool (apt-get install xdotool)")
+    }
+    let frames = try tracedFrames(
+      builtBinary("embed-glfw"), ["--seconds", "2"], display: display.name
+    ) {
+      let click = Process()
+      click.executableURL = URL(fileURLWithPath: "/usr/bin/xdotool")
+      click.arguments = [
+        "search", "--sync", "--name", "Confetti in your program",
+        "mousemove", "--window", "%1", "480", "270", "click", "1",
+      ]
+      click.environment = ["DISPLAY": display.name]
+      try click.run()
+      click.waitUntilExit()
+      XCTAssertEqual(click.terminationStatus, 0, "xdotool could not click the window")
+    }
+    // The host draws its square with glDrawArrays and sets its own uniforms with glUniform2f;
+    // the clock (glUniform1ui) is confetti's.
+    let later = frames.dropFirst(2).dropLast()
+    let withConfetti = later.filter { $0.contains("glUniform1ui") }
+    let without = later.filter { !$0.contains("glUniform1ui") }
+    XCTAssertGreaterThan(withConfetti.count, 10, "frames after the click")
+    XCTAssertGreaterThan(without.count, 10, "frames before it")
+    for frame in withConfetti {
+      // Its state read (integers, booleans, indexed bindings) before the draw and set back.
+      XCTAssertGreaterThanOrEqual(queries(frame).count, 45, "\(frame)")
+    }
+    for frame in without {
+      XCTAssertEqual(queries(frame), [], "nothing alive: not even a query")
+    }
+  }
+}
