@@ -239,7 +239,8 @@ private func emitterTrigger(_ trigger: confetti_trigger_type) throws -> EmitterT
   case CONFETTI_TRIGGER_KEY: return .key
   default:
     throw Refusal.argument(
-      "unknown trigger \(trigger.rawValue): CONFETTI_TRIGGER_START, _CLICK or _KEY")
+      "unknown trigger \(Int32(bitPattern: UInt32(trigger.rawValue))): CONFETTI_TRIGGER_START, _CLICK or _KEY"
+    )
   }
 }
 

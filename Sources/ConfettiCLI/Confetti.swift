@@ -23,6 +23,10 @@ enum Main {
       Foundation.exit(64)
     }
     let arguments = Shorthands.expand(Array(CommandLine.arguments.dropFirst()))
+    if let unknown = unknownHelpTopic(arguments) {
+      say("no command named \(unknown) (see 'confetti --help')")
+      Foundation.exit(64)
+    }
     do {
       var command = try ConfettiCommand.parseAsRoot(arguments)
       try command.run()
@@ -37,7 +41,13 @@ enum Main {
         finishWritingStandardOutput()
         Foundation.exit(0)
       }
-      let message = ConfettiCommand.message(for: error).split(separator: "\n").first ?? ""
+      // The parser's message, without the usage it may add (a value it quotes may hold a
+      // newline of its own: say() shows that escaped).
+      let message =
+        ConfettiCommand.message(for: error)
+        .components(separatedBy: "\nUsage:").first?
+        .components(separatedBy: "\nHelp:").first?
+        .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
       say("\(message) (see '\(helpCommand(for: arguments))')")
       Foundation.exit(code.rawValue)
     }
@@ -60,6 +70,20 @@ func notUTF8Argument() -> String? {
     }
     return "argument \(index) (\(shown.joined())) is not UTF-8 text: give names and values in "
       + "UTF-8 (rename the file if need be)"
+  }
+  return nil
+}
+
+/// The word after `confetti help` (and its subcommands) that names no command, if one does not:
+/// the parser would show the top-level help and exit 0.
+func unknownHelpTopic(_ arguments: [String]) -> String? {
+  guard arguments.first == "help" else { return nil }
+  var command: ParsableCommand.Type = ConfettiCommand.self
+  for argument in arguments.dropFirst() where !argument.hasPrefix("-") {
+    guard
+      let sub = command.configuration.subcommands.first(where: { $0._commandName == argument })
+    else { return "'\(argument)'" }
+    command = sub
   }
   return nil
 }
@@ -106,16 +130,26 @@ func oneLine(_ text: String) -> String {
 enum StandardStreams {
   /// Opens /dev/null on each of descriptors 0, 1 and 2 that is closed, so that no file, pipe or
   /// socket opened later lands there (and gets the program's messages written into it).
+  ///
+  /// A closed standard output gets /dev/full instead: what a command prints fails there, and
+  /// ``finishWritingStandardOutput()`` says so, so that a command whose work is to print (a
+  /// preset, the schema, the shaders) never succeeds having printed nothing.
   static func keepOpen() {
     for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO]
     where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
-      let null = open("/dev/null", descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY)
+      if descriptor == STDOUT_FILENO { outputWasClosed = true }
+      let null = open(
+        descriptor == STDOUT_FILENO ? "/dev/full" : "/dev/null",
+        descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY)
       if null >= 0, null != descriptor {
         dup2(null, descriptor)
         close(null)
       }
     }
   }
+
+  /// Whether standard output was closed when the program started (it is /dev/full now).
+  nonisolated(unsafe) static var outputWasClosed = false
 
   /// Writes `text` to standard error as far as it goes: a closed pipe (no SIGPIPE), a full
   /// disk or a closed descriptor loses the message, never the program.
@@ -147,7 +181,9 @@ func finishWritingStandardOutput() {
   // error flag says so.
   let earlier = errno
   if fflush(nil) != 0 || confetti_standard_output_failed() != 0 {
-    let reason = String(cString: strerror(errno != 0 ? errno : earlier))
+    let reason =
+      StandardStreams.outputWasClosed
+      ? "it is closed" : String(cString: strerror(errno != 0 ? errno : earlier))
     say("cannot write standard output: \(reason)")
     exit(1)
   }
@@ -333,9 +369,13 @@ struct BenchCommand: ParsableCommand {
   var json = false
 
   @Option(
-    help: ArgumentHelp("Where a sweep writes its SVG plot of median frame time against N."),
+    help: ArgumentHelp(
+      "Where a sweep writes its SVG plot of median frame time against N (default: "
+        + "\(Self.defaultPlot))."),
     completion: .file(extensions: ["svg"]))
-  var plot: String = "confetti-sweep.svg"
+  var plot: String?
+
+  static let defaultPlot = "confetti-sweep.svg"
 
   @Option(help: "Seed for every random draw, so a run can be repeated exactly.")
   var seed: UInt64 = 1
@@ -366,6 +406,18 @@ struct BenchCommand: ParsableCommand {
     if particles != nil, sweep != nil {
       throw ValidationError("give --bench N or --sweep N,N,..., not both")
     }
+    if sweep != nil, try counts().count < 2 {
+      throw ValidationError("--sweep takes two particle counts or more; for one, --particles N")
+    }
+    if let plot {
+      guard sweep != nil else {
+        throw ValidationError("--plot draws a sweep's figures: give --sweep N,N,... too")
+      }
+      guard plot.lowercased().hasSuffix(".svg"), plot.count > 4 else {
+        throw ValidationError(
+          "--plot writes an SVG file: give a name ending in .svg, not '\(plot)'")
+      }
+    }
   }
 
   func run() throws {
@@ -375,7 +427,7 @@ struct BenchCommand: ParsableCommand {
         counts: try counts(),
         modes: compare || sweeping ? Bench.comparedModes(churn: churn) : [mode], size: size,
         seconds: frames == nil ? (seconds ?? (sweeping ? 3 : 10)) : nil, frames: frames,
-        churn: churn, seed: seed, json: json, plot: sweeping ? plot : nil,
+        churn: churn, seed: seed, json: json, plot: sweeping ? plot ?? Self.defaultPlot : nil,
         effect: try effect.load(fallback: "cannon"), reduceMotion: effect.wantsReducedMotion,
         primitive: effect.primitive
       ).run()

@@ -13,8 +13,8 @@ struct Render: ParsableCommand {
       fires more at chosen moments, as a press of space or a click in the window would: \
       key@1.5, click@400,300@2 (a place in window points, then seconds), start@3. The scene \
       runs in steps of 1/60 s to --time. The default effect is the classic cannon.
-      A sequence (--frames N > 1 or --duration S) goes to numbered PNGs (OUT with a 4-digit \
-      frame number before the extension), or, with --out NAME.gif, .webm, .mp4 or .mov, to one \
+      A sequence (--frames N > 1 or --duration S) goes to numbered PNGs (OUT with a frame \
+      number of at least 4 digits before the extension), or, with --out NAME.gif, .webm, .mp4 or .mov, to one \
       animation made by ffmpeg (apt-get install ffmpeg). --background transparent keeps the \
       alpha: in PNGs (straight alpha), GIF, WebM (VP9) and .mov (ProRes 4444); MP4 (H.264) has \
       none. --frame-range A:B renders frames A to B-1 of the sequence only, exactly as in the \
@@ -90,7 +90,7 @@ struct Render: ParsableCommand {
   /// The frames this run renders.
   var renderedFrames: Range<Int> {
     guard let frameRange else { return 0..<frameCount }
-    return frameRange.range.clamped(to: 0..<frameCount)
+    return (frameRange.first..<max(frameRange.first, frameRange.end)).clamped(to: 0..<frameCount)
   }
 
   /// The animation format --out names; nil for PNG.
@@ -116,7 +116,7 @@ struct Render: ParsableCommand {
     guard (1...100_000).contains(frameCount) else {
       throw ValidationError("--frames must be 1 to 100000 (--duration times --fps too)")
     }
-    if let frameRange, frameRange.range.upperBound > frameCount {
+    if let frameRange, try frameRange.checked().upperBound > frameCount {
       throw ValidationError(
         "--frame-range \(frameRange) reaches past the sequence's \(frameCount) frames "
           + "(0:\(frameCount) is all of it)")
@@ -143,14 +143,14 @@ struct Render: ParsableCommand {
     if let video, video == .mp4, background.color.alpha < 255 {
       throw ValidationError(
         "\(video.name) has no transparency: write .webm or .mov for a transparent background, "
-          + "or give --background a colour")
+          + "or give --background an opaque colour (#rrggbb)")
     }
     if let count, !(1...1_000_000).contains(count) {
       throw ValidationError("--count must be 1 to 1000000")
     }
     if let records {
       guard records.lowercased().hasSuffix(".bin") else {
-        throw ValidationError("--records must name a .bin file, not \(oneLine(records))")
+        throw ValidationError("--records must name a .bin file, not '\(oneLine(records))'")
       }
       guard frameCount == 1, video == nil else {
         throw ValidationError(
@@ -179,10 +179,16 @@ struct Render: ParsableCommand {
   }
 
   private func render(_ effect: Effect, on context: HeadlessContext) throws {
-    if video == nil { try OutputFile.check(picture(renderedFrames.lowerBound)) }
+    // Nothing written may be the effect it is made from.
+    let inputs = [self.effect.config].compactMap { $0 }
+    if video == nil {
+      for frame in renderedFrames { try OutputFile.check(picture(frame), sparing: inputs) }
+    } else {
+      try OutputFile.check(out, sparing: inputs)
+    }
     if let records {
-      try OutputFile.check(records)
-      try OutputFile.check(RecordExport.descriptionPath(of: records))
+      try OutputFile.check(records, sparing: inputs)
+      try OutputFile.check(RecordExport.descriptionPath(of: records), sparing: inputs)
       let scene = try EffectScene(config: effect.config.validated(), capacity: 1, seed: seed)
       guard !scene.expectedFeatures.contains(.images) else {
         throw RenderFailure(
@@ -245,6 +251,11 @@ struct Render: ParsableCommand {
       let exported =
         records == nil ? nil : try system.drawExported(in: target.rect, at: now)
       if exported == nil { try system.draw(in: target.rect, at: now) }
+      if let exported, exported.records.isEmpty {
+        throw RenderFailure(
+          description: "no piece is in flight at \(format(time)) s, so there are no records to "
+            + "write: give a --time when pieces are")
+      }
       let image = try target.read().unpremultiplied()
       try stopIfInterrupted()
       if let writer {
@@ -257,10 +268,10 @@ struct Render: ParsableCommand {
           try OutputFile.write(encoded, to: picture(frame))
         } catch  where frame > renderedFrames.lowerBound && frameCount > 1 {
           // The frames before it are whole: say so, and how to render the rest.
+          let whole = renderedFrames.lowerBound..<frame
           throw RenderFailure(
-            description: "\(error); \(picture(renderedFrames.lowerBound)) … "
-              + "\(picture(frame - 1)) are written: --frame-range \(frame):"
-              + "\(renderedFrames.upperBound) renders the rest")
+            description: "\(error); \(pictures(whole)) \(whole.count == 1 ? "is" : "are") "
+              + "written: --frame-range \(frame):\(renderedFrames.upperBound) renders the rest")
         }
       }
       if let exported, let records {
@@ -287,7 +298,8 @@ struct Render: ParsableCommand {
     }
     try writer?.finish()
     progress.clear()
-    print(oneLine(summary))
+    // The report is not the work: with standard output closed, the pictures stand on their own.
+    if !StandardStreams.outputWasClosed { print(oneLine(summary)) }
     // What the effect promised but the picture cannot show is said, never silently left out.
     if system.droppedCount > 0 {
       say(
@@ -302,9 +314,17 @@ struct Render: ParsableCommand {
     let pixels = "\(size.width)×\(size.height)"
     if video == nil, frameCount == 1 { return "wrote \(out) (\(pixels))" }
     let seconds = format(Double(rendered.count) / fps)
-    let what = "\(rendered.count) frames (\(seconds) s at \(format(fps)) fps, \(pixels))"
+    let frames = rendered.count == 1 ? "1 frame" : "\(rendered.count) frames"
+    let what = "\(frames) (\(seconds) s at \(format(fps)) fps, \(pixels))"
     if let video { return "wrote \(what) to \(out), \(video.name)" }
-    return "wrote \(what) to \(picture(rendered.lowerBound)) … \(picture(rendered.upperBound - 1))"
+    return "wrote \(what) to \(pictures(rendered))"
+  }
+
+  /// The PNG files of `frames`, for a message: the first … the last, or the one.
+  private func pictures(_ frames: Range<Int>) -> String {
+    frames.count == 1
+      ? picture(frames.lowerBound)
+      : "\(picture(frames.lowerBound)) … \(picture(frames.upperBound - 1))"
   }
 
   /// The PNG file of `frame`: OUT itself for a single picture, numbered in a sequence.
@@ -316,7 +336,11 @@ struct Render: ParsableCommand {
     let url = URL(fileURLWithPath: path)
     let ext = url.pathExtension.isEmpty ? "png" : url.pathExtension
     let stem = url.deletingPathExtension().path
-    return stem + "-" + String(format: "%04d", frame) + "." + ext
+    // At least four digits, and as many as the last frame's: names sort as frames do.
+    let digits = max(4, String(frameCount - 1).count)
+    let number = String(frame)
+    return stem + "-" + String(repeating: "0", count: max(0, digits - number.count)) + number
+      + "." + ext
   }
 }
 
@@ -361,17 +385,29 @@ struct RenderTrigger: ExpressibleByArgument, CustomStringConvertible {
 
 /// `--frame-range A:B`: frames A to B-1, counted from 0.
 struct FrameRange: ExpressibleByArgument, CustomStringConvertible {
-  var range: Range<Int>
-
   init?(argument: String) {
     let parts = argument.split(separator: ":", omittingEmptySubsequences: false)
-    guard parts.count == 2, let a = Int(parts[0]), let b = Int(parts[1]), a >= 0, b > a else {
-      return nil
-    }
-    range = a..<b
+    guard parts.count == 2, let a = Int(parts[0]), let b = Int(parts[1]) else { return nil }
+    (first, end) = (a, b)
   }
 
-  var description: String { "\(range.lowerBound):\(range.upperBound)" }
+  /// A, and B (one past the last frame), as given.
+  var first: Int
+  var end: Int
+
+  /// Frames A to B-1: A from 0, B above A (an empty or reversed range says why).
+  func checked() throws -> Range<Int> {
+    guard first >= 0 else {
+      throw ValidationError("--frame-range \(self) starts before frame 0: frames count from 0")
+    }
+    guard end > first else {
+      throw ValidationError(
+        "--frame-range \(self) holds no frame: A:B renders frames A to B-1, so B must be above A")
+    }
+    return first..<end
+  }
+
+  var description: String { "\(first):\(end)" }
 }
 
 /// `--background`: `transparent`, `#rrggbb` or `#rrggbbaa`.

@@ -16,6 +16,11 @@ public enum OutputFile {
   /// and is writable. Creates nothing: call it before long work whose result goes there.
   public static func check(_ path: String) throws {
     guard !path.isEmpty else { throw Failure(description: "no output file name given") }
+    guard !path.hasSuffix("/") else {
+      throw Failure(
+        description: "will not write \(path): a name ending in / is a folder's; give the path "
+          + "of a file")
+    }
     var status = stat()
     if lstat(path, &status) == 0 {
       let type = status.st_mode & S_IFMT
@@ -31,10 +36,32 @@ public enum OutputFile {
         throw Failure(
           description: "will not write \(path): it is \(what); give the path of a regular file")
       }
+      // Replacing it by a rename would pass over its own protection, as cp does not.
+      guard access(path, W_OK) == 0 else {
+        throw Failure(
+          description: "will not write \(path): it is read-only (make it writable, or give "
+            + "another name)")
+      }
     }
     let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
     guard access(folder, W_OK) == 0 else {
       throw Failure(description: "cannot write \(path): \(String(cString: strerror(errno)))")
+    }
+  }
+
+  /// ``check(_:)``, and that `path` is none of `inputs` (files the run reads, under any name):
+  /// writing it would destroy what it was made from.
+  public static func check(_ path: String, sparing inputs: [String]) throws {
+    try check(path)
+    var output = stat()
+    guard stat(path, &output) == 0 else { return }
+    for input in inputs {
+      var read = stat()
+      if stat(input, &read) == 0, read.st_dev == output.st_dev, read.st_ino == output.st_ino {
+        throw Failure(
+          description: "will not write \(path): it is \(input), which this command reads; give "
+            + "another name")
+      }
     }
   }
 

@@ -174,7 +174,9 @@ final class CommandLineTests: XCTestCase {
       (["render", "--fps", "1e-9", "--frames", "2"], "must stay within 3600 s"),
       (["render", "--fps", "5e-324", "--frames", "2"], "must stay within 3600 s"),
       (["bench", "--seconds", "1", "--frames", "2"], "not both"),
-      (["--sweep", "10,20", "--plot", "/dev/full"], "will not write /dev/full: it is a device"),
+      (["--sweep", "10,20", "--plot", "/dev/full"], "give a name ending in .svg"),
+      (["--sweep", "10", "--plot", "one.svg"], "two particle counts or more"),
+      (["bench", "--particles", "10", "--plot", "p.svg"], "give --sweep N,N,... too"),
       (["--list-presets", "--bench", "10"], "Unknown option '--list-presets'"),
     ]
     for (arguments, mention) in table {

@@ -1,4 +1,5 @@
 import ConfettiConfig
+import ConfettiImage
 import Foundation
 import XCTest
 
@@ -248,6 +249,29 @@ final class HostileInputTests: XCTestCase {
     }
   }
 
+  /// A file its owner made read-only is not replaced (a rename would pass over its protection):
+  /// as root, the render runs as nobody, for whom the file is protected.
+  func testAReadOnlyPictureIsNotReplaced() throws {
+    let directory = try temporaryDirectory()
+    chmod(directory.path, 0o777)
+    let png = directory.appendingPathComponent("mine.png")
+    try Data("mine".utf8).write(to: png)
+    chmod(png.path, 0o444)
+    let render = ["render", "--size", "32x32", "--out", png.path]
+    let result =
+      getuid() == 0
+      ? try runProgram(
+        URL(fileURLWithPath: "/usr/bin/setpriv"),
+        ["--reuid=65534", "--regid=65534", "--clear-groups", confettiBinary.path] + render)
+      : try confetti(render)
+    XCTAssertEqual(result.status, 1, result.stderr)
+    XCTAssertEqual(
+      result.stderr,
+      "confetti: will not write \(png.path): it is read-only (make it writable, or give another "
+        + "name)\n")
+    XCTAssertEqual(try String(contentsOf: png, encoding: .utf8), "mine")
+  }
+
   /// Standard streams closed at start: an animation is still made (ffmpeg's pipe must not land
   /// on descriptor 0), and an error with all three closed still ends at once with its code.
   func testClosedStandardStreamsChangeNothingButWhereMessagesGo() throws {
@@ -272,6 +296,21 @@ final class HostileInputTests: XCTestCase {
         ["-c", "( '\(program)' \(arguments) <&- >&- 2>&- ); echo $?"], timeout: 20)
       XCTAssertEqual(refused.stdout.trimmingCharacters(in: .whitespacesAndNewlines), status)
     }
+    // With standard output closed, a command whose work is to print fails, saying why (it
+    // printed nothing and exited 0); a render's pictures are its work, and it succeeds.
+    for command in ["presets list", "presets show snow", "shaders", "--version", "schema"] {
+      let printed = try runProgram(
+        URL(fileURLWithPath: "/bin/bash"), ["-c", "'\(program)' \(command) >&-; echo $?"])
+      XCTAssertEqual(printed.stdout, "1\n", command)
+      XCTAssertEqual(
+        printed.stderr, "confetti: cannot write standard output: it is closed\n", command)
+    }
+    let png = directory.appendingPathComponent("closed-output.png").path
+    let rendered = try runProgram(
+      URL(fileURLWithPath: "/bin/bash"),
+      ["-c", "'\(program)' render --size 64x48 --out '\(png)' >&-; echo $?"])
+    XCTAssertEqual(rendered.stdout, "0\n", rendered.stderr)
+    XCTAssertNoThrow(try PNG.read(URL(fileURLWithPath: png)))
   }
 
   /// Images a configuration names that are not usable pictures.
@@ -322,7 +361,34 @@ final class HostileInputTests: XCTestCase {
     XCTAssertEqual(symlink(loop, loop + ".2"), 0)
     let large = directory.appendingPathComponent("large.json").path
     try Data(repeating: 0x20, count: 1_048_577).write(to: URL(fileURLWithPath: large))
+    // An effect file that --records' description would replace (cfg.bin's is cfg.json).
+    let effectFile = directory.appendingPathComponent("cfg.json").path
+    try Data(#"{"name": "mine", "emitters": [{"cells": [{"count": 5}]}]}"#.utf8)
+      .write(to: URL(fileURLWithPath: effectFile))
+    let recordsOverEffect = ["render", "--size", "32x32", "--config", effectFile, "--records"]
     return [
+      Case(
+        arguments: recordsOverEffect + [directory.appendingPathComponent("cfg.bin").path],
+        status: 1, message: "it is \(effectFile), which this command reads"),
+      Case(
+        arguments: ["render", "--size", "32x32", "--config", effectFile, "--out", effectFile],
+        status: 64, message: "must name a .png"),
+      Case(
+        arguments: render + [directory.path + "/x.png/"], status: 1,
+        message: "a name ending in / is a folder's"),
+      Case(
+        arguments: render + [directory.path + "/x.gif/", "--frames", "2"], status: 1,
+        message: "ending in /"),
+      Case(
+        arguments: render + [
+          directory.path + "/e.png", "--time", "60", "--records",
+          directory.path + "/e.bin",
+        ], status: 1, message: "no piece is in flight at 60 s"),
+      Case(arguments: ["help", "nosuch"], status: 64, message: "no command named 'nosuch'"),
+      Case(arguments: ["help", "render", "nosuch"], status: 64, message: "no command named"),
+      Case(
+        arguments: ["render", "--trigger", "key@1\n2"], status: 64,
+        message: #"The value 'key@1\n2' is invalid for '--trigger"#),
       Case(arguments: render + [link], status: 1, message: "it is a symbolic link"),
       Case(arguments: render + [fifo], status: 1, message: "it is a FIFO"),
       Case(arguments: render + [folder], status: 1, message: "it is a folder"),
@@ -335,11 +401,11 @@ final class HostileInputTests: XCTestCase {
         arguments: render + [""], status: 64,
         message: "must name a .png, .gif, .webm, .mp4 or .mov file"),
       Case(
-        arguments: ["--sweep", "10,20", "--frames", "1", "--plot", link], status: 1,
-        message: "it is a symbolic link"),
+        arguments: ["--sweep", "10,20", "--frames", "1", "--plot", link], status: 64,
+        message: "--plot writes an SVG file"),
       Case(
-        arguments: ["--sweep", "10,20", "--frames", "1", "--plot", "/dev/full"], status: 1,
-        message: "it is a device"),
+        arguments: ["--sweep", "10,20", "--frames", "1", "--plot", "/dev/full"], status: 64,
+        message: "--plot writes an SVG file: give a name ending in .svg, not '/dev/full'"),
       Case(arguments: ["render", "--config", "/dev/zero"], status: 1, message: "special file"),
       Case(arguments: ["render", "--config", fifo], status: 1, message: "it is a FIFO"),
       Case(arguments: ["render", "--config", folder], status: 1, message: "it is a folder"),
