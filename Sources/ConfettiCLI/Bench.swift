@@ -103,6 +103,7 @@ struct Bench {
         info: info)
     }
     for run in runs {
+      run.takeOverContext()
       for _ in 0..<Self.warmUpFrames {
         try run.renderFrame(width: size.width, height: size.height, measured: false)
       }
@@ -114,6 +115,7 @@ struct Bench {
       // Rotate who goes first, so no mode always follows the same one.
       for index in runs.indices {
         let run = runs[(index + round) % runs.count]
+        run.takeOverContext()
         let roundStart = ContinuousClock.now
         var framesThisRound = 0
         while true {

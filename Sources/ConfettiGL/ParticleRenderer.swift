@@ -23,8 +23,13 @@ public final class ParticleRenderer {
 
   private let sprites: SpriteProgram
   private var program: ShaderProgram { sprites.program }
+  /// The capture's program: the drawing program's shaders, linked with the outputs transform
+  /// feedback reads (``capturedOutputs``), which a drawing program leaves out. Made by the
+  /// first ``capture(slots:at:trailCopies:)``, and again when the drawing program changes.
+  private var probe: SpriteProgram?
   private let instances: InstanceArray
   private var recordBuffer: GLuint = 0
+  private let info: GLInfo
   private var feedbackBuffer: GLuint = 0
   private var feedbackBytes = 0
   private var nowUniform: GLint
@@ -49,7 +54,7 @@ public final class ParticleRenderer {
   }
 
   /// The vertex outputs transform feedback captures: fourteen floats per particle.
-  static let capturedOutputs = [
+  package static let capturedOutputs = [
     "v_position", "v_rotation", "v_widthScale", "v_opacity", "v_size", "v_rgba", "v_copy",
     "v_tail",
   ]
@@ -124,9 +129,8 @@ public final class ParticleRenderer {
     do {
       var setup = UploadMeter()
       sprites = try SpriteProgram(
-        vertex: vertex, attributes: ParticleRecord.attributes,
-        feedbackVaryings: Self.capturedOutputs, primitive: primitive, features: features,
-        info: info, meter: &setup)
+        vertex: vertex, attributes: ParticleRecord.attributes, primitive: primitive,
+        features: features, info: info, meter: &setup)
       try checkGL("setting up the particle renderer")
     } catch {
       epoxy_glBindVertexArray(0)
@@ -135,7 +139,7 @@ public final class ParticleRenderer {
       epoxy_glDeleteBuffers(1, &buffer)
       throw error
     }
-    (self.instances, self.recordBuffer) = (instances, recordBuffer)
+    (self.instances, self.recordBuffer, self.info) = (instances, recordBuffer, info)
     nowUniform = sprites.program.uniform("u_now")
     sendEmitterTable()
     meter = UploadMeter()
@@ -154,14 +158,17 @@ public final class ParticleRenderer {
     epoxy_glDeleteBuffers(1, &recordBuffer)
     if feedbackBuffer != 0 { epoxy_glDeleteBuffers(1, &feedbackBuffer) }
     sprites.release()
+    probe?.release()
+    probe = nil
     (recordBuffer, feedbackBuffer) = (0, 0)
   }
 
   /// The GL names the renderer owns, for tests that check they are gone after ``release()``.
-  package var objectNames: (vertexArray: GLuint, buffers: [GLuint], program: GLuint) {
+  package var objectNames: (vertexArray: GLuint, buffers: [GLuint], programs: [GLuint]) {
     let (vertexArray, indexBuffer) = instances.objectNames
     return (
-      vertexArray, [recordBuffer, indexBuffer, feedbackBuffer].filter { $0 != 0 }, program.id
+      vertexArray, [recordBuffer, indexBuffer, feedbackBuffer].filter { $0 != 0 },
+      [program.id] + (probe.map { [$0.program.id] } ?? [])
     )
   }
 
@@ -225,8 +232,10 @@ public final class ParticleRenderer {
     HostGLState.preserving { sendEmitterTable() }
   }
 
-  /// Sets the uniforms of ``emitterTable`` on the current program.
-  private func sendEmitterTable() {
+  /// Sets the uniforms of ``emitterTable`` on `program` (by default the drawing program's),
+  /// leaving it bound.
+  private func sendEmitterTable(to program: ShaderProgram? = nil) {
+    let program = program ?? self.program
     let table = emitterTable
     var wind: [GLfloat] = []
     var cycles: [GLuint] = []
@@ -325,6 +334,7 @@ public final class ParticleRenderer {
     resetStateCache()
     precondition(trailCopies >= 0, "trail copies cannot be negative")
     if try sprites.rebuild(features: features, meter: &meter) { adoptNewProgram() }
+    let probe = try probeProgram()
     let copies = trailCopies + 1
     // Every copy a record can have is run (a draw's copies count from the oldest), and those up
     // to `trailCopies` returned.
@@ -338,9 +348,9 @@ public final class ParticleRenderer {
         GLenum(GL_TRANSFORM_FEEDBACK_BUFFER), GLsizeiptr(bytes), nil, GLenum(GL_STREAM_READ))
       feedbackBytes = bytes
     }
-    epoxy_glUseProgram(program.id)
+    epoxy_glUseProgram(probe.program.id)
     epoxy_glBindVertexArray(self.instances.name)
-    setClock(now)
+    epoxy_glUniform1ui(probe.program.uniform("u_now"), now.rawValue)
     epoxy_glBindBufferBase(GLenum(GL_TRANSFORM_FEEDBACK_BUFFER), 0, feedbackBuffer)
     epoxy_glEnable(GLenum(GL_RASTERIZER_DISCARD))
     epoxy_glBeginTransformFeedback(GLenum(GL_POINTS))
@@ -370,10 +380,23 @@ public final class ParticleRenderer {
     return captured
   }
 
-  private func setClock(_ now: Tick) {
-    epoxy_glUniform1ui(nowUniform, now.rawValue)
-    meter.uniformBytes += MemoryLayout<UInt32>.size
-    meter.uniformWrites += 1
+  /// The capture's program for the drawing program as it is now (its shaders, features and
+  /// primitive), with the emitter table set on it.
+  private func probeProgram() throws -> SpriteProgram {
+    if let probe, probe.sources.vertex.text == sprites.sources.vertex.text {
+      sendEmitterTable(to: probe.program)
+      return probe
+    }
+    probe?.release()
+    probe = nil
+    var setup = UploadMeter()
+    let made = try SpriteProgram(
+      vertex: sprites.vertexSource, attributes: ParticleRecord.attributes,
+      feedbackVaryings: Self.capturedOutputs, primitive: sprites.primitive,
+      features: sprites.features, info: info, meter: &setup)
+    probe = made
+    sendEmitterTable(to: made.program)
+    return made
   }
 }
 

@@ -23,6 +23,8 @@ package final class SpriteProgram {
   /// The two shaders' text as the program was last linked from.
   package private(set) var sources: (vertex: ShaderSource, fragment: ShaderSource)
   private let vertex: ShaderSource
+  /// The vertex shader it was made from, before its defines.
+  package var vertexSource: ShaderSource { vertex }
   private let attributes: [RecordAttribute]
   private let feedbackVaryings: [String]
   private let info: GLInfo

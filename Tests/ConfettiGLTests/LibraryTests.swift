@@ -462,21 +462,27 @@ final class LibraryTests: HeadlessGLTestCase {
   func testReleaseAndDeinitDeleteEveryGLObject() throws {
     var ring = ParticleRing(capacity: 8)
     ring.append([ConfettiParticle()], bornAt: 1)
-    func isLive(_ names: (vertexArray: GLuint, buffers: [GLuint], program: GLuint)) -> [Bool] {
-      [epoxy_glIsVertexArray(names.vertexArray) != 0, epoxy_glIsProgram(names.program) != 0]
+    func isLive(_ names: (vertexArray: GLuint, buffers: [GLuint], programs: [GLuint])) -> [Bool] {
+      [epoxy_glIsVertexArray(names.vertexArray) != 0]
+        + names.programs.map { epoxy_glIsProgram($0) != 0 }
         + names.buffers.map { epoxy_glIsBuffer($0) != 0 }
     }
     let released = try ParticleRenderer(capacity: 8, info: context.info)
-    _ = try released.capture(slots: 0..<1, at: Tick(1))  // makes its feedback buffer too
+    XCTAssertEqual(feedbackOutputs(released.objectNames.programs[0]), 0, "a drawing program")
+    _ = try released.capture(slots: 0..<1, at: Tick(1))  // makes its probe and feedback buffer
     let names = released.objectNames
     XCTAssertEqual(names.buffers.count, 3, "records, quad indices, feedback")
-    XCTAssertEqual(isLive(names), [true, true, true, true, true])
+    XCTAssertEqual(names.programs.count, 2, "the drawing program and the capture's")
+    XCTAssertEqual(
+      feedbackOutputs(names.programs[1]), ParticleRenderer.capturedOutputs.count,
+      "the capture's program")
+    XCTAssertEqual(isLive(names), [true, true, true, true, true, true])
     released.release()
     XCTAssertEqual(
-      isLive(names), [false, false, false, false, false], "release() left objects behind")
+      isLive(names), [false, false, false, false, false, false], "release() left objects behind")
     released.release()  // twice is harmless
 
-    var deinitNames: (vertexArray: GLuint, buffers: [GLuint], program: GLuint)?
+    var deinitNames: (vertexArray: GLuint, buffers: [GLuint], programs: [GLuint])?
     do {
       let dropped = try ParticleRenderer(capacity: 8, info: context.info)
       deinitNames = dropped.objectNames
@@ -490,6 +496,13 @@ final class LibraryTests: HeadlessGLTestCase {
     frame.release()
     XCTAssertFalse(epoxy_glIsFramebuffer(frameNames.framebuffer) != 0)
     XCTAssertFalse(epoxy_glIsRenderbuffer(frameNames.renderbuffer) != 0)
+  }
+
+  /// How many outputs transform feedback reads from `program`.
+  private func feedbackOutputs(_ program: GLuint) -> Int {
+    var count: GLint = -1
+    epoxy_glGetProgramiv(program, GLenum(GL_TRANSFORM_FEEDBACK_VARYINGS), &count)
+    return Int(count)
   }
 
   func testAnInitializerThatFailsHalfWayLeavesNothingBehind() throws {
@@ -541,7 +554,7 @@ final class LibraryTests: HeadlessGLTestCase {
     polygonal.shape = .star
     ring.append([polygonal], bornAt: 1)
     try renderer.draw(&ring, at: Tick(1.1), in: target.rect, window: Size(width: 64, height: 64))
-    let sizes = activeUniformSizes(renderer.objectNames.program)
+    let sizes = activeUniformSizes(renderer.objectNames.programs[0])
     XCTAssertEqual(sizes["u_wind[0]"], EmitterTable.capacity)
     XCTAssertEqual(sizes["u_trailTicks[0]"], EmitterTable.capacity)
     XCTAssertEqual(sizes["u_polygonRange[0]"], ShapeTable.polygonCapacity)
