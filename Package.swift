@@ -102,7 +102,7 @@ let package = Package(
     .systemLibrary(name: "CConfetti"),
     .target(
       name: "ConfettiC",
-      dependencies: ["Confetti", "CConfetti"],
+      dependencies: ["Confetti", "ConfettiCore", "ConfettiGL", "CConfetti"],
       exclude: ["exports.map"],
       linkerSettings: [
         .unsafeFlags([
@@ -131,7 +131,8 @@ let package = Package(
     .executableTarget(
       name: "ConfettiCLI",
       dependencies: [
-        "Confetti", "ConfettiBench", "CGLFW", "CX11", "CWayland", "CMalloc", "CProcess",
+        "Confetti", "ConfettiCore", "ConfettiConfig", "ConfettiPresets", "ConfettiImage",
+        "ConfettiGL", "ConfettiBench", "CGLFW", "CX11", "CWayland", "CMalloc", "CProcess",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       plugins: ["EmbedFiles"]

@@ -26,7 +26,7 @@ glfwMakeContextCurrent(window)
 glfwSwapInterval(1)
 
 let square = orFail { try HostSquare() }  // the host's own scene: one program, one vertex array
-epoxy_glUseProgram(square.shader.id)
+epoxy_glUseProgram(square.program)
 epoxy_glBindVertexArray(square.vertexArray)
 
 let confetti = orFail {
@@ -36,12 +36,12 @@ let clock = ContinuousClock.now
 func now() -> Double { (ContinuousClock.now - clock) / .seconds(1) }
 
 // Clicks and keys reach the loop as a queue of triggers.
-nonisolated(unsafe) var pending: [(EmitterTrigger, Point?)] = []
+nonisolated(unsafe) var pending: [(EmitterTrigger, ConfettiSystem.Point?)] = []
 glfwSetMouseButtonCallback(window) { window, button, action, _ in
   guard button == GLFW_MOUSE_BUTTON_LEFT, action == GLFW_PRESS else { return }
   var (x, y) = (0.0, 0.0)
   glfwGetCursorPos(window, &x, &y)  // window points, as the effect's size is
-  pending.append((.click, Point(x: x, y: y)))
+  pending.append((.click, ConfettiSystem.Point(x: x, y: y)))
 }
 glfwSetKeyCallback(window) { window, key, _, action, _ in
   guard action == GLFW_PRESS else { return }
@@ -59,11 +59,11 @@ while glfwWindowShouldClose(window) == GLFW_FALSE, options.seconds.map({ now() <
   glfwGetFramebufferSize(window, &width, &height)
 
   // Update.
-  confetti.size = windowSize(window)
+  orFail { try confetti.resize(to: windowSize(window)) }
   for (trigger, point) in pending {
     confetti.trigger(confetti.has(trigger) ? trigger : .click, at: point, time: time)
     let place = point.map { "\(Int($0.x)),\(Int($0.y))" } ?? "the emitters"
-    print("\(trigger) at \(place): \(confetti.aliveCount(at: time)) particles alive")
+    print("\(trigger) at \(place): \(confetti.aliveCount(time: time)) particles alive")
   }
   pending.removeAll()
 
@@ -74,7 +74,7 @@ while glfwWindowShouldClose(window) == GLFW_FALSE, options.seconds.map({ now() <
   epoxy_glClearColor(0.10 + 0.05 * hue, 0.12, 0.20 - 0.05 * hue, 1)
   epoxy_glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
   square.draw(at: time, filled: true)
-  orFail { try confetti.draw(in: PixelRect(width: Int(width), height: Int(height)), at: time) }
+  orFail { try confetti.draw(in: PixelRect(width: Int(width), height: Int(height)), time: time) }
   square.draw(at: time, filled: false)
   frames += 1
   if let path = options.screenshot, options.seconds.map({ now() >= $0 - 0.1 }) ?? false {
@@ -86,7 +86,7 @@ while glfwWindowShouldClose(window) == GLFW_FALSE, options.seconds.map({ now() <
 
 // MARK: Tear down
 
-print("frames: \(frames), particles alive at the end: \(confetti.aliveCount(at: now()))")
+print("frames: \(frames), particles alive at the end: \(confetti.aliveCount(time: now()))")
 confetti.release()  // while the context is still current
 square.release()
 glfwDestroyWindow(window)
@@ -95,29 +95,25 @@ glfwTerminate()
 // MARK: The host's own pieces
 
 /// The window's size in points (GLFW screen coordinates).
-func windowSize(_ window: OpaquePointer) -> Size {
+func windowSize(_ window: OpaquePointer) -> ConfettiSystem.Size {
   var (width, height): (Int32, Int32) = (0, 0)
   glfwGetWindowSize(window, &width, &height)
-  return Size(width: Double(max(1, width)), height: Double(max(1, height)))
+  return ConfettiSystem.Size(width: Double(max(1, width)), height: Double(max(1, height)))
 }
 
 /// A square circling the middle of the window: the host's scene.
 struct HostSquare {
-  let shader: ShaderProgram
+  let program: GLuint
   var vertexArray: GLuint = 0
   var buffer: GLuint = 0
   let offsetUniform: GLint
 
   init() throws {
-    let source = ShaderSource(
-      fileName: "square",
-      text: "#version 330 core\nin vec2 p; uniform vec2 u_offset;\n"
-        + "void main() { gl_Position = vec4(p * vec2(0.09, 0.16) + u_offset, 0.0, 1.0); }")
-    let colour = ShaderSource(
-      fileName: "square colour",
-      text: "#version 330 core\nout vec4 c; void main() { c = vec4(0.95, 0.95, 1.0, 1.0); }")
-    shader = try ShaderProgram(vertex: source, fragment: colour)
-    offsetUniform = shader.uniform("u_offset")
+    program = try Self.link(
+      vertex: "#version 330 core\nin vec2 p; uniform vec2 u_offset;\n"
+        + "void main() { gl_Position = vec4(p * vec2(0.09, 0.16) + u_offset, 0.0, 1.0); }",
+      fragment: "#version 330 core\nout vec4 c; void main() { c = vec4(0.95, 0.95, 1.0, 1.0); }")
+    offsetUniform = epoxy_glGetUniformLocation(program, "u_offset")
     epoxy_glGenVertexArrays(1, &vertexArray)
     epoxy_glBindVertexArray(vertexArray)
     epoxy_glGenBuffers(1, &buffer)
@@ -138,7 +134,31 @@ struct HostSquare {
     var (vertexArray, buffer) = (vertexArray, buffer)
     epoxy_glDeleteVertexArrays(1, &vertexArray)
     epoxy_glDeleteBuffers(1, &buffer)
-    shader.release()
+    epoxy_glDeleteProgram(program)
+  }
+
+  /// A program of two shaders, its vertex attribute 0 named `p`.
+  static func link(vertex: String, fragment: String) throws -> GLuint {
+    let program = epoxy_glCreateProgram()
+    for (text, stage) in [(vertex, GL_VERTEX_SHADER), (fragment, GL_FRAGMENT_SHADER)] {
+      let shader = epoxy_glCreateShader(GLenum(stage))
+      text.withCString { source in
+        var sources: [UnsafePointer<GLchar>?] = [source]
+        epoxy_glShaderSource(shader, 1, &sources, nil)
+      }
+      epoxy_glCompileShader(shader)
+      epoxy_glAttachShader(program, shader)
+      epoxy_glDeleteShader(shader)  // kept while attached
+    }
+    epoxy_glBindAttribLocation(program, 0, "p")
+    epoxy_glLinkProgram(program)
+    var linked: GLint = 0
+    epoxy_glGetProgramiv(program, GLenum(GL_LINK_STATUS), &linked)
+    guard linked == GL_TRUE else {
+      epoxy_glDeleteProgram(program)
+      throw EffectError("the host's square did not compile")
+    }
+    return program
   }
 }
 

@@ -9,7 +9,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 let preset = arguments.count > 0 ? arguments[0] : "fireworks"
 let frames = arguments.count > 1 ? Int(arguments[1]) ?? 0 : 6
 let prefix = arguments.count > 2 ? arguments[2] : "headless-"
-let size = Size(width: 640, height: 360)  // points; pictures of 2 pixels per point
+let size = ConfettiSystem.Size(width: 640, height: 360)  // points; pictures of 2 pixels per point
 
 do {
   guard (1...1000).contains(frames) else { throw EffectError("FRAMES must be 1 to 1000") }
@@ -33,10 +33,10 @@ do {
     let time = start + 0.5 + Double(frame) / 30
     target.bind()
     GLFrame.clear(to: GLFrame.background)
-    try confetti.draw(in: target.rect, at: time)
+    try confetti.draw(in: target.rect, time: time)
     let path = prefix + String(format: "%03d", frame) + ".png"
     try PNG.write(try target.read(), to: URL(fileURLWithPath: path))
-    print("\(path): \(confetti.aliveCount(at: time)) particles at \(time - start) s")
+    print("\(path): \(confetti.aliveCount(time: time)) particles at \(time - start) s")
   }
 
   // Tear down: GL objects go while their context is current.

@@ -115,7 +115,9 @@ enum {
    * between draws instead of saving and restoring the host's (about fifty glGet and
    * glIsEnabled queries a draw), so that a steady frame sends one uniform and one draw and asks
    * the GL nothing. The host promises to leave the state as a draw left it and the context
-   * current, or to call confetti_reset_gl_state_cache after changing it. */
+   * current, or to call confetti_reset_gl_state_cache after changing it. Systems sharing a
+   * context need no reset for each other: one sets its whole state again when another drew
+   * last. */
   CONFETTI_CACHE_GL_STATE = 2
 };
 

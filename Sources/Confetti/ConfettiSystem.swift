@@ -1,24 +1,27 @@
+import ConfettiCore
+import ConfettiGL
+
 /// An effect running on the host program's GL context: the one object a host needs.
 ///
 /// ```swift
-/// let confetti = try ConfettiSystem(effect: .preset("confetti"), size: Size(width: 1280, height: 720))
+/// let confetti = try ConfettiSystem(effect: .preset("confetti"), size: .init(width: 1280, height: 720))
 /// confetti.trigger(.start, time: now)                              // or .click at the pointer
-/// try confetti.draw(in: PixelRect(width: fbWidth, height: fbHeight), at: now)  // every frame
-/// if !confetti.isAlive(at: now) { … }                               // nothing left to draw
+/// try confetti.draw(in: PixelRect(width: fbWidth, height: fbHeight), time: now)  // every frame
+/// if !confetti.isAlive(time: now) { … }                             // nothing left to draw
 /// confetti.release()                                                // before the context goes
 /// ```
 ///
 /// **The host owns the clock.** Every time is a clock reading in seconds (Double, finite, from
-/// 0 to under ``Tick/latestHostReading``) from a clock of the host's choosing; a reading outside that
+/// 0 to under ``latestReading``) from a clock of the host's choosing; a reading outside that
 /// stops the program (a precondition, as for an index out of range). Births are decided on the
 /// CPU when the clock passes them, each with its exact time; everything after birth is the
-/// vertex shader's closed form at the reading ``draw(in:at:)`` is given. So a reading may go
+/// vertex shader's closed form at the reading ``draw(in:time:)`` is given. So a reading may go
 /// back (paused, slowed, rewound: ``PlaybackClock`` drives one): emission only moves forward,
 /// an earlier reading is drawn without new births, and what was born after it is unborn
 /// there. Set ``history`` to keep what has ended for as long as the clock may run back.
 ///
 /// **Points and pixels.** The effect lives in an area of ``size`` points (emitter positions,
-/// speeds in window heights, the pointer of a click): ``draw(in:at:)`` spreads that area over
+/// speeds in window heights, the pointer of a click): ``draw(in:time:)`` spreads that area over
 /// a rectangle of the framebuffer, so a HiDPI host passes its window size in points and its
 /// framebuffer rectangle in pixels.
 ///
@@ -41,13 +44,33 @@ public final class ConfettiSystem {
   /// The effect this system runs.
   public let effect: Effect
   /// The area the effect lives in, in points (the window's size, for a window). Emitters are
-  /// placed in it when triggered, and ``draw(in:at:)`` spreads it over its rectangle. Both
-  /// sides from 0 to ``largestSide`` (a precondition); a side of 0 draws nothing.
-  public var size: Size {
-    didSet {
-      precondition(Self.isValid(size), "a size's sides are from 0 to \(Self.largestSide) points")
-    }
+  /// placed in it when triggered, and ``draw(in:time:)`` spreads it over its rectangle. Both
+  /// sides from 0 to ``largestSide``; a side of 0 draws nothing. ``resize(to:)`` changes it.
+  public private(set) var size: Size
+
+  /// Changes the area the effect lives in (a resized window), in points.
+  ///
+  /// - Throws: ``EffectError`` when a side is not from 0 to ``largestSide`` (as the initializer
+  ///   does); the size is then left as it was.
+  public func resize(to size: Size) throws {
+    guard Self.isValid(size) else { throw Self.badSize(size) }
+    self.size = size
   }
+
+  private static func badSize(_ size: Size) -> EffectError {
+    EffectError(
+      "the effect's size must be from 0 to \(Int(largestSide)) points a side, not "
+        + "\(size.width)×\(size.height)")
+  }
+
+  /// A width and a height in points.
+  public typealias Size = ConfettiCore.Size
+  /// A place in points, from the area's top-left corner, y down.
+  public typealias Point = ConfettiCore.Point
+
+  /// The latest clock reading a system takes, in seconds (about 278,000 years): clock readings
+  /// are finite, from 0 to under it.
+  public static let latestReading: Seconds = Tick.latestHostReading
 
   /// The longest side an effect's area may have, in points: far past any screen, and short of
   /// where an effect's own arithmetic (spreads across the area) would overflow.
@@ -69,7 +92,7 @@ public final class ConfettiSystem {
   ///     configuration value.
   ///   - size: the area the effect lives in, in points (see ``size``); 0 to ``largestSide``.
   ///   - capacity: the most particles alive at once; by default, enough for one firing of
-  ///     every emitter with room to spare (``EffectScene/suggestedCapacity(for:)``).
+  ///     every emitter with room to spare.
   ///   - seed: every random draw comes from it, so a run can be repeated exactly. Default 1.
   ///   - reduceMotion: each particle appears near where its motion would take it and fades in
   ///     place, for people who are bothered by movement. Default false.
@@ -77,7 +100,7 @@ public final class ConfettiSystem {
   ///     measured faster on this GL. Pieces too big for a point sprite are drawn whole either
   ///     way.
   /// - Throws: a one-line error when the effect cannot be used (a configuration value out of
-  ///   its range, as ``EffectConfig/validated()`` checks; an image that cannot be read, too
+  ///   its range, as a file's would be; an image that cannot be read, too
   ///   many shapes), the size or capacity is out of range or does not fit the GPU, no context
   ///   is current, or it is older than GL 3.3 core. Nothing is left behind on the context when
   ///   it throws.
@@ -85,11 +108,7 @@ public final class ConfettiSystem {
     effect: Effect, size: Size, capacity: Int? = nil, seed: UInt64 = 1,
     reduceMotion: Bool = false, primitive: SpritePrimitive = .auto
   ) throws {
-    guard Self.isValid(size) else {
-      throw EffectError(
-        "the effect's size must be from 0 to \(Int(Self.largestSide)) points a side, not "
-          + "\(size.width)×\(size.height)")
-    }
+    guard Self.isValid(size) else { throw Self.badSize(size) }
     // A configuration built in code is checked as a file would be: it never traps below.
     var effect = effect
     do {
@@ -121,14 +140,14 @@ public final class ConfettiSystem {
   }
 
   /// A preset (see ``Presets/names``) on the current GL context; see
-  /// ``init(effect:size:capacity:seed:reduceMotion:)``.
+  /// ``init(effect:size:capacity:seed:reduceMotion:primitive:)``.
   public convenience init(
     preset: String, size: Size, capacity: Int? = nil, seed: UInt64 = 1,
-    reduceMotion: Bool = false
+    reduceMotion: Bool = false, primitive: SpritePrimitive = .auto
   ) throws {
     try self.init(
       effect: .preset(preset), size: size, capacity: capacity, seed: seed,
-      reduceMotion: reduceMotion)
+      reduceMotion: reduceMotion, primitive: primitive)
   }
 
   deinit {
@@ -192,7 +211,7 @@ public final class ConfettiSystem {
   /// Starts every emitter of the effect with `trigger` at clock reading `time`: a click's at
   /// `point` (in points, within ``size``), the others — and a click's when `point` is nil — at
   /// their configured places. Bursts are born at once; timed and continuous emitters start
-  /// emitting, and keep doing so as ``draw(in:at:)`` advances the clock. Needs no GL context.
+  /// emitting, and keep doing so as ``draw(in:time:)`` advances the clock. Needs no GL context.
   /// A `point` that is not finite (NaN, infinity) fires nothing: it is no place on any screen.
   /// `time` must be a valid clock reading (see the type's documentation), or the program stops.
   public func trigger(_ trigger: EmitterTrigger = .start, at point: Point? = nil, time: Seconds) {
@@ -204,7 +223,7 @@ public final class ConfettiSystem {
   }
 
   /// Emits what the running emitters owe up to `time` and frees the records of particles
-  /// gone by then. ``draw(in:at:)`` does this itself; call it to move an effect on without
+  /// gone by then. ``draw(in:time:)`` does this itself; call it to move an effect on without
   /// drawing it (a minimised window). Needs no GL context. `time` must be a valid clock reading.
   public func advance(to time: Seconds) {
     precondition(
@@ -225,7 +244,7 @@ public final class ConfettiSystem {
   ///   not compile or link; and in debug builds, when the GL reports an error after one of
   ///   confetti's steps (which may be one the host left pending: reading the GL's error flag
   ///   clears it), while release builds do not ask. The host's state is restored all the same.
-  public func draw(in rect: PixelRect, at time: Seconds) throws {
+  public func draw(in rect: PixelRect, time: Seconds) throws {
     guard let renderer else { preconditionFailure("the confetti system was released") }
     // GL takes 32-bit integers; the renderer's sums of them cannot overflow Int.
     guard [rect.x, rect.y, rect.width, rect.height].allSatisfy({ Int32(exactly: $0) != nil }) else {
@@ -237,14 +256,14 @@ public final class ConfettiSystem {
     try renderer.draw(&scene.ring, at: Tick(time), in: rect, window: size)
   }
 
-  /// Draws as ``draw(in:at:)`` does, then says how, for a port of the shaders to draw the same
+  /// Draws as ``draw(in:time:)`` does, then says how, for a port of the shaders to draw the same
   /// picture (`confetti records`): the live records in drawing order, each
   /// `MemoryLayout<ParticleRecord>.stride` bytes, every uniform's value, the viewport and the
   /// copies drawn of each record.
-  package func drawExported(in rect: PixelRect, at time: Seconds) throws
+  package func drawExported(in rect: PixelRect, time: Seconds) throws
     -> (records: [UInt8], uniforms: [UniformValue], viewport: PixelRect, copies: Int)
   {
-    try draw(in: rect, at: time)
+    try draw(in: rect, time: time)
     guard let renderer else { preconditionFailure("the confetti system was released") }
     let state = renderer.drawState(of: scene.ring, in: rect)
     var bytes: [UInt8] = []
@@ -256,7 +275,7 @@ public final class ConfettiSystem {
 
   /// Whether anything is, or may yet be, drawn at or after clock reading `time`: a particle
   /// still visible, or an emitter still emitting.
-  public func isAlive(at time: Seconds) -> Bool {
+  public func isAlive(time: Seconds) -> Bool {
     scene.isEmitting || scene.ring.lastDeath > time
   }
 
@@ -269,7 +288,7 @@ public final class ConfettiSystem {
   }
 
   /// How many particles are visible at clock reading `time` (a scan of the live records).
-  public func aliveCount(at time: Seconds) -> Int {
+  public func aliveCount(time: Seconds) -> Int {
     scene.ring.aliveCount(at: time)
   }
 

@@ -1,3 +1,8 @@
+import ConfettiConfig
+import ConfettiCore
+import ConfettiGL
+import ConfettiImage
+import ConfettiPresets
 import ConfettiText
 import Foundation
 
@@ -20,6 +25,18 @@ public struct Effect: Sendable {
   /// One of the presets (``Presets/names``: "confetti", "cannon", "snow", …).
   public static func preset(_ name: String) throws -> Effect {
     Effect(try Presets.named(name))
+  }
+
+  /// Decodes a configuration from JSON text (the format of the repository's `Presets/*.json`;
+  /// `confetti presets show snow` prints one), strictly: every key known, every value in its
+  /// range. Its images, if it names any by path, are found in `imageFolder`.
+  public init(json: String, imageFolder: URL? = nil) throws {
+    do {
+      config = try EffectConfig.decode(json)
+    } catch {
+      throw EffectError("the effect's JSON: \(error)")
+    }
+    self.imageFolder = imageFolder
   }
 
   /// Reads and decodes a configuration file (the format of the repository's `Presets/*.json`);
@@ -54,7 +71,7 @@ public struct Effect: Sendable {
 
   /// Decodes every image `shapes` names, in order, refusing any larger than the atlas takes
   /// before decoding it, and draws every text from the system's fonts.
-  public func images(for shapes: ShapeTable) throws -> [RGBAImage] {
+  package func images(for shapes: ShapeTable) throws -> [RGBAImage] {
     try shapes.images.map { source in
       let path: String
       switch source {
@@ -87,6 +104,17 @@ public struct Effect: Sendable {
 
   /// The configuration file at `path`, as UTF-8 text: every failure is the system's own reason
   /// (a symbolic link loop, a permission) or "it is not UTF-8 text", never Foundation's.
+  /// The picture files the effect's shapes name, as found (relative ones in ``imageFolder``):
+  /// files a command that writes must not write over.
+  package var imageFiles: [String] {
+    let cells = config.emitters.flatMap(\.cells) + config.subCells
+    return cells.flatMap(\.shapes).compactMap { shape in
+      guard case .image(let path) = shape else { return nil }
+      if path.hasPrefix("/") { return path }
+      return imageFolder?.appending(path: path).path
+    }
+  }
+
   private static func readText(_ path: String) throws -> String {
     func failure(_ reason: String) -> EffectError {
       EffectError("cannot read the configuration \(path): \(reason)")

@@ -48,8 +48,8 @@ public final class BenchRun {
     switch mode {
     case .gpu:
       product = try ParticleRenderer(capacity: count, info: info, primitive: primitive)
-      // As the program's window draws: its state kept between frames (the baselines' draws
-      // restore what they find, which leaves it so).
+      // As the program's window draws: its state kept between frames (set again after another
+      // run's product drew; the baselines' draws restore what they find).
       product!.statePolicy = .cache
       product!.setEmitterTable(scene.table)
       try product!.setShapeTable(scene.shapes, images: images)
@@ -134,12 +134,6 @@ public final class BenchRun {
     gpuMilliseconds += results
     appMilliseconds.append(appTime.milliseconds)
     uploadBytes.append((product?.meter ?? placed!.meter).totalBytes)
-  }
-
-  /// Takes the context over from another run: the product sets its whole state again at its
-  /// next frame (another run's draws changed it).
-  public func takeOverContext() {
-    product?.resetStateCache()
   }
 
   /// Drops what the warm-up measured, its GPU timings still in flight included.

@@ -3,6 +3,8 @@
 // particles, so a C host draws the frames a Swift host draws.
 import CConfetti
 import Confetti
+import ConfettiCore
+import ConfettiGL
 import Foundation
 import Synchronization
 
@@ -24,19 +26,19 @@ public func confetti_create(
   _ desc: UnsafePointer<confetti_desc>?, _ system: UnsafeMutablePointer<OpaquePointer?>?
 ) -> confetti_status {
   calling {
-    guard let desc = desc?.pointee else { throw Refusal.argument("the description is null") }
-    guard let system else { throw Refusal.argument("the pointer for the new system is null") }
+    guard let desc = desc?.pointee else { throw CallError.argument("the description is null") }
+    guard let system else { throw CallError.argument("the pointer for the new system is null") }
     let size = try checkedSize(desc.width, desc.height)
     guard desc.capacity >= 0 else {
-      throw Refusal.argument(
+      throw CallError.argument(
         "the capacity must be 0 (the effect's own) or more, not \(desc.capacity)")
     }
     let unknownFlags = desc.flags & ~UInt32(CONFETTI_REDUCE_MOTION | CONFETTI_CACHE_GL_STATE)
     guard unknownFlags == 0 else {
-      throw Refusal.argument("unknown flags 0x\(String(unknownFlags, radix: 16))")
+      throw CallError.argument("unknown flags 0x\(String(unknownFlags, radix: 16))")
     }
     guard let capacity = Int(exactly: desc.capacity) else {
-      throw Refusal.argument("the capacity \(desc.capacity) does not fit this machine's integers")
+      throw CallError.argument("the capacity \(desc.capacity) does not fit this machine's integers")
     }
     let confetti = try ConfettiSystem(
       effect: try effect(of: desc), size: size, capacity: capacity == 0 ? nil : capacity,
@@ -77,7 +79,7 @@ public func confetti_trigger_at(
     let confetti = try Handles.system(system)
     let largest = ConfettiSystem.largestSide
     guard abs(x) <= largest, abs(y) <= largest else {
-      throw Refusal.argument(
+      throw CallError.argument(
         "a trigger's place is points within \(Int(largest)) of the corner, not (\(x), \(y))")
     }
     confetti.trigger(
@@ -106,7 +108,7 @@ public func confetti_set_size(_ system: OpaquePointer?, _ width: Double, _ heigh
 {
   calling {
     let confetti = try Handles.system(system)
-    confetti.size = try checkedSize(width, height)
+    try confetti.resize(to: try checkedSize(width, height))
   }
 }
 
@@ -120,7 +122,8 @@ public func confetti_draw(
   calling {
     let confetti = try Handles.system(system)
     guard width >= 0, height >= 0 else {
-      throw Refusal.argument("a rectangle's width and height are 0 or more, not \(width)×\(height)")
+      throw CallError.argument(
+        "a rectangle's width and height are 0 or more, not \(width)×\(height)")
     }
     let time = try checkedTime(time)
     guard GLInfo.isContextCurrent else {
@@ -129,7 +132,7 @@ public func confetti_draw(
           + "current first")
     }
     let rect = PixelRect(x: Int(x), y: Int(y), width: Int(width), height: Int(height))
-    try confetti.draw(in: rect, at: time)
+    try confetti.draw(in: rect, time: time)
   }
 }
 
@@ -142,7 +145,7 @@ public func confetti_is_alive(
   calling {
     let confetti = try Handles.system(system)
     let time = try checkedTime(time)
-    try answer(alive).pointee = confetti.isAlive(at: time)
+    try answer(alive).pointee = confetti.isAlive(time: time)
   }
 }
 
@@ -163,7 +166,7 @@ public func confetti_alive_count(
   calling {
     let confetti = try Handles.system(system)
     let time = try checkedTime(time)
-    try answer(count).pointee = Int64(confetti.aliveCount(at: time))
+    try answer(count).pointee = Int64(confetti.aliveCount(time: time))
   }
 }
 
@@ -180,7 +183,7 @@ public func confetti_dropped_count(
 // MARK: - Arguments
 
 /// A refusal of the C layer's own: an argument the facade would stop the program for.
-private enum Refusal: Error, CustomStringConvertible {
+private enum CallError: Error, CustomStringConvertible {
   case argument(String)
   case handle(String)
 
@@ -200,7 +203,7 @@ private func calling(_ body: () throws -> Void) -> confetti_status {
   } catch {
     LastError.set("\(error)")
     switch error {
-    case let refusal as Refusal:
+    case let refusal as CallError:
       if case .handle = refusal { return CONFETTI_ERROR_HANDLE }
       return CONFETTI_ERROR_ARGUMENT
     case is GLError: return CONFETTI_ERROR_GL
@@ -211,7 +214,7 @@ private func calling(_ body: () throws -> Void) -> confetti_status {
 
 private func checkedTime(_ time: Double) throws -> Seconds {
   guard Tick.isValid(reading: time) else {
-    throw Refusal.argument(
+    throw CallError.argument(
       "a time is a clock reading in seconds, \(Tick.validReadings), not \(time)")
   }
   return time
@@ -220,7 +223,7 @@ private func checkedTime(_ time: Double) throws -> Seconds {
 private func checkedSize(_ width: Double, _ height: Double) throws -> Size {
   let size = Size(width: width, height: height)
   guard ConfettiSystem.isValid(size), width > 0, height > 0 else {
-    throw Refusal.argument(
+    throw CallError.argument(
       "the effect's width and height are points, greater than 0 and at most "
         + "\(Int(ConfettiSystem.largestSide)), not \(width)×\(height)")
   }
@@ -228,7 +231,7 @@ private func checkedSize(_ width: Double, _ height: Double) throws -> Size {
 }
 
 private func answer<T>(_ pointer: UnsafeMutablePointer<T>?) throws -> UnsafeMutablePointer<T> {
-  guard let pointer else { throw Refusal.argument("the pointer for the answer is null") }
+  guard let pointer else { throw CallError.argument("the pointer for the answer is null") }
   return pointer
 }
 
@@ -238,7 +241,7 @@ private func emitterTrigger(_ trigger: confetti_trigger_type) throws -> EmitterT
   case CONFETTI_TRIGGER_CLICK: return .click
   case CONFETTI_TRIGGER_KEY: return .key
   default:
-    throw Refusal.argument(
+    throw CallError.argument(
       "unknown trigger \(Int32(bitPattern: UInt32(trigger.rawValue))): CONFETTI_TRIGGER_START, _CLICK or _KEY"
     )
   }
@@ -248,14 +251,11 @@ private func emitterTrigger(_ trigger: confetti_trigger_type) throws -> EmitterT
 private func effect(of desc: confetti_desc) throws -> Effect {
   let sources = [desc.preset, desc.json, desc.path].compactMap { $0 }
   guard sources.count <= 1 else {
-    throw Refusal.argument("give the effect as one of preset, json and path, not \(sources.count)")
+    throw CallError.argument(
+      "give the effect as one of preset, json and path, not \(sources.count)")
   }
   if let json = desc.json {
-    do {
-      return Effect(try EffectConfig.decode(String(cString: json)))
-    } catch {
-      throw EffectError("the effect's JSON: \(error)")
-    }
+    return try Effect(json: String(cString: json))
   }
   if let path = desc.path { return try Effect(contentsOfFile: String(cString: path)) }
   return try Effect.preset(desc.preset.map { String(cString: $0) } ?? "confetti")
@@ -307,13 +307,13 @@ private enum Handles {
   }
 
   private static func number(_ handle: OpaquePointer?) throws -> UInt {
-    guard let handle else { throw Refusal.handle("the system is null") }
+    guard let handle else { throw CallError.handle("the system is null") }
     return UInt(bitPattern: handle)
   }
 
-  private static func missing(_ id: UInt) -> Refusal {
+  private static func missing(_ id: UInt) -> CallError {
     let made = table.withLock { $0.next }
-    return Refusal.handle(
+    return CallError.handle(
       id < made
         ? "the system was destroyed: make a new one with confetti_create"
         : "not a system made by confetti_create")

@@ -1,5 +1,8 @@
 import Confetti
 import ConfettiBench
+import ConfettiCore
+import ConfettiGL
+import ConfettiImage
 import Foundation
 
 /// `confetti bench`: a headless stress run, its baselines measured in the same run.
@@ -15,6 +18,8 @@ struct Bench {
   var plot: String?
   /// The effect whose particles fill the scene.
   var effect: Effect
+  /// The files the run reads (the effect's file, its pictures), which the plot must not be.
+  var inputs: [String] = []
   var reduceMotion = false
   /// What the particles are drawn as in every mode.
   var primitive = SpritePrimitive.auto
@@ -56,7 +61,7 @@ struct Bench {
     if let plot {
       // Find out now, not after minutes of measuring, that the plot cannot be written; nothing
       // is created or replaced until it is.
-      try OutputFile.check(plot)
+      try OutputFile.check(plot, sparing: inputs)
     }
     let context = try DriverMessages.silenced { try HeadlessContext() }
     // Every GL object below dies on this context: it must outlive them all.
@@ -103,7 +108,6 @@ struct Bench {
         info: info)
     }
     for run in runs {
-      run.takeOverContext()
       for _ in 0..<Self.warmUpFrames {
         try run.renderFrame(width: size.width, height: size.height, measured: false)
       }
@@ -115,7 +119,6 @@ struct Bench {
       // Rotate who goes first, so no mode always follows the same one.
       for index in runs.indices {
         let run = runs[(index + round) % runs.count]
-        run.takeOverContext()
         let roundStart = ContinuousClock.now
         var framesThisRound = 0
         while true {

@@ -2,6 +2,8 @@ import ArgumentParser
 import CProcess
 import Confetti
 import ConfettiBench
+import ConfettiConfig
+import ConfettiGL
 import Foundation
 
 @main
@@ -23,8 +25,8 @@ enum Main {
       Foundation.exit(64)
     }
     let arguments = Shorthands.expand(Array(CommandLine.arguments.dropFirst()))
-    if let unknown = unknownHelpTopic(arguments) {
-      say("no command named \(unknown) (see 'confetti --help')")
+    if let (unknown, known) = unknownHelpTopic(arguments) {
+      say("no command named \(unknown) (see '\(helpCommand(for: known))')")
       Foundation.exit(64)
     }
     do {
@@ -74,16 +76,19 @@ func notUTF8Argument() -> String? {
   return nil
 }
 
-/// The word after `confetti help` (and its subcommands) that names no command, if one does not:
-/// the parser would show the top-level help and exit 0.
-func unknownHelpTopic(_ arguments: [String]) -> String? {
+/// The word after `confetti help` (and its subcommands) that names no command, if one does
+/// not, with the words before it that do: the parser would show the top-level help and exit 0.
+func unknownHelpTopic(_ arguments: [String]) -> (word: String, known: [String])? {
   guard arguments.first == "help" else { return nil }
   var command: ParsableCommand.Type = ConfettiCommand.self
+  var known: [String] = []
   for argument in arguments.dropFirst() where !argument.hasPrefix("-") {
+    // `confetti help help` is the help command's own help.
+    if known.isEmpty, argument == "help" { return nil }
     guard
       let sub = command.configuration.subcommands.first(where: { $0._commandName == argument })
-    else { return "'\(argument)'" }
-    command = sub
+    else { return ("'\(oneLine(argument))'", known) }
+    (command, known) = (sub, known + [argument])
   }
   return nil
 }
@@ -423,13 +428,14 @@ struct BenchCommand: ParsableCommand {
   func run() throws {
     try reportingFailures {
       let sweeping = sweep != nil
+      let loaded = try effect.load(fallback: "cannon")
       try Bench(
         counts: try counts(),
         modes: compare || sweeping ? Bench.comparedModes(churn: churn) : [mode], size: size,
         seconds: frames == nil ? (seconds ?? (sweeping ? 3 : 10)) : nil, frames: frames,
         churn: churn, seed: seed, json: json, plot: sweeping ? plot ?? Self.defaultPlot : nil,
-        effect: try effect.load(fallback: "cannon"), reduceMotion: effect.wantsReducedMotion,
-        primitive: effect.primitive
+        effect: loaded, inputs: [effect.config].compactMap { $0 } + loaded.imageFiles,
+        reduceMotion: effect.wantsReducedMotion, primitive: effect.primitive
       ).run()
     }
   }
@@ -538,7 +544,7 @@ func reportingFailures(_ body: () throws -> Void) throws {
     try body()
   } catch let error as ExitCode {
     throw error
-  } catch let error as RenderInterrupted {
+  } catch let error as InterruptedError {
     say("\(error)")
     throw ExitCode(128 + error.signal)
   } catch {

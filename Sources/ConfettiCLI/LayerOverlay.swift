@@ -1,5 +1,7 @@
 import CWayland
 import Confetti
+import ConfettiCore
+import ConfettiGL
 import Foundation
 
 /// The overlay drawn natively on a Wayland desktop whose compositor offers the layer shell
@@ -84,14 +86,14 @@ final class LayerOverlay {
       let time = wall
       if let exitAfter = settings.exitAfter, time >= exitAfter { break }
       let (points, pixels) = size
-      system.size = points
+      try system.resize(to: points)
       system.advance(to: time)
       guard Overlay.goesOn(system, at: time, elapsed: time, settings: overlay) else { break }
       // The last draw's scissor box is kept: a new size is cleared whole, and set anew.
       let resized = pixels != drawn
       if resized { system.resetGLStateCache() }
       GLFrame.clear(to: .transparent, whole: resized)
-      try system.draw(in: pixels, at: time)
+      try system.draw(in: pixels, time: time)
       drawn = pixels
       try snapshot.frameDrawn(at: time, width: pixels.width, height: pixels.height)
       guard confetti_wl_overlay_swap(surface) == 0 else {

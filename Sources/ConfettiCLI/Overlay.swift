@@ -1,6 +1,9 @@
 import CGLFW
 import CX11
 import Confetti
+import ConfettiCore
+import ConfettiGL
+import ConfettiImage
 import Foundation
 
 /// The window as an overlay: transparent, undecorated, always on top, over a whole monitor, and
@@ -61,7 +64,7 @@ struct Overlay {
     if !settings.loop, elapsed >= settings.duration {
       system.stopEmitting()  // a continuous effect's last pieces settle, then it ends
     }
-    if !system.isAlive(at: time) {
+    if !system.isAlive(time: time) {
       guard settings.loop else { return false }
       system.fireOpening(at: time)  // a one-off effect, thrown again
     }

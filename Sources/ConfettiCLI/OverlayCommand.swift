@@ -1,6 +1,8 @@
 import ArgumentParser
 import CProcess
 import Confetti
+import ConfettiCore
+import ConfettiGL
 import Foundation
 
 /// The overlay's own options, shared by `confetti overlay` and `confetti window --overlay`.

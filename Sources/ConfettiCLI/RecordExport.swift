@@ -1,4 +1,7 @@
 import Confetti
+import ConfettiCore
+import ConfettiGL
+import ConfettiImage
 import Foundation
 
 /// `confetti render --records NAME.bin`: one picture's particle records and everything a port

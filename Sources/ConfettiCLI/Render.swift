@@ -1,5 +1,8 @@
 import ArgumentParser
 import Confetti
+import ConfettiCore
+import ConfettiGL
+import ConfettiImage
 import Foundation
 
 /// `confetti render`: any moment of an effect to PNG, headless.
@@ -135,7 +138,7 @@ struct Render: ParsableCommand {
     let isPNG = URL(fileURLWithPath: out).pathExtension.lowercased() == "png"
     guard isPNG || video != nil else {
       throw ValidationError(
-        "--out must name a .png, .gif, .webm, .mp4 or .mov file, not \(oneLine(out))")
+        "--out must name a .png, .gif, .webm, .mp4 or .mov file, not '\(oneLine(out))'")
     }
     if let video, let refusal = video.refusal(width: size.width, height: size.height, fps: fps) {
       throw ValidationError(refusal)
@@ -179,8 +182,8 @@ struct Render: ParsableCommand {
   }
 
   private func render(_ effect: Effect, on context: HeadlessContext) throws {
-    // Nothing written may be the effect it is made from.
-    let inputs = [self.effect.config].compactMap { $0 }
+    // Nothing written may be the effect it is made from: its file, or its pictures.
+    let inputs = [self.effect.config].compactMap { $0 } + effect.imageFiles
     if video == nil {
       for frame in renderedFrames { try OutputFile.check(picture(frame), sparing: inputs) }
     } else {
@@ -191,7 +194,7 @@ struct Render: ParsableCommand {
       try OutputFile.check(RecordExport.descriptionPath(of: records), sparing: inputs)
       let scene = try EffectScene(config: effect.config.validated(), capacity: 1, seed: seed)
       guard !scene.expectedFeatures.contains(.images) else {
-        throw RenderFailure(
+        throw RenderError(
           description: "--records cannot carry this effect's picture shapes (emoji, text, "
             + "images): their texture atlas is not exported; choose an effect without them")
       }
@@ -244,15 +247,15 @@ struct Render: ParsableCommand {
         guard let signal = Interruption.caught else { return }
         writer?.cancel()
         progress.clear()
-        throw RenderInterrupted(signal: signal, out: out, whole: video != nil || frameCount == 1)
+        throw InterruptedError(signal: signal, out: out, whole: video != nil || frameCount == 1)
       }
       try stopIfInterrupted()
       GLFrame.clear(to: background.color)
       let exported =
-        records == nil ? nil : try system.drawExported(in: target.rect, at: now)
-      if exported == nil { try system.draw(in: target.rect, at: now) }
+        records == nil ? nil : try system.drawExported(in: target.rect, time: now)
+      if exported == nil { try system.draw(in: target.rect, time: now) }
       if let exported, exported.records.isEmpty {
-        throw RenderFailure(
+        throw RenderError(
           description: "no piece is in flight at \(format(time)) s, so there are no records to "
             + "write: give a --time when pieces are")
       }
@@ -269,7 +272,7 @@ struct Render: ParsableCommand {
         } catch  where frame > renderedFrames.lowerBound && frameCount > 1 {
           // The frames before it are whole: say so, and how to render the rest.
           let whole = renderedFrames.lowerBound..<frame
-          throw RenderFailure(
+          throw RenderError(
             description: "\(error); \(pictures(whole)) \(whole.count == 1 ? "is" : "are") "
               + "written: --frame-range \(frame):\(renderedFrames.upperBound) renders the rest")
         }
@@ -292,7 +295,7 @@ struct Render: ParsableCommand {
           unlink(records)
           unlink(RecordExport.descriptionPath(of: records))
         }
-        throw RenderInterrupted(signal: signal, out: out, whole: true)
+        throw InterruptedError(signal: signal, out: out, whole: true)
       }
       progress.advance()
     }
@@ -300,6 +303,11 @@ struct Render: ParsableCommand {
     progress.clear()
     // The report is not the work: with standard output closed, the pictures stand on their own.
     if !StandardStreams.outputWasClosed { print(oneLine(summary)) }
+    if let writer, !writer.wasReadBack {
+      say(
+        "note: ffprobe is not installed beside ffmpeg or on PATH, so \(writer.path)'s frames "
+          + "were not counted back: apt-get install ffmpeg")
+    }
     // What the effect promised but the picture cannot show is said, never silently left out.
     if system.droppedCount > 0 {
       say(
@@ -312,7 +320,12 @@ struct Render: ParsableCommand {
   private var summary: String {
     let rendered = renderedFrames
     let pixels = "\(size.width)×\(size.height)"
-    if video == nil, frameCount == 1 { return "wrote \(out) (\(pixels))" }
+    if video == nil, frameCount == 1 {
+      let described = records.map {
+        ", its records \($0) and \(RecordExport.descriptionPath(of: $0))"
+      }
+      return "wrote \(out) (\(pixels))\(described ?? "")"
+    }
     let seconds = format(Double(rendered.count) / fps)
     let frames = rendered.count == 1 ? "1 frame" : "\(rendered.count) frames"
     let what = "\(frames) (\(seconds) s at \(format(fps)) fps, \(pixels))"
@@ -434,13 +447,13 @@ struct Backdrop: ExpressibleByArgument {
 
 /// A render that cannot be done as asked, said in one line: a picture of a sequence that could
 /// not be written after others were, records that cannot carry the effect.
-struct RenderFailure: Error, CustomStringConvertible {
+struct RenderError: Error, CustomStringConvertible {
   var description: String
 }
 
 /// A signal that asks to stop (``Interruption/stopping``) during a render: what was being
 /// written is removed.
-struct RenderInterrupted: Error, CustomStringConvertible {
+struct InterruptedError: Error, CustomStringConvertible {
   var signal: Int32
   var out: String
   /// Whether `out` is one file (an animation, a picture), not a numbered sequence.

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Confetti
+import ConfettiCore
+import ConfettiGL
 
 /// `confetti shaders`: the GLSL the GL compiles for an effect, each shader whole and ready to
 /// compile on its own.

@@ -1,5 +1,7 @@
 import Confetti
 import ConfettiBench
+import ConfettiCore
+import ConfettiImage
 import Foundation
 
 /// Median frame time (solid) and application CPU time per frame (dashed) against particle

@@ -1,5 +1,7 @@
 import CProcess
 import Confetti
+import ConfettiCore
+import ConfettiImage
 import Foundation
 
 /// The animation formats `confetti render` writes through the `ffmpeg` program.
@@ -91,6 +93,11 @@ enum VideoFormat: String, CaseIterable, Sendable {
   }
 }
 
+/// An animation that cannot be written, said in one line.
+struct VideoError: Error, CustomStringConvertible {
+  var description: String
+}
+
 /// An animation written by an `ffmpeg` process fed raw RGBA frames through a pipe: no
 /// temporary pictures.
 ///
@@ -106,17 +113,14 @@ enum VideoFormat: String, CaseIterable, Sendable {
 /// included). Every wait on it, a frame it does not take or its end, notes the signals
 /// ``Interruption`` watches, and gives up after ``stallLimit`` without progress.
 final class VideoWriter {
-  /// A failure, said in one line.
-  struct Failure: Error, CustomStringConvertible {
-    var description: String
-  }
-
   let path: String
   let format: VideoFormat
   private let width: Int
   private let height: Int
   private let ffmpeg: URL
   private var framesSent = 0
+  /// Whether ffprobe read back what was written (false where it is not installed).
+  private(set) var wasReadBack = false
   private let child: pid_t
   private var status: Int32?
   private var input: Int32
@@ -143,10 +147,10 @@ final class VideoWriter {
   /// alpha; `transparent` keeps their alpha where the format can.
   init(path: String, width: Int, height: Int, fps: Double, transparent: Bool) throws {
     guard let format = VideoFormat(path: path) else {
-      throw Failure(description: "cannot tell the animation format of \(path)")
+      throw VideoError(description: "cannot tell the animation format of \(path)")
     }
     guard let ffmpeg = Self.findFFmpeg() else {
-      throw Failure(
+      throw VideoError(
         description: "cannot write \(path): \(format.name) is made by ffmpeg, which is not "
           + "installed — apt-get install ffmpeg")
     }
@@ -160,8 +164,8 @@ final class VideoWriter {
     self.ffmpeg = ffmpeg
     do {
       temporary = try ExclusiveFile(beside: path)
-    } catch let error as OutputFile.Failure {
-      throw Failure(description: error.description)
+    } catch let error as OutputFileError {
+      throw VideoError(description: error.description)
     }
     let arguments =
       [
@@ -172,7 +176,7 @@ final class VideoWriter {
     var said: [Int32] = [-1, -1]
     guard confetti_private_pipe(&frames) == 0, confetti_private_pipe(&said) == 0 else {
       temporary.remove()
-      throw Failure(description: "cannot start ffmpeg: \(String(cString: strerror(errno)))")
+      throw VideoError(description: "cannot start ffmpeg: \(String(cString: strerror(errno)))")
     }
     let started = spawnInOwnGroup(arguments, input: frames[0], output: nil, errors: said[1])
     close(frames[0])
@@ -183,7 +187,7 @@ final class VideoWriter {
       close(frames[1])
       close(said[0])
       temporary.remove()
-      throw Failure(description: "cannot start ffmpeg (\(ffmpeg.path)): \(error.reason)")
+      throw VideoError(description: "cannot start ffmpeg (\(ffmpeg.path)): \(error.reason)")
     }
     input = frames[1]
     // Writes that would block return at once, so a stalled ffmpeg cannot stall the program.
@@ -245,9 +249,9 @@ final class VideoWriter {
       try temporary.commit(
         to: path, signatures: format.signatures,
         kind: "a \(format.name) file, though ffmpeg said all went well", check: readBack)
-    } catch let error as OutputFile.Failure {
+    } catch let error as OutputFileError {
       finished = true
-      throw Failure(description: error.description)
+      throw VideoError(description: error.description)
     }
     finished = true
   }
@@ -257,6 +261,7 @@ final class VideoWriter {
   private func readBack() throws {
     guard let ffprobe = Self.findProgram("ffprobe", first: ffmpeg.deletingLastPathComponent())
     else { return }
+    let probed = "ffprobe, \(ffprobe.path)"
     var said: [Int32] = [-1, -1]
     guard confetti_private_pipe(&said) == 0 else {
       throw failure("cannot read it back: \(String(cString: strerror(errno)))")
@@ -269,7 +274,7 @@ final class VideoWriter {
     close(said[1])
     defer { close(said[0]) }
     guard case .success(let reader) = started else {
-      throw failure("cannot start ffprobe to read it back (\(ffprobe.path))")
+      throw failure("cannot start ffprobe to read it back", said: probed)
     }
     var text: [UInt8] = []
     var ending: Int32 = 0
@@ -288,7 +293,9 @@ final class VideoWriter {
         kill(-reader, SIGKILL)
         while waitpid(reader, &ending, 0) < 0 && errno == EINTR {}
         try stopIfInterrupted()
-        throw failure("ffprobe did not read it back within \(Int(Self.stallLimit)) s")
+        throw failure(
+          "ffprobe did not read it back within \(Int(Self.stallLimit)) s",
+          said: "\(probed): it was still running, and was stopped")
       }
     }
     while waitpid(reader, &ending, 0) < 0 && errno == EINTR {}
@@ -297,13 +304,18 @@ final class VideoWriter {
       .split(whereSeparator: \.isNewline).first?.split(separator: ",").map { Int($0) } ?? []
     let found = fields.count == 3 ? fields.compactMap { $0 } : []
     guard found.count == 3 else {
-      throw failure("ffprobe cannot read back what ffmpeg wrote, though ffmpeg said all went well")
+      let ended = Self.status(ending)
+      let how = ended > 128 ? "killed by signal \(ended - 128)" : "exit status \(ended)"
+      throw failure(
+        "ffprobe cannot read back what ffmpeg wrote, though ffmpeg said all went well",
+        said: "\(probed): \(how)")
     }
     guard found == [width, height, framesSent] else {
       throw failure(
         "ffmpeg wrote \(found[2]) frame\(found[2] == 1 ? "" : "s") of \(found[0])×\(found[1]), "
           + "not \(framesSent) of \(width)×\(height)")
     }
+    wasReadBack = true
   }
 
   /// Stops ffmpeg and what it started, and removes what it wrote: nothing is left under either
@@ -329,7 +341,7 @@ final class VideoWriter {
   private func stopIfInterrupted() throws {
     guard let signal = Interruption.caught else { return }
     cancel()
-    throw RenderInterrupted(signal: signal, out: path, whole: true)
+    throw InterruptedError(signal: signal, out: path, whole: true)
   }
 
   /// Whether ffmpeg has ended (reaped, its status kept).
@@ -353,7 +365,7 @@ final class VideoWriter {
   }
 
   /// A failure of ffmpeg's, with its last line of complaint or how it ended.
-  private func failure(_ what: String, said: String? = nil) -> Failure {
+  private func failure(_ what: String, said: String? = nil) -> VideoError {
     // How it ended, if it has, before it is stopped here.
     let ended = hasEnded()
     cancel()
@@ -363,12 +375,12 @@ final class VideoWriter {
       : "it was still running, and was stopped"
     // ffmpeg names the hidden file it wrote; the user knows the destination.
     let line = (said ?? complaints.lastLine())?.replacingOccurrences(of: temporary.path, with: path)
-    return Failure(description: "cannot write \(path): \(what) (\(line ?? how))")
+    return VideoError(description: "cannot write \(path): \(what) (\(line ?? how))")
   }
 }
 
 /// Why a program could not be started.
-struct SpawnFailure: Error {
+struct SpawnError: Error {
   /// What the system said.
   var reason: String
 }
@@ -378,7 +390,7 @@ struct SpawnFailure: Error {
 /// `output` and `errors` (nil: /dev/null).
 func spawnInOwnGroup(
   _ arguments: [String], input: Int32?, output: Int32?, errors: Int32?
-) -> Result<pid_t, SpawnFailure> {
+) -> Result<pid_t, SpawnError> {
   var actions = posix_spawn_file_actions_t()
   posix_spawn_file_actions_init(&actions)
   defer { posix_spawn_file_actions_destroy(&actions) }
@@ -407,7 +419,7 @@ func spawnInOwnGroup(
   var pid: pid_t = 0
   let failed = posix_spawn(&pid, arguments[0], &actions, &attributes, &argv, Glibc.environ)
   guard failed == 0 else {
-    return .failure(SpawnFailure(reason: String(cString: strerror(failed))))
+    return .failure(SpawnError(reason: String(cString: strerror(failed))))
   }
   return .success(pid)
 }

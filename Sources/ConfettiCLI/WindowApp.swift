@@ -1,6 +1,8 @@
 import CGLFW
 import CX11
 import Confetti
+import ConfettiCore
+import ConfettiGL
 import Foundation
 
 /// What the window (or the overlay) runs, and how.
@@ -201,7 +203,7 @@ final class WindowApp {
       let time = clock.update(wall: wall)
       if let exitAfter = settings.exitAfter, wall >= exitAfter { break }
       if watched?.changed() == true { reload() }
-      if windowSize.width > 0, windowSize.height > 0 { system.size = windowSize }
+      if windowSize.width > 0, windowSize.height > 0 { try system.resize(to: windowSize) }
       system.advance(to: time)
       if let overlaySettings = settings.overlay, overlay != nil,
         !Overlay.goesOn(system, at: time, elapsed: time - effectStart, settings: overlaySettings)
@@ -212,7 +214,7 @@ final class WindowApp {
       var height: Int32 = 0
       glfwGetFramebufferSize(window, &width, &height)
       if let shown, shown.width == width, shown.height == height,
-        shown.reading == time || !system.isAlive(at: time) && !system.isAlive(at: shown.reading)
+        shown.reading == time || !system.isAlive(time: time) && !system.isAlive(time: shown.reading)
       {
         // What is on screen is this moment (paused, or nothing left): sleep until an event.
         // Zero cost when idle; a held arrow key or a watched file wakes it in a while.
@@ -237,7 +239,7 @@ final class WindowApp {
       let resized = shown.map { $0.width != width || $0.height != height } ?? true
       if resized { system.resetGLStateCache() }
       GLFrame.clear(to: overlay == nil ? GLFrame.background : .transparent, whole: resized)
-      try system.draw(in: PixelRect(width: Int(width), height: Int(height)), at: time)
+      try system.draw(in: PixelRect(width: Int(width), height: Int(height)), time: time)
       try overlay?.frameDrawn(at: time - effectStart, width: Int(width), height: Int(height))
     } catch {
       say("\(error)")
@@ -252,8 +254,8 @@ final class WindowApp {
     guard force || frameCounter.titleIsStale(at: wall) else { return }
     let time = now
     // Nothing alive: no need to scan the particles kept for rewinding.
-    let alive = system.isAlive(at: time) ? system.aliveCount(at: time) : 0
-    let idle = !system.isAlive(at: time) && !clock.isPaused
+    let alive = system.isAlive(time: time) ? system.aliveCount(time: time) : 0
+    let idle = !system.isAlive(time: time) && !clock.isPaused
     let calm = settings.reduceMotion ? " (reduced motion)" : ""
     var parts = ["Confetti", "\(system.effect.config.name)\(calm)", "\(alive) particles"]
     // A capacity too small for the effect is said, not hidden.

@@ -1,7 +1,7 @@
 import Foundation
 
-/// A whole effect as data: what a preset file or a `--config` file holds. Decoded strictly by
-/// ``EffectConfig/decode(_:)``; run by ``EffectScene``.
+/// A whole effect as data: what a preset file or a `--config` file holds, decoded strictly from
+/// its JSON, or built in code; a system checks it as it would a file's before it runs it.
 public struct EffectConfig: Equatable, Sendable {
   /// Its name: 1 to 40 letters, digits or "-" (a preset's is its file's name).
   public var name: String
@@ -20,8 +20,8 @@ public struct EffectConfig: Equatable, Sendable {
     (self.name, self.summary, self.emitters) = (name, summary, emitters)
   }
 
-  /// How many cells all emitters may have together: each gets an ``EmitterTable`` entry, and
-  /// entry 0 is the plain style.
+  /// How many cells all emitters may have together: each gets an entry in the shaders' per-cell
+  /// table, whose entry 0 is the plain style.
   public static let cellCapacity = EmitterTable.capacity - 1
 
   /// The sub-cell named `name`, by index.
@@ -86,7 +86,7 @@ public struct EmitterConfig: Equatable, Sendable {
   public var prewarm: Seconds = 0
   /// The longest prewarm, in seconds.
   public static let longestPrewarm: Seconds = 120
-  /// Constant wind shared by its particles, pt/s, positive blowing right (see ``EmitterStyle``).
+  /// Constant wind shared by its particles, pt/s, positive blowing right.
   /// Default 0.
   public var wind: PointsPerSecond = 0
   /// How far gusts sway its particles together, in points. Default 0: no gusts.

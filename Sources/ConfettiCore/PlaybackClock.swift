@@ -1,7 +1,7 @@
 /// The effect's clock as a player drives it: paused, slowed, sped up, stepped a frame at a time
 /// and run backwards, from readings of a wall clock the host passes in (seconds, any origin).
 ///
-/// The reading is kept as a whole number of ``Tick``s, so that stepping forward and back again
+/// The reading is kept as a whole number of the clock's ticks (2⁻²⁰ s), so that stepping forward and back again
 /// returns to the very same tick, and a speed (a power of two) scales wall time exactly. Because
 /// every frame is the closed form at a reading, any reading can be drawn: a clock run backwards
 /// shows particles flying back to their births and vanishing before them.
@@ -27,8 +27,8 @@ public struct PlaybackClock: Sendable {
   private var held: (direction: Direction, since: Seconds)?
   /// The wall reading of the last ``update(wall:)``.
   private var wall: Seconds
-  /// The earliest reading time may run back to, in seconds (see
-  /// ``EffectScene/earliestExactReading``); never below 0.
+  /// The earliest reading time may run back to, in seconds (a system's
+  /// `earliestExactReading`); never below 0.
   public var earliest: Seconds = 0
 
   /// A clock reading `reading` seconds at wall reading `wall`, running at 1×.

@@ -59,7 +59,13 @@ public struct GLInfo: Sendable {
 
 /// The window systems' "which context is current on this thread" functions, those the process
 /// has loaded.
-private enum WindowSystem {
+enum WindowSystem {
+  /// The context current on this thread, as EGL or GLX names it (nil: neither knows one).
+  static var currentContext: UnsafeMutableRawPointer? {
+    for query in currentContextQueries { if let context = query() { return context } }
+    return nil
+  }
+
   typealias CurrentContext = @convention(c) () -> UnsafeMutableRawPointer?
   static let currentContextQueries: [CurrentContext] = [
     "eglGetCurrentContext", "glXGetCurrentContext",

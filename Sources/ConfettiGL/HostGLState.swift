@@ -1,4 +1,5 @@
 @preconcurrency import CEpoxy
+import Synchronization
 
 /// A rectangle of the bound framebuffer, in pixels, from its bottom-left corner (as
 /// `glViewport` and `glScissor` take it).
@@ -38,10 +39,39 @@ public enum GLStatePolicy: Sendable, Equatable {
   /// exchange the host promises to leave the context's state as the renderer left it, or to
   /// say when it did not (`resetGLStateCache()`), after which the next draw sets it all again.
   /// The host's own draws then start from the renderer's state (blending on, a scissor box,
-  /// its program bound), and its scissor box no longer clips the confetti. For a context the
-  /// renderer has to itself, as the confetti program's window and overlay are; in a debug
-  /// build a steady frame does not ask the GL for errors either.
+  /// its program bound), and its scissor box no longer clips the confetti. Renderers sharing a
+  /// context know of each other: one sets its whole state again when another drew last. For a
+  /// context the host leaves to confetti, as the confetti program's window and overlay do; in a
+  /// debug build a steady frame does not ask the GL for errors either.
   case cache
+}
+
+/// Which renderer last set its state on each context, for ``GLStatePolicy/cache``: a renderer's
+/// kept state holds only while no other has drawn on its context since.
+enum ContextStateOwner {
+  /// Each context's owner, by the context's address.
+  private static let owners = Mutex<[UInt: ObjectIdentifier]>([:])
+
+  private static var currentContext: UInt? {
+    WindowSystem.currentContext.map { UInt(bitPattern: $0) }
+  }
+
+  /// Whether `renderer` set the state of the current context last.
+  static func isOwned(by renderer: ObjectIdentifier) -> Bool {
+    guard let context = currentContext else { return false }
+    return owners.withLock { $0[context] == renderer }
+  }
+
+  /// Notes that `renderer` (nil: none) has set the current context's state.
+  static func claim(for renderer: ObjectIdentifier?) {
+    guard let context = currentContext else { return }
+    owners.withLock { $0[context] = renderer }
+  }
+
+  /// Forgets `renderer` wherever it was the owner (it is released).
+  static func forget(_ renderer: ObjectIdentifier) {
+    owners.withLock { owners in owners = owners.filter { $0.value != renderer } }
+  }
 }
 
 /// Every piece of GL state the renderers change, read from the context so that it can be put

@@ -154,6 +154,7 @@ public final class ParticleRenderer {
   public func release() {
     guard !released else { return }
     released = true
+    ContextStateOwner.forget(ObjectIdentifier(self))
     instances.release()
     epoxy_glDeleteBuffers(1, &recordBuffer)
     if feedbackBuffer != 0 { epoxy_glDeleteBuffers(1, &feedbackBuffer) }
@@ -294,7 +295,9 @@ public final class ParticleRenderer {
       adoptNewProgram()
     }
     let wanted = KeptState(rect: rect, window: window, program: program.id)
-    let steady = host == nil && keptState == wanted
+    // Kept only while no other renderer has drawn on this context since.
+    let steady =
+      host == nil && keptState == wanted && ContextStateOwner.isOwned(by: ObjectIdentifier(self))
     if !steady {
       keptState = nil
       guard sprites.target(rect, window: window, clip: host?.scissorClip, meter: &meter) else {
@@ -302,7 +305,12 @@ public final class ParticleRenderer {
       }
     }
     let clock = nowUniform
-    defer { if host == nil { keptState = wanted } }
+    defer {
+      if host == nil {
+        keptState = wanted
+        if !steady { ContextStateOwner.claim(for: ObjectIdentifier(self)) }
+      }
+    }
     try drawSprites(
       of: ring, program: program, instances: instances, primitive: sprites.primitive,
       bound: steady, meter: &meter

@@ -1,5 +1,10 @@
 import Foundation
 
+/// A destination that cannot be written, said in one line.
+public struct OutputFileError: Error, CustomStringConvertible {
+  public var description: String
+}
+
 /// Files the program writes (pictures, plots), written so that a failure never leaves a damaged
 /// file under the final name and never replaces anything but a regular file.
 ///
@@ -7,17 +12,12 @@ import Foundation
 /// and only then renamed over the final name. A destination that exists and is not a regular
 /// file (a device such as /dev/full, a FIFO, a folder, a symbolic link) is refused.
 public enum OutputFile {
-  /// A destination that cannot be written, said in one line.
-  public struct Failure: Error, CustomStringConvertible {
-    public var description: String
-  }
-
   /// Throws unless `path` can be written: it is absent or a regular file, and its folder exists
   /// and is writable. Creates nothing: call it before long work whose result goes there.
   public static func check(_ path: String) throws {
-    guard !path.isEmpty else { throw Failure(description: "no output file name given") }
+    guard !path.isEmpty else { throw OutputFileError(description: "no output file name given") }
     guard !path.hasSuffix("/") else {
-      throw Failure(
+      throw OutputFileError(
         description: "will not write \(path): a name ending in / is a folder's; give the path "
           + "of a file")
     }
@@ -33,19 +33,19 @@ public enum OutputFile {
           case S_IFIFO: "a FIFO"
           default: "not a regular file"
           }
-        throw Failure(
+        throw OutputFileError(
           description: "will not write \(path): it is \(what); give the path of a regular file")
       }
       // Replacing it by a rename would pass over its own protection, as cp does not.
       guard access(path, W_OK) == 0 else {
-        throw Failure(
+        throw OutputFileError(
           description: "will not write \(path): it is read-only (make it writable, or give "
             + "another name)")
       }
     }
     let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
     guard access(folder, W_OK) == 0 else {
-      throw Failure(description: "cannot write \(path): \(String(cString: strerror(errno)))")
+      throw OutputFile.failure(path)
     }
   }
 
@@ -58,7 +58,7 @@ public enum OutputFile {
     for input in inputs {
       var read = stat()
       if stat(input, &read) == 0, read.st_dev == output.st_dev, read.st_ino == output.st_ino {
-        throw Failure(
+        throw OutputFileError(
           description: "will not write \(path): it is \(input), which this command reads; give "
             + "another name")
       }
@@ -85,8 +85,8 @@ public enum OutputFile {
   }
 
   /// The failure to write `path`, in the system's words for `errno`.
-  public static func failure(_ path: String) -> Failure {
-    Failure(description: "cannot write \(path): \(String(cString: strerror(errno)))")
+  public static func failure(_ path: String) -> OutputFileError {
+    OutputFileError(description: "cannot write \(path): \(String(cString: strerror(errno)))")
   }
 }
 
@@ -149,10 +149,10 @@ public final class ExclusiveFile {
     guard fsync(descriptor) == 0 else { throw OutputFile.failure(destination) }
     var written = stat()
     guard fstat(descriptor, &written) == 0, written.st_size > 0 else {
-      throw OutputFile.Failure(description: "cannot write \(destination): nothing was written")
+      throw OutputFileError(description: "cannot write \(destination): nothing was written")
     }
     guard holdsItsName else {
-      throw OutputFile.Failure(
+      throw OutputFileError(
         description: "cannot write \(destination): its hidden file \(path) was replaced while "
           + "it was written")
     }
@@ -161,12 +161,12 @@ public final class ExclusiveFile {
     guard fstat(folder, &held) == 0, stat(folderPath, &named) == 0, held.st_ino == named.st_ino,
       held.st_dev == named.st_dev
     else {
-      throw OutputFile.Failure(
+      throw OutputFileError(
         description: "cannot write \(destination): its folder was moved or removed while it was "
           + "written")
     }
     guard signatures.isEmpty || begins(with: signatures) else {
-      throw OutputFile.Failure(
+      throw OutputFileError(
         description: "cannot write \(destination): what was written is not \(kind)")
     }
     try check()

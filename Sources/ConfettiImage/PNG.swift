@@ -1,13 +1,13 @@
 import CPNG
 import Foundation
 
+/// What went wrong reading or writing a PNG file, said in one line.
+public struct PNGError: Error, CustomStringConvertible {
+  public var description: String
+}
+
 /// PNG files through libpng's simplified API.
 public enum PNG {
-  /// What went wrong reading or writing a PNG.
-  public struct Failure: Error, CustomStringConvertible {
-    public var description: String
-  }
-
   // png.h's PNG_FORMAT_RGBA: (PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA), a macro Swift
   // does not import.
   private static let rgbaFormat = UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA)
@@ -22,23 +22,29 @@ public enum PNG {
     var size = 0
     let stride = Int32(image.width * 4)
     guard png_image_write_to_memory(&png, nil, &size, 0, image.bytes, stride, nil) != 0 else {
-      throw Failure(description: "cannot encode PNG: \(message(of: &png))")
+      throw PNGError(description: "cannot encode PNG: \(message(of: &png))")
     }
     var data = Data(count: size)
     let written = data.withUnsafeMutableBytes { buffer in
       png_image_write_to_memory(&png, buffer.baseAddress, &size, 0, image.bytes, stride, nil)
     }
     guard written != 0 else {
-      throw Failure(description: "cannot encode PNG: \(message(of: &png))")
+      throw PNGError(description: "cannot encode PNG: \(message(of: &png))")
     }
     data.count = size
     return data
   }
 
   /// Writes `image` to `url` as a PNG file, safely: never a damaged file under the final name,
-  /// never over anything but a regular file (``OutputFile``).
-  public static func write(_ image: RGBAImage, to url: URL) throws {
-    try OutputFile.write(try encode(image), to: url.path)
+  /// never over anything but a regular file.
+  public static func write(_ image: RGBAImage, to url: URL) throws(PNGError) {
+    do {
+      try OutputFile.write(try encode(image), to: url.path)
+    } catch let error as PNGError {
+      throw error
+    } catch {
+      throw PNGError(description: "\(error)")
+    }
   }
 
   /// Reads a PNG file as 8-bit RGBA. With `largest`, a picture wider or taller than that many
@@ -49,11 +55,11 @@ public enum PNG {
     var png = png_image()
     png.version = UInt32(PNG_IMAGE_VERSION)
     guard png_image_begin_read_from_stdio(&png, file) != 0 else {
-      throw Failure(description: "cannot read \(url.path): \(message(of: &png))")
+      throw PNGError(description: "cannot read \(url.path): \(message(of: &png))")
     }
     if let largest, png.width > largest || png.height > largest {
       png_image_free(&png)
-      throw Failure(
+      throw PNGError(
         description:
           "\(url.path) is \(png.width)x\(png.height) pixels; at most \(largest)x\(largest) are "
           + "allowed: scale it down")
@@ -62,7 +68,7 @@ public enum PNG {
     var bytes = [UInt8](repeating: 0, count: Int(png.width) * Int(png.height) * 4)
     guard png_image_finish_read(&png, nil, &bytes, 0, nil) != 0 else {
       png_image_free(&png)
-      throw Failure(description: "cannot decode \(url.path): \(message(of: &png))")
+      throw PNGError(description: "cannot decode \(url.path): \(message(of: &png))")
     }
     return RGBAImage(width: Int(png.width), height: Int(png.height), bytes: bytes)
   }
@@ -72,18 +78,18 @@ public enum PNG {
   private static func openRegularFile(_ path: String) throws -> UnsafeMutablePointer<FILE> {
     let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
     guard descriptor >= 0 else {
-      throw Failure(description: "cannot read \(path): \(String(cString: strerror(errno)))")
+      throw PNGError(description: "cannot read \(path): \(String(cString: strerror(errno)))")
     }
     var status = stat()
     guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
       close(descriptor)
-      throw Failure(
+      throw PNGError(
         description: "cannot read \(path): it is \(nonRegularFileKind(status.st_mode)), not a file")
     }
     _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
     guard let file = fdopen(descriptor, "rb") else {
       close(descriptor)
-      throw Failure(description: "cannot read \(path): \(String(cString: strerror(errno)))")
+      throw PNGError(description: "cannot read \(path): \(String(cString: strerror(errno)))")
     }
     return file
   }

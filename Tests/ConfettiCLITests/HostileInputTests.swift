@@ -366,7 +366,29 @@ final class HostileInputTests: XCTestCase {
     try Data(#"{"name": "mine", "emitters": [{"cells": [{"count": 5}]}]}"#.utf8)
       .write(to: URL(fileURLWithPath: effectFile))
     let recordsOverEffect = ["render", "--size", "32x32", "--config", effectFile, "--records"]
+    // An effect whose piece is a picture beside it, and an effect file named as a plot.
+    let picture = directory.appendingPathComponent("star.png").path
+    try PNG.write(
+      RGBAImage(width: 4, height: 4, fill: .init(red: 255, green: 0, blue: 0)),
+      to: URL(fileURLWithPath: picture))
+    let pictureEffect = directory.appendingPathComponent("pictures.json").path
+    try Data(
+      #"{"name": "p", "emitters": [{"cells": [{"count": 3, "shapes": [{"image": "star.png"}]}]}]}"#
+        .utf8
+    )
+    .write(to: URL(fileURLWithPath: pictureEffect))
+    let svgEffect = directory.appendingPathComponent("effect.svg").path
+    try Data(#"{"name": "mine", "emitters": [{"cells": [{"count": 5}]}]}"#.utf8)
+      .write(to: URL(fileURLWithPath: svgEffect))
     return [
+      Case(
+        arguments: ["render", "--size", "32x32", "--config", pictureEffect, "--out", picture],
+        status: 1, message: "it is \(picture), which this command reads"),
+      Case(
+        arguments: [
+          "bench", "--frames", "1", "--size", "32x32", "--sweep", "10,20", "--config",
+          svgEffect, "--plot", svgEffect,
+        ], status: 1, message: "which this command reads"),
       Case(
         arguments: recordsOverEffect + [directory.appendingPathComponent("cfg.bin").path],
         status: 1, message: "it is \(effectFile), which this command reads"),

@@ -1,5 +1,7 @@
 @preconcurrency import CEpoxy
 import Confetti
+import ConfettiCore
+import ConfettiGL
 import Foundation
 import XCTest
 
@@ -88,13 +90,13 @@ final class LibraryTests: HeadlessGLTestCase {
     XCTAssertEqual(HostGLState.current(), before, "creating the system changed the host's state")
     system.trigger(.start, time: 1)
     system.trigger(.click, at: Point(x: 100, y: 90), time: 1)
-    try system.draw(in: PixelRect(x: 8, y: 4, width: 48, height: 40), at: 1.4)
+    try system.draw(in: PixelRect(x: 8, y: 4, width: 48, height: 40), time: 1.4)
     XCTAssertEqual(HostGLState.current(), before, "drawing changed the host's state")
-    XCTAssertTrue(system.isAlive(at: 1.4))
+    XCTAssertTrue(system.isAlive(time: 1.4))
 
     epoxy_glEnable(GLenum(GL_SCISSOR_TEST))
     let scissored = HostGLState.current()
-    try system.draw(in: PixelRect(width: 64, height: 64), at: 1.5)
+    try system.draw(in: PixelRect(width: 64, height: 64), time: 1.5)
     XCTAssertEqual(HostGLState.current(), scissored, "drawing with the host's scissor on")
     epoxy_glDisable(GLenum(GL_SCISSOR_TEST))
 
@@ -134,7 +136,7 @@ final class LibraryTests: HeadlessGLTestCase {
       -> RGBAImage
     {
       GLFrame.clear(to: GLFrame.background)
-      try system.draw(in: rect ?? frame.rect, at: time)
+      try system.draw(in: rect ?? frame.rect, time: time)
       return try frame.read()
     }
     /// How many bytes of two pictures differ.
@@ -181,6 +183,27 @@ final class LibraryTests: HeadlessGLTestCase {
       GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE))
     XCTAssertEqual(differences(try picture(caching, at: time), expected), 0, "after a reset")
 
+    // Two caching systems on one context, drawn in turn: each sets its state again when the
+    // other drew last, and draws its own picture (it drew the other's), even once the other
+    // is released (its vertex array deleted while bound).
+    let other = try ConfettiSystem(preset: "confetti", size: area, seed: 9)
+    other.glStatePolicy = .cache
+    other.trigger(.key, time: 1)
+    let otherRestoring = try ConfettiSystem(preset: "confetti", size: area, seed: 9)
+    defer { otherRestoring.release() }
+    otherRestoring.trigger(.key, time: 1)
+    for step in 0...3 {
+      let time = 1.6 + Double(step) / 30
+      XCTAssertEqual(
+        differences(try picture(other, at: time), try picture(otherRestoring, at: time)), 0)
+      XCTAssertEqual(
+        differences(try picture(caching, at: time), try picture(restoring, at: time)), 0,
+        "turn \(step)")
+    }
+    other.release()
+    XCTAssertEqual(differences(try picture(caching, at: 1.8), try picture(restoring, at: 1.8)), 0)
+    XCTAssertEqual(epoxy_glGetError(), GLenum(GL_NO_ERROR))
+
     // A new rectangle (a resized window) is set without a reset; so is the restoring policy,
     // which leaves the host's state alone again from its first draw.
     let corner = PixelRect(x: 10, y: 5, width: 80, height: 45)
@@ -189,7 +212,7 @@ final class LibraryTests: HeadlessGLTestCase {
     caching.glStatePolicy = .restore
     setUnusualHostState(texture: texture, sampler: sampler, buffers: buffers)
     let host = HostGLState.current()
-    try caching.draw(in: frame.rect, at: time)
+    try caching.draw(in: frame.rect, time: time)
     XCTAssertEqual(HostGLState.current(), host)
     XCTAssertEqual(epoxy_glGetError(), GLenum(GL_NO_ERROR))
   }
@@ -214,7 +237,7 @@ final class LibraryTests: HeadlessGLTestCase {
     defer { system.release() }
     for trigger in EmitterTrigger.allCases { system.trigger(trigger, time: 1) }
     let rect = PixelRect(x: 40, y: 30, width: 100, height: 60)
-    try system.draw(in: rect, at: 1.2)
+    try system.draw(in: rect, time: 1.2)
     let image = try frame.read()
     var inside = 0
     for y in 0..<image.height {
@@ -243,7 +266,7 @@ final class LibraryTests: HeadlessGLTestCase {
     func picture(_ systems: [(ConfettiSystem, PixelRect)], at time: Double) throws -> RGBAImage {
       frame.bind()
       GLFrame.clear(to: GLFrame.background)
-      for (system, rect) in systems { try system.draw(in: rect, at: time) }
+      for (system, rect) in systems { try system.draw(in: rect, time: time) }
       return try frame.read()
     }
     let left = PixelRect(x: 0, y: 0, width: 80, height: 90)
@@ -297,9 +320,9 @@ final class LibraryTests: HeadlessGLTestCase {
     for point in [Point(x: .nan, y: 10), Point(x: 10, y: .infinity)] {
       clicked.trigger(.click, at: point, time: 1)
     }
-    XCTAssertFalse(clicked.isAlive(at: 1), "nothing was born at a NaN or infinite point")
+    XCTAssertFalse(clicked.isAlive(time: 1), "nothing was born at a NaN or infinite point")
     clicked.trigger(.click, at: Point(x: 100, y: 100), time: 1)
-    XCTAssert(clicked.isAlive(at: 1.1))
+    XCTAssert(clicked.isAlive(time: 1.1))
     clicked.release()
     // Rectangles beyond GL's 32-bit integers are refused in one line, not trapped on; those at
     // their ends are the GL's to clip; a negative or empty one draws nothing.
@@ -311,7 +334,7 @@ final class LibraryTests: HeadlessGLTestCase {
       PixelRect(x: Int.min, y: Int.min, width: 10, height: 10),
       PixelRect(x: 0, y: 0, width: 1 << 31, height: 10),
     ] {
-      XCTAssertThrowsError(try drawing.draw(in: rect, at: 1.1)) {
+      XCTAssertThrowsError(try drawing.draw(in: rect, time: 1.1)) {
         XCTAssert(
           "\($0)".hasPrefix("a rectangle to draw in has its corner and sides within GL's"), "\($0)")
       }
@@ -319,22 +342,22 @@ final class LibraryTests: HeadlessGLTestCase {
     try drawing.draw(
       in: PixelRect(
         x: Int(Int32.min), y: Int(Int32.min), width: Int(Int32.max), height: Int(Int32.max)),
-      at: 1.1)
-    try drawing.draw(in: PixelRect(x: 5, y: 5, width: -100, height: 20), at: 1.1)
+      time: 1.1)
+    try drawing.draw(in: PixelRect(x: 5, y: 5, width: -100, height: 20), time: 1.1)
     try drawing.draw(
-      in: PixelRect(x: 1 << 30, y: -(1 << 30), width: 1 << 30, height: 1 << 30), at: 1.1)
+      in: PixelRect(x: 1 << 30, y: -(1 << 30), width: 1 << 30, height: 1 << 30), time: 1.1)
     // The earliest exact reading is one draw takes, before any reading and after some.
     XCTAssertEqual(drawing.earliestExactReading, 0)
-    try drawing.draw(in: target.rect, at: drawing.earliestExactReading)
+    try drawing.draw(in: target.rect, time: drawing.earliestExactReading)
     drawing.release()
     let fresh = try ConfettiSystem(preset: "confetti", size: size)
     XCTAssertEqual(fresh.earliestExactReading, 0, "nothing read yet")
-    try fresh.draw(in: target.rect, at: fresh.earliestExactReading)
+    try fresh.draw(in: target.rect, time: fresh.earliestExactReading)
     fresh.release()
     // A zero size is allowed: nothing is drawn.
     let empty = try ConfettiSystem(preset: "confetti", size: Size(width: 0, height: 0))
     empty.trigger(.key, time: 1)
-    try empty.draw(in: target.rect, at: 1.1)
+    try empty.draw(in: target.rect, time: 1.1)
     empty.release()
   }
 
@@ -395,12 +418,12 @@ final class LibraryTests: HeadlessGLTestCase {
     let system = try ConfettiSystem(preset: "tap-burst", size: size, seed: 9)
     defer { system.release() }
     XCTAssertEqual(system.endTime, -.infinity, "nothing born yet")
-    XCTAssertFalse(system.isAlive(at: 0))
+    XCTAssertFalse(system.isAlive(time: 0))
     system.trigger(.click, at: Point(x: 160, y: 90), time: 2)
     let end = try XCTUnwrap(system.endTime, "a burst's end is known at once")
     XCTAssertGreaterThan(end, 2)
-    XCTAssertTrue(system.isAlive(at: end - 0.01))
-    XCTAssertFalse(system.isAlive(at: end))
+    XCTAssertTrue(system.isAlive(time: end - 0.01))
+    XCTAssertFalse(system.isAlive(time: end))
 
     // The GPU agrees: a frame before the end still shows pieces, the frame at the end none.
     let frame = try OffscreenTarget(width: 320, height: 180, info: context.info)
@@ -408,7 +431,7 @@ final class LibraryTests: HeadlessGLTestCase {
     func paintedPixels(at time: Double) throws -> Int {
       frame.bind()
       GLFrame.clear(to: RGBA8(red: 0, green: 0, blue: 0))
-      try system.draw(in: frame.rect, at: time)
+      try system.draw(in: frame.rect, time: time)
       let bytes = try frame.read().bytes
       return stride(from: 0, to: bytes.count, by: 4).count { i in
         bytes[i] != 0 || bytes[i + 1] != 0 || bytes[i + 2] != 0
@@ -423,10 +446,10 @@ final class LibraryTests: HeadlessGLTestCase {
     snow.trigger(.start, time: 1)
     snow.advance(to: 1.5)
     XCTAssertNil(snow.endTime)
-    XCTAssertTrue(snow.isAlive(at: 100))
+    XCTAssertTrue(snow.isAlive(time: 100))
     snow.removeAll()
     XCTAssertEqual(snow.endTime, -.infinity)
-    XCTAssertFalse(snow.isAlive(at: 1.5))
+    XCTAssertFalse(snow.isAlive(time: 1.5))
   }
 
   // MARK: Lifetimes

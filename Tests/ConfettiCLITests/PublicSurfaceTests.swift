@@ -1,0 +1,62 @@
+import Foundation
+import XCTest
+
+/// What `import Confetti` gives a host, read from its symbol graph (swift-symbolgraph-extract,
+/// through .ci/symbol-graph): every name is in the documentation catalog, and none of the layers'
+/// inner workings is among them.
+final class PublicSurfaceTests: XCTestCase {
+  /// The public symbols' paths (type, member), from the build these tests run in.
+  private func publicSymbols() throws -> [[String]] {
+    let graphs = try temporaryDirectory()
+    let modules = confettiBinary.deletingLastPathComponent().appendingPathComponent("Modules")
+    let extracted = try runProgram(
+      URL(fileURLWithPath: "/bin/sh"),
+      [repository.appendingPathComponent(".ci/symbol-graph").path, graphs.path, modules.path],
+      timeout: 120)
+    XCTAssertEqual(extracted.status, 0, extracted.stderr)
+    let data = try Data(contentsOf: graphs.appendingPathComponent("Confetti.symbols.json"))
+    let graph = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    let symbols = try XCTUnwrap(graph["symbols"] as? [[String: Any]])
+    return symbols.compactMap { $0["pathComponents"] as? [String] }
+  }
+
+  private func catalog(_ page: String) throws -> String {
+    try String(
+      contentsOf: repository.appendingPathComponent("Sources/Confetti/Confetti.docc/\(page)"),
+      encoding: .utf8)
+  }
+
+  func testEveryPublicSymbolIsInTheDocumentationAndNoInnerOneIsPublic() throws {
+    let symbols = try publicSymbols()
+    let types = Set(symbols.filter { $0.count == 1 }.map { $0[0] })
+    XCTAssertGreaterThan(types.count, 20, "the facade and the types it speaks in")
+
+    // Every type a host sees is in the landing page's topics ...
+    let landing = try catalog("Confetti.md")
+    for type in types.sorted() {
+      XCTAssert(landing.contains("- ``\(type)``"), "\(type) is public but not in Confetti.md")
+    }
+    // ... and every member of the facade in its own page's.
+    let facade = try catalog("ConfettiSystem.md")
+    for member in symbols where member.count == 2 && member[0] == "ConfettiSystem" {
+      XCTAssert(
+        facade.contains("- ``\(member[1])``"), "\(member[1]) is public but not in ConfettiSystem.md"
+      )
+    }
+
+    // The layers' workings stay theirs: the renderer and its test hooks, the records, the
+    // scene, the clock's ticks, the schema, the strict parser, the fuzz harness, output files.
+    for inner in [
+      "ParticleRenderer", "CapturedParticle", "ShaderProgram", "ShaderSource", "HostGLState",
+      "EffectScene", "ParticleRing", "ParticleRecord", "ConfettiParticle", "ConfettiPhysics",
+      "EmitterTable", "ShapeTable", "Tick", "ConfigSchema", "StrictJSON", "ConfigFuzzing",
+      "OutputFile", "ExclusiveFile", "UploadMeter", "ShaderConstants", "Size", "Point",
+      "Seconds",
+    ] {
+      XCTAssertFalse(types.contains(inner), "\(inner) is public to hosts")
+    }
+    // Size and Point live in the facade, where no host type of the same name collides.
+    XCTAssert(symbols.contains(["ConfettiSystem", "Size"]))
+    XCTAssert(symbols.contains(["ConfettiSystem", "Point"]))
+  }
+}
