@@ -17,7 +17,7 @@ public struct BenchScene: Sendable {
   /// Each particle's lifetime: the spread plus the loop, so none dies while measured.
   public static let lifetime: Seconds = 3.0
   /// Simulated time per frame: every mode and run renders the same moments.
-  public static let frameStep: Seconds = 1.0 / 60
+  public static let frameStep: Seconds = oneFrame
   /// The clock reading at which measuring starts (there must be room for births before it).
   public static let start: Seconds = 10
 

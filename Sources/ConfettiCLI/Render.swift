@@ -100,7 +100,7 @@ struct Render: ParsableCommand {
   var video: VideoFormat? { VideoFormat(path: out) }
 
   /// The scene's steps between pictures: births are decided per step, as in the window.
-  static let step: Seconds = 1.0 / 60
+  static let step: Seconds = oneFrame
   /// The clock reading at which the effect opens: a second in, so that the effect's "time 0"
   /// has room before it (a prewarm's births). The window opens its first effect there too.
   static let startTime: Seconds = 1

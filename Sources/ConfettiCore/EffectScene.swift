@@ -361,7 +361,7 @@ public struct EffectScene: Sendable {
 
   /// The grid an emitter's births are decided on, in seconds of its own time, and the steps a
   /// prewarm takes: a frame at 60 Hz.
-  public static let emissionStep: Seconds = 1.0 / 60
+  public static let emissionStep: Seconds = oneFrame
 
   /// A ring capacity that holds everything one firing of each of `config`'s emitters has
   /// visible at once, with room to spare: bursts' counts, and each rate times the longest life

@@ -9,7 +9,7 @@ public struct PlaybackClock: Sendable {
   /// The speeds, slowest to fastest: each a power of two, so scaling is exact.
   public static let speeds: [Double] = [0.125, 0.25, 0.5, 1, 2, 4, 8]
   /// One frame at 60 Hz, in whole ticks: the step of ``step(frames:)``.
-  public static let frameTicks: Int64 = Int64(Tick.perSecond / 60)
+  public static let frameTicks: Int64 = Int64(Tick.perSecond * oneFrame)
   /// How long an arrow key is held, while paused, before time starts running rather than
   /// stepping, in wall seconds.
   public static let holdDelay: Seconds = 0.35

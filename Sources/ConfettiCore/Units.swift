@@ -5,6 +5,10 @@ public typealias Points = Double
 /// Durations and instants in seconds.
 public typealias Seconds = Double
 
+/// One frame at 60 Hz, the one frame rate everything steps at: the grid emission decides
+/// births on, a render's scene steps, the window's frame step, and the bench's frames.
+public let oneFrame: Seconds = 1.0 / 60
+
 /// Speeds in points per second. "Up" is a negative y speed (y grows downward, as on screen).
 public typealias PointsPerSecond = Double
 
