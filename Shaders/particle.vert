@@ -1,6 +1,6 @@
 #version 330 core
 // The closed-form motion of every particle, evaluated from its birth record, the clock and its
-// emitter's entry in a small uniform table. Each particle is one instance, its record read as
+// cell's entry in a small uniform table. Each particle is one instance, its record read as
 // instance attributes; sprite.glsl places its sprite (a point or a quad) and the fragment shader
 // cuts its shape out of it. ConfettiPhysics.state(of:age:style:now:) in Sources/ConfettiCore is
 // the CPU reference for every line.
@@ -10,6 +10,7 @@
 // WITH_ define (ShaderFeatures, SpriteProgram.swift), so that the others do not pay for it.
 
 #include "sprite.glsl"
+#include "cells.glsl"
 
 in vec2 a_origin;    // x0, y0 (pt)
 in vec2 a_velocity;  // vx, vy (pt/s), up is negative
@@ -20,21 +21,14 @@ in vec4 a_color;     // straight-alpha RGBA at birth
 in vec4 a_lifeSize;  // lifetime (s), fade (s), width (pt), height (pt)
 in vec4 a_spin;      // rotation r0 (deg), spin (deg/s), spread S (pt/s^2), flutter amplitude A (pt)
 in vec4 a_waves;     // flutter rate w (rad/s), phase phi, flip rate wf (rad/s), phase phif
-in uvec4 a_style;    // shape, flags (bit 0 flips, 1 shrinks with life, 2 darker back), emitter, trail
+in uvec4 a_style;    // shape, flags (bit 0 flips, 1 shrinks with life, 2 darker back), cell, trail
 in vec2 a_growth;    // scale speed (1/s), emitter fade-out start (s after birth; inf: never)
 in float a_landing;  // when it lands and stops (s after birth; inf: never)
 
 uniform uint u_now;             // the clock (ticks), the only value that changes per frame
 
-// The emitter table (EmitterTable), indexed by a_style.z. EMITTERS, the flag bits (FLIPS,
-// SHRINKS, DARKER_BACK) and the physics constants are #defined by ShaderConstants.swift.
-uniform vec4 u_wind[EMITTERS];        // wind (pt/s), gust amplitude (pt), gust phase (rad), fade-out (s)
-uniform uint u_gustCycles[EMITTERS];  // gust cycles per 2^32 ticks
-uniform vec4 u_colorSpeed[EMITTERS];  // RGBA change per second
-uniform uint u_trailTicks[EMITTERS];  // time between trail copies (ticks)
-uniform vec4 u_look[EMITTERS];        // fade-in (s), twinkle depth, additive (1) or not (0), stretch (s)
-
-const float RADIANS_PER_TURN_FRACTION = 6.283185307179586 / 4294967296.0;
+// The cell table (cells.glsl: cellWind(cell), …, generated from CellTable.uniforms), the flag
+// bits (FLIPS, SHRINKS, DARKER_BACK) and the physics constants come from ShaderConstants.swift.
 
 // E(k, t) = (1 - e^(-kt)) / k: how far a unit initial velocity carries against drag k.
 float velocityResponse(float k, float t) {
@@ -64,8 +58,7 @@ uint earlier(uint clock, float seconds) {
 // Where the closed form puts the particle at motion age m, the gust at clock reading `clock`
 // (ConfettiPhysics.position(of:age:style:gustClock:)).
 vec2 positionAt(float m, uint clock) {
-  int emitter = int(a_style.z);
-  vec4 wind = u_wind[emitter];
+  uint cell = a_style.z;
   float kx = a_drag.x;
   float ky = a_drag.y;
   float ex = velocityResponse(kx, m);
@@ -74,11 +67,11 @@ vec2 positionAt(float m, uint clock) {
   float fy = accelerationResponse(ky, m);
   float side = a_velocity.x >= 0.0 ? 1.0 : -1.0;
   // The gust's angle from the clock in exact integer arithmetic: turns = cycles * ticks / 2^32.
-  float gust = float(u_gustCycles[emitter] * clock) * RADIANS_PER_TURN_FRACTION + wind.z;
-  float x = a_origin.x + a_velocity.x * ex + (a_accel.x + kx * wind.x) * fx
+  float gust = float(cellGustCycles(cell) * clock) * RADIANS_PER_TURN_FRACTION + cellGustPhase(cell);
+  float x = a_origin.x + a_velocity.x * ex + (a_accel.x + kx * cellWind(cell)) * fx
           + a_spin.w * sin(a_waves.x * m + a_waves.y)
           + side * a_spin.z * m * m
-          + wind.y * kx * ex * sin(gust);
+          + cellGustAmplitude(cell) * kx * ex * sin(gust);
   float y = a_origin.y + a_velocity.y * ey + a_accel.y * fy;
   return vec2(x, y);
 }
@@ -89,7 +82,7 @@ out float v_rotation;   // clockwise (deg)
 out float v_widthScale; // flip: apparent width / width
 out float v_opacity;    // 0 when unborn or dead
 out vec2 v_size;        // apparent size (pt): flip, growth and shrinking applied
-out vec4 v_rgba;        // colour after the emitter's ramp, before opacity
+out vec4 v_rgba;        // colour after the cell's ramp, before opacity
 out float v_copy;       // which trail copy (0: the particle itself); negative: none, not drawn
 out vec2 v_tail;        // a streak's tail (pt): where it was `stretch` seconds ago; else its centre
 
@@ -102,13 +95,12 @@ void main() {
   v_copy = float(copy);
   bool drawn = copy >= 0;
   copy = max(copy, 0);
-  uint now = u_now - uint(copy) * u_trailTicks[a_style.z];
+  uint cell = a_style.z;
+  uint now = u_now - uint(copy) * cellTrailTicks(cell);
   // Unsigned subtraction is exact across the clock's wrap.
   float t = float(now - a_birth) * SECONDS_PER_TICK;
   float lifetime = a_lifeSize.x;
   float fade = a_lifeSize.y;
-  int emitter = int(a_style.z);
-  vec4 wind = u_wind[emitter];
 
   // Motion stops where the piece lands (m: the age its motion has reached); the gust's clock
   // stands still there too.
@@ -121,12 +113,11 @@ void main() {
   }
 #endif
   vec2 head = positionAt(m, gustClock);
-  vec4 look = u_look[emitter];
   v_tail = head;
 #ifdef WITH_STREAKS
   // A streak reaches back `stretch` seconds of its motion (no further than its birth).
-  if (look.w > 0.0) {
-    float back = min(max(t - look.w, 0.0), m);
+  if (cellStretch(cell) > 0.0) {
+    float back = min(max(t - cellStretch(cell), 0.0), m);
     v_tail = positionAt(back, earlier(gustClock, m - back));
   }
 #endif
@@ -135,7 +126,7 @@ void main() {
   // The emitter's fade-out: (1 - f)^2 as f runs 0 -> 1 over its duration, from a_growth.y on.
   float emitterFade = 1.0;
   if (t >= a_growth.y) {
-    float f = wind.w > 0.0 ? (t - a_growth.y) / wind.w : 1.0;
+    float f = cellFadeOut(cell) > 0.0 ? (t - a_growth.y) / cellFadeOut(cell) : 1.0;
     emitterFade = f >= 1.0 ? 0.0 : (1.0 - f) * (1.0 - f);
   }
   // t >= 0 always: an unborn birth wraps to a huge age.
@@ -146,7 +137,7 @@ void main() {
   float growth = max(0.0, 1.0 + a_growth.x * m) * ((a_style.y & SHRINKS) != 0u ? (lifetime - m) / lifetime : 1.0);
 #ifdef WITH_TWINKLES
   // A twinkling piece flares larger at its brightest and shrinks at its dimmest.
-  if (look.y > 0.0 && !flips) growth *= 1.0 + TWINKLE_PULSE * look.y * cos(a_waves.z * m + a_waves.w);
+  if (cellTwinkle(cell) > 0.0 && !flips) growth *= 1.0 + TWINKLE_PULSE * cellTwinkle(cell) * cos(a_waves.z * m + a_waves.w);
 #endif
   // The tumble, or for a piece that does not tumble, its twinkle.
   float wave = cos(a_waves.z * (flips ? m : t) + a_waves.w);
@@ -154,7 +145,7 @@ void main() {
   v_rotation = a_spin.x + a_spin.y * m;
   v_widthScale = flips ? max(FLIP_FLOOR, abs(wave)) : 1.0;
   v_size = vec2(a_lifeSize.z * v_widthScale, a_lifeSize.w) * growth * trailFactor;
-  v_rgba = clamp(a_color + u_colorSpeed[emitter] * t, 0.0, 1.0);
+  v_rgba = clamp(a_color + cellColorSpeed(cell) * t, 0.0, 1.0);
 #ifdef WITH_PAPER
   if (flips && (a_style.y & DARKER_BACK) != 0u) {
     // Paper: lit by the tilt, deepening in shade without losing its hue, glinting face on.
@@ -166,10 +157,10 @@ void main() {
 #endif
   float shown = (remaining < fade ? remaining / fade : 1.0) * emitterFade;
 #ifdef WITH_FADE_INS
-  if (look.x > 0.0) shown *= min(1.0, t / look.x);
+  if (cellFadeIn(cell) > 0.0) shown *= min(1.0, t / cellFadeIn(cell));
 #endif
 #ifdef WITH_TWINKLES
-  if (look.y > 0.0 && !flips) shown *= 1.0 - look.y * (1.0 - wave) / 2.0;
+  if (cellTwinkle(cell) > 0.0 && !flips) shown *= 1.0 - cellTwinkle(cell) * (1.0 - wave) / 2.0;
 #endif
   v_opacity = alive ? shown * trailFactor : 0.0;
 
@@ -181,7 +172,7 @@ void main() {
 #ifdef WITH_STREAKS
   vec2 path = v_position - v_tail;
   float length_ = length(path);
-  if (look.w > 0.0 && length_ > SHORTEST_STREAK) {
+  if (cellStretch(cell) > 0.0 && length_ > SHORTEST_STREAK) {
     // A capsule from the tail to the head, as thick as the piece is tall.
     centre = 0.5 * (v_position + v_tail);
     v_turn = path / length_;
@@ -190,7 +181,7 @@ void main() {
   }
 #endif
   // Premultiplied; additive light keeps zero alpha, so it adds to what is behind it.
-  v_color = vec4(v_rgba.rgb, look.z > 0.0 ? 0.0 : 1.0) * (v_rgba.a * v_opacity);
+  v_color = vec4(v_rgba.rgb, cellAdditive(cell) > 0.0 ? 0.0 : 1.0) * (v_rgba.a * v_opacity);
 
   if (alive) {
     placeSprite(centre);

@@ -130,7 +130,7 @@ public final class ConfettiSystem {
     let renderer = try ParticleRenderer(
       capacity: capacity, info: info, primitive: primitive, features: scene.expectedFeatures)
     do {
-      renderer.setEmitterTable(scene.table)
+      renderer.setCellTable(scene.table)
       try renderer.setShapeTable(scene.shapes, images: images)
     } catch {
       renderer.release()

@@ -51,7 +51,7 @@ public final class BenchRun {
       // As the program's window draws: its state kept between frames (set again after another
       // run's product drew; the baselines' draws restore what they find).
       product!.statePolicy = .cache
-      product!.setEmitterTable(scene.table)
+      product!.setCellTable(scene.table)
       try product!.setShapeTable(scene.shapes, images: images)
       product!.resetMeter()
       placed = nil

@@ -46,7 +46,7 @@ public struct BenchScene: Sendable {
   }
 
   /// The styles of the effect's particles.
-  public var table: EmitterTable { effect.table }
+  public var table: CellTable { effect.table }
   /// The shapes the effect's particles use.
   public var shapes: ShapeTable { effect.shapes }
 

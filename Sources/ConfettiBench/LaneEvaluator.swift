@@ -7,14 +7,14 @@ import Foundation
 /// ``PlacementEvaluator``, on every core), and writes the same sprites as the reference
 /// evaluator.
 struct LaneEvaluator {
-  /// The emitter table, field by field, in Float.
+  /// The cell table, field by field, in Float.
   private var wind = [Float](), gustAmplitude = [Float](), gustPhase = [Float]()
   private var fadeOut = [Float](), fadeIn = [Float](), twinkle = [Float](), stretch = [Float]()
   private var gustCycles = [UInt32](), trailTicks = [UInt32]()
   private var colorSpeed = [[Float]](repeating: [], count: 4), additive = [UInt8]()
 
   /// Every index a record's byte can hold (the default style past the table's end).
-  init(table: EmitterTable) {
+  init(table: CellTable) {
     for index in 0...255 {
       let style = table[UInt8(index)]
       wind.append(Float(style.wind))
@@ -113,7 +113,7 @@ struct LaneEvaluator {
     let (ey, fy) = Self.responses(b.dragY, m)
     let side = LaneMath.select(
       Lanes(repeating: 1), Lanes(repeating: -1), where: b.velocityX.less(than: 0))
-    let turns = Lanes(gustCycles &* clock) * Float(2 * Double.pi / 4_294_967_296)
+    let turns = Lanes(gustCycles &* clock) * Float(CellStyle.radiansPerTurnFraction)
     let waves = LaneMath.sinCos(b.flutterFrequency * m + b.flutterPhase).sin
     let gust = LaneMath.sinCos(turns + gustPhase).sin
     var x = b.originX + b.velocityX * ex + (b.accelerationX + b.dragX * wind) * fx

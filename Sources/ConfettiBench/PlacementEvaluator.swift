@@ -87,7 +87,7 @@ public enum PlacementEvaluator {
   /// last (points fed per vertex). Returns how many it wrote: the dead and unborn are left out,
   /// as a careful CPU renderer would.
   public static func evaluate(
-    _ ring: ParticleRing, slots: Range<Int>, at now: Tick, table: EmitterTable = .plain,
+    _ ring: ParticleRing, slots: Range<Int>, at now: Tick, table: CellTable = .plain,
     as primitive: SpritePrimitive = .instancedPoints, by evaluation: Evaluation = .reference,
     into output: UnsafeMutableBufferPointer<PlacedSprite>
   ) -> Int {
@@ -124,7 +124,7 @@ public enum PlacementEvaluator {
   /// `step` nil: every copy of each particle, oldest first; otherwise the copy `step` places
   /// after each particle's oldest (none where it has fewer).
   private static func onOneCore(
-    _ ring: ParticleRing, _ slots: Range<Int>, _ now: Tick, _ table: EmitterTable, _ step: Int?,
+    _ ring: ParticleRing, _ slots: Range<Int>, _ now: Tick, _ table: CellTable, _ step: Int?,
     _ output: UnsafeMutableBufferPointer<PlacedSprite>
   ) -> Int {
     var written = 0

@@ -29,7 +29,7 @@ public enum SpriteCoverage {
   /// The pixels shaded per particle of `ring` at `now`, trail copies included, divided by the
   /// particles drawn.
   public static func pixelsPerParticle(
-    _ ring: ParticleRing, table: EmitterTable, at now: Tick, primitive: SpritePrimitive,
+    _ ring: ParticleRing, table: CellTable, at now: Tick, primitive: SpritePrimitive,
     pixelsPerPoint: Double, maxPointSize: Double
   ) -> Double {
     var (pixels, particles) = (0.0, 0)

@@ -23,7 +23,7 @@ public struct ConfettiParticle: Equatable, Sendable {
   public var scaleSpeed: PerSecond = 0
   /// Whether the size follows the remaining life, 1 → 0 (the tap-burst effect's r = base·life).
   public var shrinksWithLife = false
-  /// Which entry of the ``EmitterTable`` (wind, colour ramp) this particle follows. Default 0.
+  /// Which entry of the ``CellTable`` (wind, colour ramp) this particle follows. Default 0.
   public var emitter: UInt8 = 0
   /// How long the particle lives, in seconds. Default 1.5, the classic cannon's.
   public var lifetime: Seconds = 1.5
@@ -56,10 +56,10 @@ public struct ConfettiParticle: Equatable, Sendable {
   /// The outline drawn.
   public var shape = ParticleShape.rectangle
   /// Earlier positions drawn behind the particle, fading: 0 to ``maximumTrail``. Their spacing in
-  /// time is the emitter's (``EmitterStyle/trailSpacing``).
+  /// time is the emitter's (``CellStyle/trailSpacing``).
   public var trail: UInt8 = 0
   /// Seconds after birth when the particle's emitter starts to fade out (over the emitter's
-  /// ``EmitterStyle/fadeOut``), taking the particle with it. Infinity: never.
+  /// ``CellStyle/fadeOut``), taking the particle with it. Infinity: never.
   public var emitterFadeAt: Seconds = .infinity
   /// Seconds after birth when the piece lands on its emitter's floor and stops there: its
   /// position, spin, tumble, sway and size stay as they were at that moment (colour and
@@ -89,7 +89,7 @@ public struct ParticleShape: Hashable, Sendable, CustomStringConvertible {
   /// A soft glow: an ellipse whose light falls smoothly from full at its centre to nothing at its
   /// edge, (1 − r²)², for fire, sparks and light (best with additive blending).
   public static let glow = ParticleShape(rawValue: 4)
-  /// What a stretched piece is drawn as (``EmitterStyle/stretch``): a capsule along its path,
+  /// What a stretched piece is drawn as (``CellStyle/stretch``): a capsule along its path,
   /// from transparent at its tail to full at its head. Not a shape cells choose.
   public static let streak = ParticleShape(rawValue: 5)
   /// The built-in shapes by name, as configuration files spell them.
@@ -98,7 +98,8 @@ public struct ParticleShape: Hashable, Sendable, CustomStringConvertible {
     ("glow", .glow),
   ]
 
-  /// How many polygons and images one scene may use (the shader's tables).
+  /// How many polygons of its own (besides the built-in triangle and star:
+  /// `ShapeTable.outlineCapacity` in all) and images one scene may use (the shader's tables).
   public static let polygonCapacity = 8
   public static let imageCapacity = 16
   /// The first code of a scene's own polygons, then of its images (the shader's too).
@@ -145,13 +146,13 @@ extension ConfettiParticle {
   public static let maximumTrail: UInt8 = 16
 
   /// How long after its birth the particle (and its trail) can last be seen, given its emitter.
-  public func visibleSpan(style: EmitterStyle) -> Seconds {
+  public func visibleSpan(style: CellStyle) -> Seconds {
     ownLife(style: style) + Double(trail) * style.trailSpacing
   }
 
   /// How long after its birth the particle itself (its trail aside) can last be seen: its life,
   /// or its emitter's fade-out, whichever ends first.
-  public func ownLife(style: EmitterStyle) -> Seconds {
+  public func ownLife(style: CellStyle) -> Seconds {
     min(lifetime, emitterFadeAt + style.fadeOut)
   }
 }

@@ -102,7 +102,7 @@ public enum ConfettiPhysics {
   /// visible then (age < 0, age ≥ lifetime, or its emitter has faded out). `style` gives its
   /// emitter's wind, colour ramp and fade-out; `now` is the scene clock the gust follows.
   public static func state(
-    of particle: ConfettiParticle, age t: Seconds, style: EmitterStyle = .plain,
+    of particle: ConfettiParticle, age t: Seconds, style: CellStyle = .plain,
     now: Tick = Tick(rawValue: 0)
   ) -> ParticleState? {
     guard t >= 0, t < particle.lifetime else { return nil }
@@ -154,7 +154,7 @@ public enum ConfettiPhysics {
   /// Where the closed form puts particle `p` at `age` (its motion's age: landing stops it), with
   /// the gust at clock reading `gustClock`.
   public static func position(
-    of p: ConfettiParticle, age m: Seconds, style: EmitterStyle, gustClock: Tick
+    of p: ConfettiParticle, age m: Seconds, style: CellStyle, gustClock: Tick
   ) -> Point {
     let (kx, ky) = (p.dragX, p.dragY)
     let ex = velocityResponse(drag: kx, age: m)
@@ -175,7 +175,7 @@ public enum ConfettiPhysics {
   /// the closed form's derivative, term by term (d/dt E = e^(−k·t), d/dt F = E), so that a
   /// sub-cell's pieces inherit exactly the motion their parent had; zero once it has landed.
   public static func velocity(
-    of p: ConfettiParticle, age t: Seconds, style: EmitterStyle = .plain,
+    of p: ConfettiParticle, age t: Seconds, style: CellStyle = .plain,
     now: Tick = Tick(rawValue: 0)
   ) -> SIMD2<Double> {
     guard t < p.landing else { return .zero }
@@ -195,7 +195,7 @@ public enum ConfettiPhysics {
 
   /// A bound on a particle's speed over its whole life, in pt/s: each term of ``velocity(of:age:style:now:)``
   /// at its largest (e^(−k·t) ≤ 1, E(k, t) ≤ t). How long a streak may get.
-  public static func fastestSpeed(of p: ConfettiParticle, style: EmitterStyle) -> PointsPerSecond {
+  public static func fastestSpeed(of p: ConfettiParticle, style: CellStyle) -> PointsPerSecond {
     let life = p.lifetime
     let turning = style.gustTurningRate
     let across =
@@ -212,7 +212,7 @@ public enum ConfettiPhysics {
   /// `trailCopy` k > 0 evaluates the k-th copy of its trail: the particle as it was k trail
   /// spacings earlier, fainter and smaller by ``trailFactor(copy:of:)``; nil beyond its trail.
   public static func state(
-    of record: ParticleRecord, at now: Tick, table: EmitterTable = .plain, trailCopy: Int = 0
+    of record: ParticleRecord, at now: Tick, table: CellTable = .plain, trailCopy: Int = 0
   ) -> ParticleState? {
     guard trailCopy <= Int(record.trail) else { return nil }
     let style = table[record.emitter]
@@ -277,9 +277,9 @@ public struct ParticleState: Equatable, Sendable {
   public var color: SIMD4<Double>
   /// Opacity in [0, 1].
   public var opacity: Double
-  /// Whether its light adds to what is behind it (``EmitterStyle/additive``).
+  /// Whether its light adds to what is behind it (``CellStyle/additive``).
   public var additive = false
-  /// For a streak (``EmitterStyle/stretch``), where it was `stretch` seconds ago: it is drawn
+  /// For a streak (``CellStyle/stretch``), where it was `stretch` seconds ago: it is drawn
   /// from there to ``position``; nil otherwise.
   public var tail: Point?
 
@@ -316,7 +316,7 @@ extension ConfettiParticle {
   /// Double, from the particle as given (use ``packed`` for the record's values): the first of
   /// 64 steps across the life that ends at or below the floor after one above it holds a
   /// crossing, which bisection finds to a microsecond.
-  public func landingTime(onto floor: Points, style: EmitterStyle = .plain) -> Seconds {
+  public func landingTime(onto floor: Points, style: CellStyle = .plain) -> Seconds {
     var free = self
     free.landing = .infinity
     free.emitterFadeAt = .infinity

@@ -22,7 +22,7 @@ public struct EffectConfig: Equatable, Sendable {
 
   /// How many cells all emitters may have together: each gets an entry in the shaders' per-cell
   /// table, whose entry 0 is the plain style.
-  public static let cellCapacity = EmitterTable.capacity - 1
+  public static let cellCapacity = CellTable.capacity - 1
 
   /// The sub-cell named `name`, by index.
   public func subCell(named name: String) -> Int? {

@@ -15,7 +15,7 @@ public struct EffectScene: Sendable {
   public let config: EffectConfig
   public var ring: ParticleRing
   /// One entry per cell: wind, colour ramp, fade-out and trail spacing.
-  public private(set) var table = EmitterTable()
+  public private(set) var table = CellTable()
   /// The polygons and images the cells use.
   public private(set) var shapes = ShapeTable()
   /// Replace movement with a short, gentle fade in place (see ``ConfettiParticle/reducedMotion(style:)``).
@@ -81,14 +81,14 @@ public struct EffectScene: Sendable {
     }
   }
 
-  /// What the scene sets up for one cell: its entry in the emitter table, and the shapes its
+  /// What the scene sets up for one cell: its entry in the cell table, and the shapes its
   /// pieces draw from.
   private struct CellSetup: Sendable {
     var style: UInt8
     var shapes: [ParticleShape]
   }
 
-  /// Gives `cell` of `emitter` the next entry of the emitter table and adds its polygons and
+  /// Gives `cell` of `emitter` the next entry of the cell table and adds its polygons and
   /// images to the shape table; `path` names it in errors.
   private mutating func setUp(_ cell: CellConfig, of emitter: EmitterConfig, at path: String)
     throws(ConfigError) -> CellSetup
@@ -98,9 +98,9 @@ public struct EffectScene: Sendable {
     return CellSetup(style: UInt8(style), shapes: try shapeList(of: cell, at: path))
   }
 
-  /// What all pieces of `cell` of `emitter` share: its entry in the emitter table.
-  private static func style(of cell: CellConfig, in emitter: EmitterConfig) -> EmitterStyle {
-    var style = EmitterStyle()
+  /// What all pieces of `cell` of `emitter` share: its entry in the cell table.
+  private static func style(of cell: CellConfig, in emitter: EmitterConfig) -> CellStyle {
+    var style = CellStyle()
     style.wind = emitter.wind
     style.gustAmplitude = emitter.gustAmplitude
     style.gustPeriod = emitter.gustPeriod
@@ -674,7 +674,7 @@ extension ConfettiParticle {
   /// The particle without movement: it appears where its motion would have carried it after a
   /// quarter second (so a burst still reads as a burst), stays there without spinning, tumbling
   /// or growing, and fades out gently over at most ``reducedMotionLifetime``.
-  public func reducedMotion(style: EmitterStyle) -> ConfettiParticle {
+  public func reducedMotion(style: CellStyle) -> ConfettiParticle {
     var calm = self
     let glimpse = min(0.25, lifetime / 2)
     var placement = self

@@ -53,7 +53,7 @@ public struct ParticleRecord: Equatable, Sendable {
   public var flipPhase: Float16
   public var shape: UInt8
   public var flags: UInt8
-  /// The index of the particle's entry in the ``EmitterTable``.
+  /// The index of the particle's entry in the ``CellTable``.
   public var emitter: UInt8
   public var trail: UInt8
   public var scaleSpeed: Float16

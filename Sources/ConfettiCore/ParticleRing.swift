@@ -66,7 +66,7 @@ public struct ParticleRing: Sendable {
   /// trail).
   /// Of a batch larger than the ring only the last `capacity` particles are kept.
   public mutating func append(
-    _ particles: [ConfettiParticle], bornAt time: Seconds, table: EmitterTable = .plain
+    _ particles: [ConfettiParticle], bornAt time: Seconds, table: CellTable = .plain
   ) {
     let birth = Tick(time)
     let skipped = max(0, particles.count - capacity)
@@ -165,7 +165,7 @@ public struct ParticleRing: Sendable {
 
   /// When a particle born at `time` is surely gone: its visible span plus a tick.
   private static func death(
-    of particle: ConfettiParticle, bornAt time: Seconds, table: EmitterTable
+    of particle: ConfettiParticle, bornAt time: Seconds, table: CellTable
   ) -> Seconds {
     time + particle.visibleSpan(style: table[particle.emitter]) + 1 / Tick.perSecond
   }

@@ -20,15 +20,15 @@ public struct ShaderFeatures: OptionSet, Hashable, Sendable {
   public static let polygons = ShaderFeatures(rawValue: 1 << 2)
   /// Images: a texture lookup in the atlas.
   public static let images = ShaderFeatures(rawValue: 1 << 3)
-  /// Streaks (``EmitterStyle/stretch``): the closed form once more for the tail, and a capsule.
+  /// Streaks (``CellStyle/stretch``): the closed form once more for the tail, and a capsule.
   public static let streaks = ShaderFeatures(rawValue: 1 << 4)
   /// Paper shading of tumbling pieces (``ConfettiParticle/darkensBack``).
   public static let paper = ShaderFeatures(rawValue: 1 << 5)
   /// Landing on a floor (``ConfettiParticle/landing``): motion frozen from then on.
   public static let landings = ShaderFeatures(rawValue: 1 << 6)
-  /// Twinkling (``EmitterStyle/twinkle``).
+  /// Twinkling (``CellStyle/twinkle``).
   public static let twinkles = ShaderFeatures(rawValue: 1 << 7)
-  /// Fading in (``EmitterStyle/fadeIn``).
+  /// Fading in (``CellStyle/fadeIn``).
   public static let fadeIns = ShaderFeatures(rawValue: 1 << 8)
 
   /// Every feature: what a shader compiled for anything at all computes.
@@ -37,7 +37,7 @@ public struct ShaderFeatures: OptionSet, Hashable, Sendable {
   ]
 
   /// What drawing `particle` itself takes: its shape, its paper shading, its landing. What its
-  /// emitter's style adds is ``EmitterTable/features``.
+  /// emitter's style adds is ``CellTable/features``.
   public init(drawing particle: ConfettiParticle) {
     self = particle.shape.features
     if particle.flips && particle.darkensBack { insert(.paper) }
@@ -45,7 +45,7 @@ public struct ShaderFeatures: OptionSet, Hashable, Sendable {
   }
 }
 
-extension EmitterTable {
+extension CellTable {
   /// What drawing any particle of any of these emitters may take: streaks, twinkles, fade-ins.
   public var features: ShaderFeatures {
     styles.reduce(into: []) { features, style in
@@ -58,7 +58,7 @@ extension EmitterTable {
 
 extension EffectScene {
   /// What the shaders may need to draw this effect: every cell's shapes and paper shading,
-  /// landings where an emitter has a floor, and what its emitter table needs. A renderer
+  /// landings where an emitter has a floor, and what its cell table needs. A renderer
   /// compiled for these up front never builds its program again mid-effect (a hitch on a GPU
   /// driver, the first time a feature appears); more than is drawn only costs speed.
   public var expectedFeatures: ShaderFeatures {

@@ -40,8 +40,9 @@ public struct ShapeTable: Equatable, Sendable {
 
   /// The outlines every table starts with, in the order of their shape codes.
   public static let builtInPolygons = [triangle, star]
-  /// The most outlines a table holds: the built-in ones and a scene's own.
-  public static let polygonCapacity = builtInPolygons.count + ParticleShape.polygonCapacity
+  /// The most outlines a table holds: the built-in ones (``builtInPolygons``) and a scene's
+  /// own (``ParticleShape/polygonCapacity``): the shaders' POLYGONS.
+  public static let outlineCapacity = builtInPolygons.count + ParticleShape.polygonCapacity
 
   /// Adds a polygon (corners in any units, y down) and returns its shape, or reuses an equal one.
   /// Throws when it has fewer than 3 or more than ``cornerCapacity`` corners, a flat bounding box

@@ -12,6 +12,8 @@
 public struct Tick: Equatable, Sendable {
   /// Ticks per second: a power of two, so converting ticks to seconds is exact.
   public static let perSecond: Double = 1_048_576
+  /// How many ticks the raw counter holds before it wraps to 0: 2³².
+  public static let wrap: Double = 4_294_967_296
 
   /// Readings must stay below this, in seconds: 2⁴³ s, so that the count of ticks fits 63 bits.
   public static let latestReading: Seconds = 8_796_093_022_208

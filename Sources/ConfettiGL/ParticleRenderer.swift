@@ -33,7 +33,7 @@ public final class ParticleRenderer {
   private var feedbackBuffer: GLuint = 0
   private var feedbackBytes = 0
   private var nowUniform: GLint
-  private var emitterTable = EmitterTable()
+  private var cellTable = CellTable()
   /// What the records sent so far need the shaders to compute (``ParticleRing/features``).
   private var recordFeatures = ShaderFeatures()
   private var released = false
@@ -78,7 +78,7 @@ public final class ParticleRenderer {
   /// A renderer for rings of `capacity` records, on the current context (GL 3.3 core, whose
   /// limits `info` holds), drawing `primitive`s (by default the one measured faster on this
   /// GL), its shaders compiled for `features` from the start (they gain any others the records
-  /// and the emitter table need, by building the program again: pass an effect's
+  /// and the cell table need, by building the program again: pass an effect's
   /// ``EffectScene/expectedFeatures`` to have that never happen mid-effect). If it fails,
   /// nothing it created is left behind.
   public convenience init(
@@ -141,7 +141,7 @@ public final class ParticleRenderer {
     }
     (self.instances, self.recordBuffer, self.info) = (instances, recordBuffer, info)
     nowUniform = sprites.program.uniform("u_now")
-    sendEmitterTable()
+    sendCellTable()
     meter = UploadMeter()
   }
 
@@ -203,14 +203,14 @@ public final class ParticleRenderer {
     recordFeatures.formUnion(ring.features)
   }
 
-  /// What the shaders must compute now: for the records sent, and for the emitter table.
-  private var features: ShaderFeatures { recordFeatures.union(emitterTable.features) }
+  /// What the shaders must compute now: for the records sent, and for the cell table.
+  private var features: ShaderFeatures { recordFeatures.union(cellTable.features) }
 
   /// After the sprite program was built again (for more features, or quads): the clock's
-  /// location and the emitter table, on the new program.
+  /// location and the cell table, on the new program.
   private func adoptNewProgram() {
     nowUniform = program.uniform("u_now")
-    sendEmitterTable()
+    sendCellTable()
   }
 
   /// Sends the shape table (polygons, and the images decoded from its paths, in order) if it
@@ -224,46 +224,35 @@ public final class ParticleRenderer {
     }
   }
 
-  /// Sends the emitter table (wind, colour ramps, fade-outs, trail spacing) if it differs from
+  /// Sends the cell table (wind, colour ramps, fade-outs, trail spacing) if it differs from
   /// the last one sent: a steady frame sends nothing.
-  public func setEmitterTable(_ table: EmitterTable) {
+  public func setCellTable(_ table: CellTable) {
     checkUsable()
-    guard table != emitterTable else { return }
-    emitterTable = table
-    HostGLState.preserving { sendEmitterTable() }
+    guard table != cellTable else { return }
+    cellTable = table
+    HostGLState.preserving { sendCellTable() }
   }
 
-  /// Sets the uniforms of ``emitterTable`` on `program` (by default the drawing program's),
+  /// Sets the uniforms of ``cellTable`` on `program` (by default the drawing program's),
   /// leaving it bound.
-  private func sendEmitterTable(to program: ShaderProgram? = nil) {
+  private func sendCellTable(to program: ShaderProgram? = nil) {
     let program = program ?? self.program
-    let table = emitterTable
-    var wind: [GLfloat] = []
-    var cycles: [GLuint] = []
-    var colorSpeed: [GLfloat] = []
-    var trailTicks: [GLuint] = []
-    var look: [GLfloat] = []
-    for index in 0..<EmitterTable.capacity {
-      let style = table[UInt8(index)]
-      wind += [style.wind, style.gustAmplitude, style.gustPhase, style.fadeOut].map { GLfloat($0) }
-      cycles.append(style.gustCycles)
-      colorSpeed += (0..<4).map { GLfloat(style.colorSpeed[$0]) }
-      trailTicks.append(style.trailTicks)
-      look += [style.fadeIn, style.twinkle, style.additive ? 1 : 0, style.stretch].map {
-        GLfloat($0)
-      }
-    }
+    let styles = (0..<CellTable.capacity).map { cellTable[UInt8($0)] }
     epoxy_glUseProgram(program.id)
-    epoxy_glUniform4fv(program.uniform("u_wind"), GLsizei(EmitterTable.capacity), wind)
-    epoxy_glUniform1uiv(program.uniform("u_gustCycles"), GLsizei(EmitterTable.capacity), cycles)
-    epoxy_glUniform4fv(
-      program.uniform("u_colorSpeed"), GLsizei(EmitterTable.capacity), colorSpeed)
-    epoxy_glUniform1uiv(
-      program.uniform("u_trailTicks"), GLsizei(EmitterTable.capacity), trailTicks)
-    epoxy_glUniform4fv(program.uniform("u_look"), GLsizei(EmitterTable.capacity), look)
-    meter.uniformBytes +=
-      4 * (wind.count + cycles.count + colorSpeed.count + trailTicks.count + look.count)
-    meter.uniformWrites += 5
+    for uniform in CellTable.uniforms {
+      let location = program.uniform(uniform.name)
+      switch uniform {
+      case .floats(_, _, _, let values):
+        let floats = styles.flatMap { values($0).map { GLfloat($0) } }
+        epoxy_glUniform4fv(location, GLsizei(CellTable.capacity), floats)
+        meter.uniformBytes += 4 * floats.count
+      case .whole(_, _, _, let value):
+        let words = styles.map { GLuint(value($0)) }
+        epoxy_glUniform1uiv(location, GLsizei(CellTable.capacity), words)
+        meter.uniformBytes += 4 * words.count
+      }
+      meter.uniformWrites += 1
+    }
   }
 
   /// Forgets the state the last draw left set, under ``GLStatePolicy/cache``: the next draw
@@ -389,10 +378,10 @@ public final class ParticleRenderer {
   }
 
   /// The capture's program for the drawing program as it is now (its shaders, features and
-  /// primitive), with the emitter table set on it.
+  /// primitive), with the cell table set on it.
   private func probeProgram() throws -> SpriteProgram {
     if let probe, probe.sources.vertex.text == sprites.sources.vertex.text {
-      sendEmitterTable(to: probe.program)
+      sendCellTable(to: probe.program)
       return probe
     }
     probe?.release()
@@ -403,7 +392,7 @@ public final class ParticleRenderer {
       feedbackVaryings: Self.capturedOutputs, primitive: sprites.primitive,
       features: sprites.features, info: info, meter: &setup)
     probe = made
-    sendEmitterTable(to: made.program)
+    sendCellTable(to: made.program)
     return made
   }
 }

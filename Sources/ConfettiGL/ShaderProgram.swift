@@ -32,6 +32,7 @@ public struct ShaderSource: Sendable {
   }
 
   private static func text(of fileName: String) -> String {
+    if fileName == "cells.glsl" { return ShaderConstants.cellTable }
     guard let text = embeddedShaderSources[fileName] else {
       preconditionFailure("no shader \(fileName) was embedded; is it in Shaders/?")
     }

@@ -49,7 +49,7 @@ final class PublicSurfaceTests: XCTestCase {
     for inner in [
       "ParticleRenderer", "CapturedParticle", "ShaderProgram", "ShaderSource", "HostGLState",
       "EffectScene", "ParticleRing", "ParticleRecord", "ConfettiParticle", "ConfettiPhysics",
-      "EmitterTable", "ShapeTable", "Tick", "ConfigSchema", "StrictJSON", "ConfigFuzzing",
+      "CellTable", "ShapeTable", "Tick", "ConfigSchema", "StrictJSON", "ConfigFuzzing",
       "OutputFile", "ExclusiveFile", "UploadMeter", "ShaderConstants", "Size", "Point",
       "Seconds",
     ] {

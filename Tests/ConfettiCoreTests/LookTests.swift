@@ -63,7 +63,7 @@ final class LookTests: XCTestCase {
   }
 
   func testFadeInTwinkleAndAdditiveComeFromTheCellsTableEntry() {
-    var style = EmitterStyle()
+    var style = CellStyle()
     style.fadeIn = 0.4
     style.twinkle = 0.6
     style.additive = true
@@ -305,7 +305,7 @@ final class SubCellTests: XCTestCase {
     p.flutterPhase = 0.7
     p.spread = 12
     p.lifetime = 5
-    var style = EmitterStyle()
+    var style = CellStyle()
     style.wind = 40
     style.gustAmplitude = 30
     style.gustPeriod = 2

@@ -71,7 +71,7 @@ final class MotionModelTests: XCTestCase {
     var p = ConfettiParticle()
     p.color = RGBA8(red: 255, green: 0, blue: 51, alpha: 255)
     p.lifetime = 10
-    var style = EmitterStyle()
+    var style = CellStyle()
     style.colorSpeed = [0.5, 0.25, -0.1, -0.2]
     let state = try XCTUnwrap(ConfettiPhysics.state(of: p, age: 2, style: style))
     XCTAssertEqual(state.color[0], 1, "red clamps at full")
@@ -81,7 +81,7 @@ final class MotionModelTests: XCTestCase {
   }
 
   func testWindCarriesADraggedParticleAtTheWindSpeedAndADragFreeOneNotAtAll() throws {
-    var style = EmitterStyle()
+    var style = CellStyle()
     style.wind = 50
     var p = ConfettiParticle()
     p.gravity = 0
@@ -93,7 +93,7 @@ final class MotionModelTests: XCTestCase {
   }
 
   func testAllParticlesOfAnEmitterSwayWithOneGustThatIsContinuousAcrossTheWrap() throws {
-    var style = EmitterStyle()
+    var style = CellStyle()
     style.gustAmplitude = 30
     style.gustPeriod = 2
     XCTAssertEqual(style.gustCycles, 2048)

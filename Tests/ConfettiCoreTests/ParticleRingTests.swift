@@ -49,13 +49,13 @@ final class ParticleRingTests: XCTestCase {
     XCTAssertEqual(ring.drawnCount, 0)
     XCTAssertEqual(ring.features, [], "forgotten once the ring is empty")
 
-    var table = EmitterTable()
+    var table = CellTable()
     XCTAssertEqual(table.features, [])
-    var style = EmitterStyle()
+    var style = CellStyle()
     style.stretch = 0.1
     table.set(style, at: 3)
     XCTAssertEqual(table.features, [.streaks])
-    style = EmitterStyle()
+    style = CellStyle()
     (style.twinkle, style.fadeIn) = (0.5, 0.2)
     table.set(style, at: 1)
     XCTAssertEqual(table.features, [.streaks, .twinkles, .fadeIns])

@@ -36,7 +36,7 @@ final class EffectRenderTests: HeadlessGLTestCase {
     }
     let renderer = try ParticleRenderer(
       capacity: scene.ring.capacity, info: context.info, features: features)
-    renderer.setEmitterTable(scene.table)
+    renderer.setCellTable(scene.table)
     // Texts (the emoji preset's) are drawn from the system's fonts, as the library does.
     let pictures = images.isEmpty ? try Effect(config).images(for: scene.shapes) : images
     try renderer.setShapeTable(scene.shapes, images: pictures)

@@ -27,7 +27,7 @@ final class GoldenImageTests: HeadlessGLTestCase {
     scene.trigger(.key, window: window, time: shotTime)
     let target = try OffscreenTarget(width: 320, height: 240, info: context.info)
     let renderer = try ParticleRenderer(capacity: scene.ring.capacity, info: context.info)
-    renderer.setEmitterTable(scene.table)
+    renderer.setCellTable(scene.table)
     let image = try target.snapshot(
       of: &scene.ring, at: Tick(shotTime + time), window: window, renderer: renderer)
     return (image, scene)

@@ -106,32 +106,32 @@ class HeadlessGLTestCase: XCTestCase {
     return Array(particles.prefix(count))
   }
 
-  /// Emitter styles for ``variedParticles(count:seed:)``: wind and gusts, colour ramps.
-  var motionTable: EmitterTable {
-    var table = EmitterTable()
-    var fire = EmitterStyle()
+  /// Cell styles for ``variedParticles(count:seed:)``: wind and gusts, colour ramps.
+  var motionTable: CellTable {
+    var table = CellTable()
+    var fire = CellStyle()
     fire.colorSpeed = [0, -0.6, -0.4, -0.3]
     table.set(fire, at: 1)
-    var breezy = EmitterStyle()
+    var breezy = CellStyle()
     breezy.wind = 60
     breezy.gustAmplitude = 25
     breezy.gustPeriod = 1.7
     breezy.gustPhase = 0.4
     breezy.colorSpeed = [0.3, 0.2, -0.5, 0]
     table.set(breezy, at: 2)
-    var stormy = EmitterStyle()
+    var stormy = CellStyle()
     stormy.wind = -150
     stormy.gustAmplitude = 40
     stormy.gustPeriod = 0.9
     table.set(stormy, at: 3)
-    var fading = EmitterStyle()
+    var fading = CellStyle()
     fading.fadeOut = 0.5
     fading.trailSpacing = 0.04
     fading.gustAmplitude = 10
     fading.gustPeriod = 1.3
     fading.wind = 20
     table.set(fading, at: 4)
-    var glowing = EmitterStyle()
+    var glowing = CellStyle()
     glowing.fadeIn = 0.3
     glowing.twinkle = 0.8
     glowing.additive = true

@@ -105,7 +105,7 @@ final class LibraryTests: HeadlessGLTestCase {
     ring.append([ConfettiParticle()], bornAt: 1)
     try renderer.upload(from: &ring)
     _ = try renderer.capture(slots: 0..<1, at: Tick(1.1))
-    renderer.setEmitterTable(motionTable)
+    renderer.setCellTable(motionTable)
     try renderer.setShapeTable(ShapeTable(), images: [])
     renderer.release()
     XCTAssertEqual(HostGLState.current(), before, "capture, tables or release changed the state")
@@ -578,9 +578,12 @@ final class LibraryTests: HeadlessGLTestCase {
     ring.append([polygonal], bornAt: 1)
     try renderer.draw(&ring, at: Tick(1.1), in: target.rect, window: Size(width: 64, height: 64))
     let sizes = activeUniformSizes(renderer.objectNames.programs[0])
-    XCTAssertEqual(sizes["u_wind[0]"], EmitterTable.capacity)
-    XCTAssertEqual(sizes["u_trailTicks[0]"], EmitterTable.capacity)
-    XCTAssertEqual(sizes["u_polygonRange[0]"], ShapeTable.polygonCapacity)
+    // The cell table, declared only by the GLSL generated from CellTable.uniforms (a shader
+    // file declaring one itself would not compile: declared twice).
+    for uniform in CellTable.uniforms {
+      XCTAssertEqual(sizes["\(uniform.name)[0]"], CellTable.capacity, uniform.name)
+    }
+    XCTAssertEqual(sizes["u_polygonRange[0]"], ShapeTable.outlineCapacity)
     XCTAssertEqual(sizes["u_polygonPoints[0]"], ShapeTable.pointCapacity)
   }
 

@@ -46,7 +46,7 @@ final class ParityTests: HeadlessGLTestCase {
     XCTAssertEqual(renderer.primitive, primitive, file: file, line: line)
     try renderer.upload(from: &ring)
     let table = motionTable
-    renderer.setEmitterTable(table)
+    renderer.setCellTable(table)
 
     var compared = 0
     var trailSamples = 0

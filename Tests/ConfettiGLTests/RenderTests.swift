@@ -284,7 +284,7 @@ final class PrimitiveTests: HeadlessGLTestCase {
       for info in [context.info, withoutBaseInstance] {
         var ring = scene.ring
         let renderer = try ParticleRenderer(capacity: 300, info: info, primitive: primitive)
-        renderer.setEmitterTable(scene.table)
+        renderer.setCellTable(scene.table)
         let frame = try OffscreenTarget(width: 400, height: 300, info: context.info)
         frame.bind()
         GLFrame.clear(to: background)

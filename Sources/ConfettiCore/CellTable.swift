@@ -2,7 +2,7 @@
 /// trails' spacing, how it blends, fades in and twinkles. The GPU keeps the table as uniform
 /// arrays that each record indexes (``ConfettiParticle/emitter``), so the record stays small
 /// however many of these there are.
-public struct EmitterStyle: Equatable, Sendable {
+public struct CellStyle: Equatable, Sendable {
   /// Constant wind in pt/s, positive blowing right. A particle drifts toward it as its
   /// horizontal drag lets it (w·(t − (1 − e^(−k·t))/k)); without drag it feels no wind. Default 0.
   public var wind: PointsPerSecond = 0
@@ -49,7 +49,7 @@ public struct EmitterStyle: Equatable, Sendable {
   }
 
   /// No wind, no gust, no colour ramp.
-  public static let plain = EmitterStyle()
+  public static let plain = CellStyle()
 
   /// The gust's period in seconds, rounded to a whole number of cycles per 4096 s.
   public var gustPeriod: Seconds {
@@ -63,39 +63,81 @@ public struct EmitterStyle: Equatable, Sendable {
   /// The gust's phase angle, sin() of which sways the particles, at clock reading `now`:
   /// Ω·T + ψ with Ω·T taken as (cycles · ticks mod 2³²) / 2³² turns, exactly as the shader does.
   public func gustAngle(at now: Tick) -> Radians {
-    let turns = Double(gustCycles &* now.rawValue) / 4_294_967_296
-    return 2 * .pi * turns + gustPhase
+    Double(gustCycles &* now.rawValue) * Self.radiansPerTurnFraction + gustPhase
   }
 
-  static let wrapSeconds = 4_294_967_296 / Tick.perSecond
+  /// The gust's turn is counted in 2³²nds (the clock's wrap): this many radians each.
+  public static let radiansPerTurnFraction = 2 * Double.pi / Tick.wrap
+
+  static let wrapSeconds = Tick.wrap / Tick.perSecond
 
   /// How fast the gust's angle turns, in radians per second: 2π·cycles per 2³² ticks.
   public var gustTurningRate: Double {
-    2 * .pi * Double(gustCycles) / 4_294_967_296 * Tick.perSecond
+    Double(gustCycles) * Self.radiansPerTurnFraction * Tick.perSecond
   }
 }
 
-/// The emitter styles in use; entry 0 is the default (no wind, no colour ramp).
-public struct EmitterTable: Equatable, Sendable {
+/// The cells' styles in use, one entry a cell; entry 0 is the default (no wind, no colour ramp).
+public struct CellTable: Equatable, Sendable {
   /// How many entries the GPU's uniform array holds.
   public static let capacity = 32
 
-  public private(set) var styles: [EmitterStyle] = [EmitterStyle()]
+  public private(set) var styles: [CellStyle] = [CellStyle()]
 
   public init() {}
 
   /// The table with the default entry alone: no wind, no colour ramps.
-  public static let plain = EmitterTable()
+  public static let plain = CellTable()
 
   /// Sets entry `index`, growing the table with default entries if needed.
-  public mutating func set(_ style: EmitterStyle, at index: Int) {
+  public mutating func set(_ style: CellStyle, at index: Int) {
     precondition((0..<Self.capacity).contains(index), "the table holds \(Self.capacity) styles")
-    while styles.count <= index { styles.append(EmitterStyle()) }
+    while styles.count <= index { styles.append(CellStyle()) }
     styles[index] = style
   }
 
   /// The style a record's emitter index names (the default one past the table's end).
-  public subscript(index: UInt8) -> EmitterStyle {
-    Int(index) < styles.count ? styles[Int(index)] : EmitterStyle()
+  public subscript(index: UInt8) -> CellStyle {
+    Int(index) < styles.count ? styles[Int(index)] : CellStyle()
+  }
+
+  /// The table as the shaders hold it: uniform arrays of ``capacity`` entries, each style's
+  /// fields in their components. The one place their names and slot order are written: the
+  /// renderer sends the arrays from it, and the shaders' declarations and accessor functions
+  /// (`cellWind(cell)`, …) are generated from it.
+  public static let uniforms: [CellUniform] = [
+    .floats(
+      "u_wind", ["cellWind", "cellGustAmplitude", "cellGustPhase", "cellFadeOut"],
+      "wind (pt/s), gust amplitude (pt), gust phase (rad), fade-out (s)"
+    ) { [$0.wind, $0.gustAmplitude, $0.gustPhase, $0.fadeOut] },
+    .whole("u_gustCycles", "cellGustCycles", "gust cycles per 2^32 ticks") { $0.gustCycles },
+    .floats("u_colorSpeed", ["cellColorSpeed"], "RGBA change per second") {
+      [$0.colorSpeed.x, $0.colorSpeed.y, $0.colorSpeed.z, $0.colorSpeed.w]
+    },
+    .whole("u_trailTicks", "cellTrailTicks", "time between trail copies (ticks)") {
+      $0.trailTicks
+    },
+    .floats(
+      "u_look", ["cellFadeIn", "cellTwinkle", "cellAdditive", "cellStretch"],
+      "fade-in (s), twinkle depth, additive (1) or not (0), stretch (s)"
+    ) { [$0.fadeIn, $0.twinkle, $0.additive ? 1 : 0, $0.stretch] },
+  ]
+}
+
+/// One uniform array of the cell table (``CellTable/uniforms``).
+public enum CellUniform: Sendable {
+  /// A `vec4` an entry: four accessors (`float`), one a component; or one (`vec4`), the whole.
+  case floats(
+    _ name: String, _ accessors: [String], _ meaning: String,
+    _ values: @Sendable (CellStyle) -> [Double])
+  /// A `uint` an entry, and its accessor.
+  case whole(
+    _ name: String, _ accessor: String, _ meaning: String, _ value: @Sendable (CellStyle) -> UInt32)
+
+  /// The GLSL uniform's name.
+  public var name: String {
+    switch self {
+    case .floats(let name, _, _, _), .whole(let name, _, _, _): name
+    }
   }
 }
