@@ -217,10 +217,16 @@ final class WindowApp {
         shown.reading == time || !system.isAlive(time: time) && !system.isAlive(time: shown.reading)
       {
         // What is on screen is this moment (paused, or nothing left): sleep until an event.
-        // Zero cost when idle; a held arrow key or a watched file wakes it in a while.
+        // Zero cost when idle; a held arrow key or a watched file wakes it in a while, and
+        // --exit-after at its moment.
         updateTitle(force: true)
-        let waking = watched != nil || clock.isHeld || overlay != nil || settings.exitAfter != nil
-        if waking { glfwWaitEventsTimeout(0.05) } else { glfwWaitEvents() }
+        if watched != nil || clock.isHeld || overlay != nil {
+          glfwWaitEventsTimeout(0.05)
+        } else if let exitAfter = settings.exitAfter {
+          glfwWaitEventsTimeout(max(0.001, exitAfter - wall))
+        } else {
+          glfwWaitEvents()
+        }
       } else if width == 0 || height == 0 || glfwGetWindowAttrib(window, GLFW_ICONIFIED) != 0 {
         // Minimised (X11 keeps an iconified window's framebuffer size, hence the attribute):
         // draw nothing, but keep handling events, and the clock keeps running.

@@ -396,6 +396,10 @@ final class CommandLineTests: XCTestCase {
     let stat = StatReader(pid: process.processIdentifier)
     usleep(2_000_000)  // start-up: the context, the first frames, the shot falling away
     try stat.waitUntilIdle()
+    // Asleep on its events until --exit-after's moment: no thread woke in 3 s (it polled 20
+    // times a second before), and next to no CPU.
+    let wakes = try stat.switches(over: 3)
+    XCTAssertLessThanOrEqual(wakes, 3, "an idle window's threads woke \(wakes) times in 3 s")
     let used = try stat.cpuSeconds(over: 3)
     XCTAssertLessThan(used, 0.03, "an idle window used \(used) s of CPU in 3 s")
   }

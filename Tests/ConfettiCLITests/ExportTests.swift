@@ -400,8 +400,8 @@ final class ExportTests: XCTestCase {
     /// Starts a render, sends `signal` after `delay` seconds, and returns its status, what it
     /// said and how long it took to end after the signal.
     func signalled(
-      _ arguments: [String], _ signal: Int32, after delay: Double,
-      environment: [String: String] = [:]
+      _ arguments: [String], _ signal: Int32, after delay: Double = 0,
+      environment: [String: String] = [:], when ready: () -> Bool = { true }
     ) throws -> (status: Int32, said: String, took: Double) {
       let process = Process()
       process.executableURL = confettiBinary
@@ -412,6 +412,8 @@ final class ExportTests: XCTestCase {
       process.standardOutput = FileHandle.nullDevice
       try process.run()
       usleep(UInt32(delay * 1_000_000))
+      let deadline = Date().addingTimeInterval(20)
+      while !ready(), process.isRunning, Date() < deadline { usleep(10_000) }
       let sent = Date()
       kill(process.processIdentifier, signal)
       process.waitUntilExit()
@@ -474,7 +476,11 @@ final class ExportTests: XCTestCase {
     // report and went on to exit 0).
     let long = ["render", "--size", "320x240", "--frames", "200", "--out", out.path]
     for signal in [SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM] {
-      let ended = try signalled(long, signal, after: 1.5)
+      // Sent once the export is under way (its hidden file made, ffmpeg fed): an event, not a
+      // fixed delay that a fast machine's render could finish within.
+      let ended = try signalled(long, signal) {
+        (try? leftovers())?.contains { $0.hasPrefix(".confetti-") } == true
+      }
       XCTAssertEqual(ended.status, 128 + signal, "\(signal): \(ended.said)")
       XCTAssertEqual(
         ended.said, "confetti: stopped by signal \(signal): \(out.path) was not written\n")

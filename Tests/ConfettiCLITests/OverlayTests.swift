@@ -65,7 +65,10 @@ final class OverlayTests: XCTestCase {
     let lasted = Date().timeIntervalSince(appeared)
     XCTAssertFalse(overlay.isRunning, "the overlay did not end by itself")
     XCTAssertEqual(overlay.terminationStatus, 0)
-    XCTAssertEqual(lasted, predicted, accuracy: 0.6, "ended \(lasted) s after it appeared")
+    // Not before the last piece is gone (less the start-up before the window showed), and not
+    // long after: a margin a loaded machine's late frames cannot cross.
+    XCTAssertGreaterThan(lasted, predicted - 0.6, "ended \(lasted) s after it appeared")
+    XCTAssertLessThan(lasted, predicted + 3, "ended \(lasted) s after it appeared")
 
     let log = try String(contentsOf: events, encoding: .utf8)
     XCTAssert(log.contains("ButtonPress"), "the window below got no click: \(log)")

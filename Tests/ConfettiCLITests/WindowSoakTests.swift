@@ -67,8 +67,11 @@ final class WindowSoakTests: XCTestCase {
     _ = try xdotool(["windowmap", id], display: display.name)
     usleep(3_000_000)  // the last pieces land; the window goes idle
     try stat.waitUntilIdle()
-    let idle = try stat.cpuSeconds(over: 3)
-    XCTAssertLessThan(idle, 0.03, "an idle window used \(idle) s of CPU in 3 s")
+    // Asleep: no thread woke in 3 s (a frame loop would wake 180 times), and next to no CPU.
+    let wakes = try stat.switches(over: 3)
+    XCTAssertLessThanOrEqual(wakes, 3, "an idle window's threads woke \(wakes) times in 3 s")
+    let idle = try stat.cpuSeconds(over: 1)
+    XCTAssertLessThan(idle, 0.03, "an idle window used \(idle) s of CPU in 1 s")
     let end = try stat.residentKiB()
     XCTAssertLessThan(abs(end - warm), warm / 10, "RSS went from \(warm) to \(end) KiB")
     let idleTitle = try title()
@@ -105,6 +108,35 @@ struct StatReader {
       nanoseconds += running
     }
     return nanoseconds / 1e9
+  }
+
+  /// How many times its threads have been switched out so far (/proc/PID/task/*/status): each
+  /// wait for an event, a timer or a lock counts. A window asleep on its events makes none.
+  func switches() throws -> Int {
+    let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")
+    var count = 0
+    for task in tasks {
+      guard
+        let status = try? String(
+          contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8)
+      else { continue }
+      for line in status.split(separator: "\n") {
+        guard
+          line.hasPrefix("voluntary_ctxt_switches:")
+            || line.hasPrefix("nonvoluntary_ctxt_switches:")
+        else { continue }
+        count += Int(line.split(separator: "\t").last ?? "") ?? 0
+      }
+    }
+    return count
+  }
+
+  /// How many times its threads are switched out over the next `seconds`: an event count, where
+  /// CPU seconds depend on how busy the machine is.
+  func switches(over seconds: Double) throws -> Int {
+    let before = try switches()
+    usleep(UInt32(seconds * 1_000_000))
+    return try switches() - before
   }
 
   /// Waits, up to `timeout` seconds, until half a second passes in which it runs less than
