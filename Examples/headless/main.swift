@@ -23,10 +23,7 @@ do {
   // The effect opens at 1 s on our clock as the window and `confetti render` open it: its start
   // emitters, or where it has none its key ones (or its click ones).
   let start = 1.0
-  confetti.trigger(.start, time: start)
-  if !confetti.has(.start), let first = [EmitterTrigger.key, .click].first(where: confetti.has) {
-    confetti.trigger(first, time: start)
-  }
+  confetti.fireOpening(time: start)
   // Loop: each frame is the closed form at its moment; drawing moves the emission on to it (an
   // effect makes the same pieces whatever steps its clock takes).
   for frame in 0..<frames {

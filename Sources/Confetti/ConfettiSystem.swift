@@ -222,6 +222,16 @@ public final class ConfettiSystem {
     scene.trigger(trigger, at: point, window: size, time: time)
   }
 
+  /// Fires what opens the effect, as the confetti program's window, overlay and render open it:
+  /// its start emitters, or, where it has none, its key ones (or its click ones, at their
+  /// configured places). `time` must be a valid clock reading.
+  public func fireOpening(time: Seconds) {
+    trigger(.start, time: time)
+    if !has(.start), let first = [EmitterTrigger.key, .click].first(where: has) {
+      trigger(first, time: time)
+    }
+  }
+
   /// Emits what the running emitters owe up to `time` and frees the records of particles
   /// gone by then. ``draw(in:time:)`` does this itself; call it to move an effect on without
   /// drawing it (a minimised window). Needs no GL context. `time` must be a valid clock reading.

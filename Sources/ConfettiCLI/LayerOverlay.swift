@@ -80,7 +80,7 @@ final class LayerOverlay {
     var drawn: PixelRect?
     let opened = ContinuousClock.now
     var wall: Seconds { (ContinuousClock.now - opened).seconds }
-    system.fireOpening(at: 0)
+    system.fireOpening(time: 0)
     var snapshot = OverlaySnapshot(path: overlay.snapshot)
     while Interruption.caught == nil {
       let time = wall

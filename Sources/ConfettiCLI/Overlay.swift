@@ -66,7 +66,7 @@ struct Overlay {
     }
     if !system.isAlive(time: time) {
       guard settings.loop else { return false }
-      system.fireOpening(at: time)  // a one-off effect, thrown again
+      system.fireOpening(time: time)  // a one-off effect, thrown again
     }
     return true
   }

@@ -216,7 +216,7 @@ struct Render: ParsableCommand {
         transparent: background.color.alpha < 255)
     }
     let start = Self.startTime
-    system.fireOpening(at: start)
+    system.fireOpening(time: start)
     // The others in the order of their moments, each fired as the clock reaches it.
     var pending = trigger.sorted { $0.time < $1.time }[...]
     func fireDue(by clock: Seconds) {

@@ -163,7 +163,7 @@ final class WindowApp {
     // The window's context is the system's own: a steady frame asks the GL nothing.
     system.glStatePolicy = .cache
     effectStart = now
-    system.fireOpening(at: now)
+    system.fireOpening(time: now)
     shown = nil
     return system
   }
@@ -425,17 +425,6 @@ final class WindowApp {
       return "no display (\(text))"
     }
     return text
-  }
-}
-
-extension ConfettiSystem {
-  /// Fires what opens an effect, in the window and the overlay alike: its start
-  /// emitters, or, with none, its key (or click) ones.
-  func fireOpening(at time: Seconds) {
-    trigger(.start, time: time)
-    if !has(.start), let first = [EmitterTrigger.key, .click].first(where: has) {
-      trigger(first, time: time)
-    }
   }
 }
 
