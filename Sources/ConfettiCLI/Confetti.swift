@@ -429,13 +429,16 @@ struct BenchCommand: ParsableCommand {
     try reportingFailures {
       let sweeping = sweep != nil
       let loaded = try effect.load(fallback: "cannon")
-      try Bench(
-        counts: try counts(),
-        modes: compare || sweeping ? Bench.comparedModes(churn: churn) : [mode], size: size,
+      let plan = BenchPlan(
+        modes: compare || sweeping ? BenchPlan.comparedModes(churn: churn) : [mode],
+        width: size.width, height: size.height,
         seconds: frames == nil ? (seconds ?? (sweeping ? 3 : 10)) : nil, frames: frames,
-        churn: churn, seed: seed, json: json, plot: sweeping ? plot ?? Self.defaultPlot : nil,
-        effect: loaded, inputs: [effect.config].compactMap { $0 } + loaded.imageFiles,
-        reduceMotion: effect.wantsReducedMotion, primitive: effect.primitive
+        churn: churn, seed: seed, effect: loaded.config, reduceMotion: effect.wantsReducedMotion,
+        build: Bench.build)
+      try Bench(
+        counts: try counts(), plan: plan, json: json,
+        plot: sweeping ? plot ?? Self.defaultPlot : nil, effect: loaded,
+        inputs: [effect.config].compactMap { $0 } + loaded.imageFiles, primitive: effect.primitive
       ).run()
     }
   }

@@ -1,0 +1,226 @@
+import ConfettiCore
+import ConfettiGL
+import ConfettiImage
+import Foundation
+
+/// One measured row of a bench run: a mode, drawn as a primitive.
+public struct BenchRow: Equatable, Sendable {
+  public var label: String
+  public var mode: BenchMode
+  public var primitive: SpritePrimitive
+
+  public init(label: String, mode: BenchMode, primitive: SpritePrimitive) {
+    (self.label, self.mode, self.primitive) = (label, mode, primitive)
+  }
+}
+
+/// What `confetti bench` measures and how: the rows, the scenes, the rounds the modes take turns
+/// in, and the JSON report. The program adds only its printing around it.
+public struct BenchPlan: Sendable {
+  public var modes: [BenchMode]
+  /// The framebuffer's size in pixels, which is also the scene's in points.
+  public var width: Int
+  public var height: Int
+  /// Seconds measured per mode (split over the rounds), or else ``frames``.
+  public var seconds: Double?
+  /// Frames measured per mode (split over the rounds).
+  public var frames: Int?
+  /// Particles keep being born (N / 3 s per second) instead of one steady loop.
+  public var churn: Bool
+  public var seed: UInt64
+  /// The effect whose particles fill the scene.
+  public var effect: EffectConfig
+  public var reduceMotion: Bool
+  /// "debug" or "release": the build measured, said in the report.
+  public var build: String
+
+  public init(
+    modes: [BenchMode], width: Int, height: Int, seconds: Double?, frames: Int?, churn: Bool,
+    seed: UInt64, effect: EffectConfig, reduceMotion: Bool, build: String
+  ) {
+    (self.modes, self.width, self.height, self.seconds, self.frames) =
+      (modes, width, height, seconds, frames)
+    (self.churn, self.seed, self.effect, self.reduceMotion, self.build) =
+      (churn, seed, effect, reduceMotion, build)
+  }
+
+  /// Modes take turns in this many rounds, so that drift in the machine hits them all alike.
+  public static let rounds = 5
+  /// Frames run before measuring, per mode.
+  public static let warmUpFrames = 5
+
+  /// The modes --compare runs. With churn, `floor` is left out: it keeps sprites for moments of
+  /// the steady loop, and a churning scene has no loop.
+  public static func comparedModes(churn: Bool) -> [BenchMode] {
+    churn ? [.gpu, .cpu, .cpuSIMD] : BenchMode.allCases
+  }
+
+  /// What a run measures, one row each: the modes at the chosen `primitive` (resolved), and with
+  /// more than one mode the product with every other primitive too, as "gpu quads" and so on.
+  public func rows(primitive: SpritePrimitive) -> [BenchRow] {
+    var rows = modes.map { BenchRow(label: $0.rawValue, mode: $0, primitive: primitive) }
+    if modes.count > 1, modes.contains(.gpu) {
+      let others = SpritePrimitive.concrete.filter { $0 != primitive }
+      rows.insert(
+        contentsOf: others.map { BenchRow(label: "gpu \($0.rawValue)", mode: .gpu, primitive: $0) },
+        at: 1)
+    }
+    return rows
+  }
+
+  /// Runs every row for `count` particles on the current context into the bound framebuffer,
+  /// interleaved in rounds, and returns each row's figures by label. `images` makes the pictures
+  /// of the scene's shape table; `progress` hears what runs, with the seconds elapsed.
+  public func measure(
+    count: Int, rows: [BenchRow], info: GLInfo, images: (ShapeTable) throws -> [RGBAImage],
+    progress: (String, Double) -> Void = { _, _ in }
+  ) throws -> [String: ModeResult] {
+    let window = Size(width: Double(width), height: Double(height))
+    let scenes = try rows.map { _ in
+      try BenchScene(
+        count: count, window: window, seed: seed, churn: churn, effect: effect,
+        reduceMotion: reduceMotion)
+    }
+    let pictures = try images(scenes[0].shapes)
+    let runs = try zip(rows, scenes).map {
+      try BenchRun(
+        mode: $0.mode, scene: $1, churn: churn, images: pictures, primitive: $0.primitive,
+        info: info)
+    }
+    for run in runs {
+      for _ in 0..<Self.warmUpFrames {
+        try run.renderFrame(width: width, height: height, measured: false)
+      }
+      run.startMeasuring()
+    }
+    let begun = ContinuousClock.now
+    for round in 0..<Self.rounds {
+      // Rotate who goes first, so no mode always follows the same one.
+      for index in runs.indices {
+        let run = runs[(index + round) % runs.count]
+        let roundStart = ContinuousClock.now
+        var framesThisRound = 0
+        while true {
+          if let frames {
+            let quota = frames * (round + 1) / Self.rounds - frames * round / Self.rounds
+            if framesThisRound >= quota { break }
+          } else if let seconds,
+            (ContinuousClock.now - roundStart).milliseconds / 1000 >= seconds / Double(Self.rounds)
+          {
+            break
+          }
+          try run.renderFrame(width: width, height: height, measured: true)
+          framesThisRound += 1
+          progress(
+            "N=\(count) round \(round + 1)/\(Self.rounds) \(rows[(index + round) % runs.count].label)",
+            (ContinuousClock.now - begun).milliseconds / 1000)
+        }
+      }
+    }
+    var results: [String: ModeResult] = [:]
+    for (row, run) in zip(rows, runs) {
+      run.finish()
+      results[row.label] =
+        run.result(
+          particles: count, size: PixelRect(width: width, height: height),
+          maxPointSize: info.maxPointSize
+        ).rounded
+    }
+    return results
+  }
+
+  /// gpu over each baseline, for frame time, GPU time and app CPU time, where both ran; to four
+  /// significant digits.
+  public static func ratios(_ results: [String: ModeResult]) -> [String: Double] {
+    guard let gpu = results[BenchMode.gpu.rawValue] else { return [:] }
+    var ratios: [String: Double] = [:]
+    for other in [BenchMode.cpu, .cpuSIMD, .floor] {
+      guard let base = results[other.rawValue] else { continue }
+      let name = "gpu/\(other.rawValue)"
+      if base.frame_ms.median > 0 {
+        ratios["\(name) frame_ms"] = gpu.frame_ms.median / base.frame_ms.median
+      }
+      if base.gpu_ms.median > 0 {
+        ratios["\(name) gpu_ms"] = gpu.gpu_ms.median / base.gpu_ms.median
+      }
+      if base.app_cpu_ms.median > 0 {
+        ratios["\(name) app_cpu_ms"] = gpu.app_cpu_ms.median / base.app_cpu_ms.median
+      }
+    }
+    return ratios.mapValues { ratio in
+      guard ratio > 0, ratio.isFinite else { return ratio }
+      let scale = pow(10, 3 - floor(log10(ratio)))
+      return (ratio * scale).rounded() / scale
+    }
+  }
+
+  /// The `--json` report of a run of `rows` at each count of `sweep`: one object for one count,
+  /// `{"sweep": [...]}` for several.
+  public func report(
+    sweep: [(count: Int, results: [String: ModeResult])], rows: [BenchRow], info: GLInfo
+  ) throws -> Data {
+    func report(_ count: Int, _ results: [String: ModeResult]) -> BenchReport {
+      var report = BenchReport(
+        renderer: info.renderer, gl_version: info.version, particles: count, width: width,
+        height: height, build: build, scenario: churn ? "churn" : "steady", effect: effect.name)
+      if rows.count == 1, let only = results[rows[0].label] {
+        report.mode = rows[0].label
+        report.result = only
+      } else {
+        // Each mode a whole report of its own, as a single-mode run prints it.
+        report.modes = Dictionary(
+          uniqueKeysWithValues: results.map { label, result in
+            var single = report
+            single.mode = label
+            single.result = result
+            return (label, single)
+          })
+        report.ratios = Self.ratios(results)
+      }
+      return report
+    }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    if sweep.count == 1 { return try encoder.encode(report(sweep[0].count, sweep[0].results)) }
+    return try encoder.encode(["sweep": sweep.map { report($0.count, $0.results) }])
+  }
+}
+
+/// The `--json` object: run facts, then either one mode's figures at the top level or
+/// `modes` and `ratios` (with `--compare`).
+public struct BenchReport: Encodable {
+  var renderer: String
+  var gl_version: String
+  var particles: Int
+  var width: Int
+  var height: Int
+  var build: String
+  var scenario: String
+  var effect: String
+  var mode: String?
+  var result: ModeResult?
+  var modes: [String: BenchReport]?
+  var ratios: [String: Double]?
+
+  enum CodingKeys: String, CodingKey {
+    case renderer, gl_version, particles, width, height, build, scenario, effect, mode, modes
+    case ratios
+  }
+
+  public func encode(to encoder: Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(renderer, forKey: .renderer)
+    try container.encode(gl_version, forKey: .gl_version)
+    try container.encode(particles, forKey: .particles)
+    try container.encode(width, forKey: .width)
+    try container.encode(height, forKey: .height)
+    try container.encode(build, forKey: .build)
+    try container.encode(scenario, forKey: .scenario)
+    try container.encode(effect, forKey: .effect)
+    try container.encodeIfPresent(mode, forKey: .mode)
+    try container.encodeIfPresent(modes, forKey: .modes)
+    try container.encodeIfPresent(ratios, forKey: .ratios)
+    // One mode: its figures sit beside the run facts.
+    try result?.encode(to: encoder)
+  }
+}
