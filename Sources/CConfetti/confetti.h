@@ -48,7 +48,8 @@
  * unit 0's texture and sampler, and the pixel-unpack settings. confetti_draw draws into the
  * framebuffer the host has bound, premultiplied-alpha blended over what is there, clipped to
  * its rectangle and to the host's scissor box if scissoring is on, and writes no depth. The
- * other calls touch no GL.
+ * other calls touch no GL. (With CONFETTI_CACHE_GL_STATE a draw leaves its own state instead,
+ * and reads no scissor box of the host's: see that flag.)
  *
  * THREADS. A system is used by one thread at a time, the one whose context is current for the
  * GL calls. Different systems may be used on different threads at once. confetti_last_error()
@@ -117,7 +118,11 @@ enum {
    * the GL nothing. The host promises to leave the state as a draw left it and the context
    * current, or to call confetti_reset_gl_state_cache after changing it. Systems sharing a
    * context need no reset for each other: one sets its whole state again when another drew
-   * last. */
+   * last. What a draw leaves: premultiplied blending on, scissoring on with the draw's
+   * rectangle as its box (a host's glClear is clipped to it), program point size on, depth,
+   * stencil, culling and the rest off, its program and vertex array bound, its texture on
+   * unit 0, and a viewport a margin wider than the rectangle. The host's own scissor box is
+   * not read: the confetti is clipped to the draw's rectangle only. */
   CONFETTI_CACHE_GL_STATE = 2
 };
 
@@ -171,10 +176,11 @@ confetti_status confetti_trigger_at(
     confetti_system *system, confetti_trigger_type trigger, double x, double y, double time);
 
 /* Emits what the running emitters owe up to `time` and frees what has ended by then, without
- * drawing (a minimised window). confetti_draw does this itself. Emission is decided a step at a
- * time, as a display's frames would: a step emits at most a tenth of a second's births and
- * 20,000 pieces, so a host that jumps far ahead in one call gets fewer pieces than one that
- * advances in frame-sized steps (confetti render advances 1/60 s at a time). */
+ * drawing (a minimised window). confetti_draw does this itself. One call covers at most one
+ * second of emission, as after a stall (a window left minimised makes up one second, not an
+ * hour): a host that jumps further ahead in one call gets fewer pieces than one that advances
+ * in frame-sized steps, and the time skipped is not counted as dropped. One call also makes
+ * at most 20,000 pieces; those beyond are counted (confetti_dropped_count). */
 confetti_status confetti_advance(confetti_system *system, double time);
 
 /* Draws the effect as it is at clock reading `time` into the rectangle (x, y, width, height) of
@@ -208,13 +214,15 @@ confetti_status confetti_is_alive(const confetti_system *system, double time, bo
  * nothing either, as confetti_advance frees what has ended). */
 confetti_status confetti_end_time(const confetti_system *system, double *end_time);
 
-/* *count: how many particles are visible at `time`. */
+/* *count: how many particles are visible at `time`: born by then (a trigger writes some born
+ * later, a shell's sparks) and not yet gone. */
 confetti_status confetti_alive_count(const confetti_system *system, double time, int64_t *count);
 
 /* *count: how many pieces the effect promised but the system does not show, since it was made:
  * those the full ring let go of before their end to make way for newer ones (the oldest make way:
- * desc.capacity is too small for the effect), and those owed beyond what one advance makes. 0
- * while everything promised is drawn. */
+ * desc.capacity is too small for the effect), and those owed beyond the 20,000 one advance
+ * makes. 0 while everything promised is drawn. Time a call skips beyond its one second is not
+ * counted (see confetti_advance). */
 confetti_status confetti_dropped_count(const confetti_system *system, int64_t *count);
 
 #ifdef __cplusplus

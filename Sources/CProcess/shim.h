@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <unistd.h>
 #include <sys/prctl.h>
 
@@ -26,4 +27,16 @@ static inline int confetti_private_pipe(int fds[2]) {
    fflush to report. */
 static inline int confetti_standard_output_failed(void) {
   return ferror(stdout);
+}
+
+/* Writes out what standard output holds: 0, or EOF when it could not (errno says why). */
+static inline int confetti_flush_standard_output(void) {
+  return fflush(stdout);
+}
+
+/* Drops what standard output holds unwritten and its error flag: a report that could not be
+   written is given up, not reported again at exit. */
+static inline void confetti_discard_standard_output(void) {
+  __fpurge(stdout);
+  clearerr(stdout);
 }

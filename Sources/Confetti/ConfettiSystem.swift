@@ -297,15 +297,18 @@ public final class ConfettiSystem {
     scene.isEmitting ? nil : scene.ring.lastDeath
   }
 
-  /// How many particles are visible at clock reading `time` (a scan of the live records).
+  /// How many particles are visible at clock reading `time`: born by then (a trigger writes some
+  /// that are born later, a shell's sparks) and not yet gone (a scan of the live records).
   public func aliveCount(time: Seconds) -> Int {
     scene.ring.aliveCount(at: time)
   }
 
   /// How many pieces the effect promised but this system does not show, since it was made: those
   /// its full ring let go of before their end, to make way for newer ones (the capacity is too
-  /// small for what the effect emits: raise it), and those owed beyond what one advance makes.
-  /// 0 while everything promised is drawn. The window shows it in its title.
+  /// small for what the effect emits: raise it), and those owed beyond the 20,000 one advance
+  /// makes. 0 while everything promised is drawn. The window shows it in its title. One advance
+  /// covers at most a second of emission, as after a stall; time it skips beyond that is not
+  /// counted.
   public var droppedCount: Int { scene.dropped }
 
   /// Stops every emitter (a continuous one too); the particles already born live out their

@@ -104,9 +104,10 @@ public struct BenchPlan: Sendable {
           if let frames {
             let quota = frames * (round + 1) / Self.rounds - frames * round / Self.rounds
             if framesThisRound >= quota { break }
-          } else if let seconds,
+          } else if let seconds, framesThisRound > 0,
             (ContinuousClock.now - roundStart).milliseconds / 1000 >= seconds / Double(Self.rounds)
           {
+            // A round measures one frame at least, however short its share of --seconds.
             break
           }
           try run.renderFrame(width: width, height: height, measured: true)

@@ -335,12 +335,10 @@ private enum LastError {
       ?? empty
   }
 
-  /// Keeps `text` as one line: a control character some input brought in (a newline in a
-  /// preset's name) is written as an escape.
+  /// Keeps `text` as one line: what some input brought in that cannot be seen or breaks the
+  /// line (a newline in a preset's name, a line separator in a file name) is an escape.
   static func set(_ text: String) {
-    let line = text.unicodeScalars.map {
-      $0.value < 0x20 || $0 == "\u{7F}" ? $0.escaped(asASCII: true) : String($0)
-    }.joined()
+    let line = oneLine(text)
     free(pthread_getspecific(key))
     pthread_setspecific(key, strdup(line))
   }

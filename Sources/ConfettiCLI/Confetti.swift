@@ -3,6 +3,7 @@ import CProcess
 import Confetti
 import ConfettiBench
 import ConfettiConfig
+import ConfettiCore
 import ConfettiGL
 import Foundation
 
@@ -111,23 +112,6 @@ func helpCommand(for arguments: [String]) -> String {
 /// and a line over 2,000 characters keeps its start and end around "…".
 func say(_ line: String) {
   StandardStreams.writeError("confetti: \(oneLine(line))\n")
-}
-
-/// `text` fit for one line of a terminal (see ``say(_:)``).
-func oneLine(_ text: String) -> String {
-  var shown = ""
-  for scalar in text.unicodeScalars {
-    switch scalar {
-    case "\n": shown += "\\n"
-    case "\t": shown += "\\t"
-    case _ where scalar.properties.generalCategory == .control:
-      shown += "\\u{\(String(scalar.value, radix: 16))}"
-    default: shown.unicodeScalars.append(scalar)
-    }
-  }
-  let longest = 2000
-  guard shown.count > longest else { return shown }
-  return String(shown.prefix(longest / 2)) + " … " + String(shown.suffix(longest / 2))
 }
 
 /// The standard streams, made safe to lose: a program started with one of them closed, or whose
@@ -409,7 +393,7 @@ struct BenchCommand: ParsableCommand {
       throw ValidationError("--churn has no floor: the floor places each particle once")
     }
     if particles != nil, sweep != nil {
-      throw ValidationError("give --bench N or --sweep N,N,..., not both")
+      throw ValidationError("give --particles N (or --bench N) or --sweep N,N,..., not both")
     }
     if sweep != nil, try counts().count < 2 {
       throw ValidationError("--sweep takes two particle counts or more; for one, --particles N")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Confetti
+import ConfettiCore
 import Foundation
 
 /// The options that choose an effect and how it is drawn, shared by the window, `--bench` and

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CProcess
 import Confetti
 import ConfettiCore
 import ConfettiGL
@@ -301,8 +302,16 @@ struct Render: ParsableCommand {
     }
     try writer?.finish()
     progress.clear()
-    // The report is not the work: with standard output closed, the pictures stand on their own.
-    if !StandardStreams.outputWasClosed { print(oneLine(summary)) }
+    // The report is not the work: with standard output closed, or full, the pictures stand on
+    // their own (they are written), and the render succeeds.
+    if !StandardStreams.outputWasClosed {
+      print(oneLine(summary))
+      if confetti_flush_standard_output() != 0 || confetti_standard_output_failed() != 0 {
+        let reason = String(cString: strerror(errno))
+        confetti_discard_standard_output()
+        say("note: standard output could not take the report (\(reason)): \(summary)")
+      }
+    }
     if let writer, !writer.wasReadBack {
       say(
         "note: ffprobe is not installed beside ffmpeg or on PATH, so \(writer.path)'s frames "

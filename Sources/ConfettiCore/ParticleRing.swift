@@ -19,6 +19,8 @@ public struct ParticleRing: Sendable {
   public private(set) var records: [ParticleRecord]
   /// The clock time, in seconds, from which each slot's particle is surely dead.
   private var deaths: [Seconds]
+  /// The clock time each slot's particle is born at: before it, it is not drawn.
+  private var births: [Seconds]
   /// Sequence number of the next record appended.
   public private(set) var head = 0
   /// Sequence number of the oldest record that may still be alive.
@@ -56,6 +58,7 @@ public struct ParticleRing: Sendable {
     let empty = ParticleRecord(ConfettiParticle(), birth: Tick(rawValue: 0))
     records = Array(repeating: empty, count: capacity)
     deaths = Array(repeating: 0, count: capacity)
+    births = Array(repeating: 0, count: capacity)
   }
 
   /// How many records may still be alive: the length of the span that is drawn.
@@ -106,6 +109,7 @@ public struct ParticleRing: Sendable {
       largestDiagonal = max(largestDiagonal, records[slot].largestDiagonal + streak)
       // Never declared dead before the shader.
       deaths[slot] = Self.death(of: packed, bornAt: time, table: table)
+      births[slot] = time
       latestDeath = latestDeath.map { max($0, deaths[slot]) }
       head += 1
     }
@@ -139,10 +143,12 @@ public struct ParticleRing: Sendable {
     uploadedHead = head
   }
 
-  /// The number of particles alive at clock time `time` (a scan of the drawn span).
+  /// The number of particles alive at clock time `time`: born by then and not yet gone (a
+  /// scan of the drawn span). One born later, already written by its trigger, is not counted.
   public func aliveCount(at time: Seconds) -> Int {
     (tail..<head).reduce(0) { count, sequence in
-      count + (deaths[sequence % capacity] > time ? 1 : 0)
+      let slot = sequence % capacity
+      return count + (births[slot] <= time && deaths[slot] > time ? 1 : 0)
     }
   }
 

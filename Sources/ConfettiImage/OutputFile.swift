@@ -137,7 +137,7 @@ public final class ExclusiveFile {
   deinit { remove() }
 
   /// Puts the file, flushed to disk and not empty, under `destination` (replacing what is
-  /// there); removes it and throws if it cannot, if its name no longer holds it, if its folder
+  /// there, whose permissions it takes); removes it and throws if it cannot, if its name no longer holds it, if its folder
   /// has moved, if it does not begin with one of `signatures` (bytes at an offset; none:
   /// anything), described then as not `kind`, or if `check` (a last look at its contents, just
   /// before the rename) throws.
@@ -171,6 +171,14 @@ public final class ExclusiveFile {
     }
     try check()
     let target = URL(fileURLWithPath: destination).lastPathComponent
+    // A file it replaces keeps its permissions (a private 0600 picture stays private); its
+    // owner and its other hard links cannot be kept by a rename.
+    var replaced = stat()
+    if fstatat(folder, target, &replaced, AT_SYMLINK_NOFOLLOW) == 0,
+      replaced.st_mode & S_IFMT == S_IFREG
+    {
+      fchmod(descriptor, replaced.st_mode & 0o777)
+    }
     guard renameat(folder, name, folder, target) == 0 else { throw OutputFile.failure(destination) }
     open = false
     close(descriptor)

@@ -44,7 +44,7 @@ public enum TextImage {
     }
     let trimmed = line.trimmed()
     guard trimmed.bytes.contains(where: { $0 != 0 }) else {
-      throw TextImageError("the text \"\(text)\" has nothing to draw (only spaces)")
+      throw TextImageError("the text \"\(text)\" has nothing to draw (nothing in it shows)")
     }
     let scale = min(1, Double(largest) / Double(max(trimmed.width, trimmed.height)))
     return scale < 1 ? trimmed.scaled(by: scale) : trimmed

@@ -44,6 +44,11 @@ final class HostileInputTests: XCTestCase {
     Case(arguments: ["presets", "list", "x"], status: 64, message: "Unexpected argument 'x'"),
     Case(arguments: ["render", "--preset"], status: 64, message: "Missing value for '--preset"),
     Case(arguments: ["--preset", "glitter"], status: 64, message: "no preset named \"glitter\""),
+    // What cannot be seen, or breaks a line, is echoed as an escape: a line separator, a
+    // zero-width space, a byte-order mark.
+    Case(
+      arguments: ["--preset", "a\u{2028}b\u{200B}c\u{FEFF}"], status: 64,
+      message: #"a\u{2028}b\u{200b}c\u{feff}"#),
     Case(arguments: ["bench", "--preset", "../etc"], status: 64, message: "no preset named"),
     Case(arguments: ["--preset", "snow", "--config", "x.json"], status: 64, message: "not both"),
     Case(arguments: ["--capacity", "99999999999"], status: 64, message: "between 1 and 31580641"),
@@ -311,6 +316,24 @@ final class HostileInputTests: XCTestCase {
       ["-c", "'\(program)' render --size 64x48 --out '\(png)' >&-; echo $?"])
     XCTAssertEqual(rendered.stdout, "0\n", rendered.stderr)
     XCTAssertNoThrow(try PNG.read(URL(fileURLWithPath: png)))
+    // Full, the same: the picture is written, and its report goes to stderr, with a note.
+    let full = directory.appendingPathComponent("full-output.png").path
+    let noted = try runProgram(
+      URL(fileURLWithPath: "/bin/bash"),
+      ["-c", "'\(program)' render --size 64x48 --out '\(full)' >/dev/full; echo $? >&2"])
+    XCTAssertEqual(
+      noted.stderr,
+      "confetti: note: standard output could not take the report (No space left on device): "
+        + "wrote \(full) (64×48)\n0\n")
+    XCTAssertNoThrow(try PNG.read(URL(fileURLWithPath: full)))
+
+    // A picture it replaces keeps its permissions: a private one stays private.
+    chmod(full, 0o600)
+    let replaced = try runProgram(
+      confettiBinary, ["render", "--size", "32x24", "--out", full, "--time", "0.3"])
+    XCTAssertEqual(replaced.status, 0, replaced.stderr)
+    let mode = try FileManager.default.attributesOfItem(atPath: full)[.posixPermissions] as? Int
+    XCTAssertEqual(mode, 0o600)
   }
 
   /// Images a configuration names that are not usable pictures.

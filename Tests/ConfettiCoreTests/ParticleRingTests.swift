@@ -61,6 +61,17 @@ final class ParticleRingTests: XCTestCase {
     XCTAssertEqual(table.features, [.streaks, .twinkles, .fadeIns])
   }
 
+  func testAPieceWrittenBeforeItsBirthIsNotCountedAliveUntilThen() {
+    var ring = ParticleRing(capacity: 8)
+    var piece = ConfettiParticle()
+    piece.lifetime = 3
+    ring.append([piece], bornAt: 2)  // a shell's spark, written when the shell was fired
+    XCTAssertEqual(ring.aliveCount(at: 1.5), 0, "not born yet")
+    XCTAssertEqual(ring.aliveCount(at: 2), 1)
+    XCTAssertEqual(ring.aliveCount(at: 4.9), 1)
+    XCTAssertEqual(ring.aliveCount(at: 6), 0, "gone")
+  }
+
   func testAnEmptyRingDrawsAndUploadsNothing() {
     let ring = ParticleRing(capacity: 8)
     XCTAssertEqual(ring.drawnSlotRanges, [])

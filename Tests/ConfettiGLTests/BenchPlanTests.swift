@@ -42,6 +42,16 @@ final class BenchPlanTests: HeadlessGLTestCase {
     XCTAssertNotNil(ratios["gpu/cpu frame_ms"])
   }
 
+  func testEveryRoundMeasuresAFrameHoweverShortItsShare() throws {
+    var plan = try plan(modes: [.gpu])
+    (plan.seconds, plan.frames) = (1e-9, nil)
+    let results = try plan.measure(
+      count: 50, rows: plan.rows(primitive: .points), info: context.info
+    ) { _ in [] }
+    XCTAssertEqual(results["gpu"]?.frames, BenchPlan.rounds, "one a round, none of them zero")
+    XCTAssertGreaterThan(results["gpu"]?.frame_ms.median ?? 0, 0)
+  }
+
   func testOneModesFiguresSitAtTheTopAndASweepIsAList() throws {
     let plan = try plan(modes: [.gpu])
     let rows = plan.rows(primitive: .quads)

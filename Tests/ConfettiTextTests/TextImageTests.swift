@@ -68,7 +68,7 @@ final class TextImageTests: XCTestCase {
   func testOnlySpacesAreRefused() throws {
     try requireFonts()
     XCTAssertThrowsError(try TextImage.render("   ")) {
-      XCTAssert("\($0)".contains("nothing to draw (only spaces)"), "\($0)")
+      XCTAssert("\($0)".contains("nothing to draw (nothing in it shows)"), "\($0)")
     }
   }
 
