@@ -134,6 +134,25 @@ final class EmissionTests: XCTestCase {
 
   /// A burst of a million pieces into a ring of a thousand makes only what the ring holds (its
   /// cost is what can live, not what was asked for) and counts the rest as dropped.
+  func testTheDefaultCapacityHoldsEveryTriggerOfEveryPresetOnce() throws {
+    // Each trigger fired once, overlapping: the default capacity drops nothing. (The fire's
+    // flames and its click's flame dropped 1 to 3 pieces when each cell's own life was counted:
+    // the ring frees in birth order, so the longest life governs.)
+    let window = Size(width: 800, height: 600)
+    for name in Presets.names {
+      let config = try Presets.named(name)
+      for seed in [1, 2, 7] as [UInt64] {
+        var scene = try EffectScene(
+          config: config, capacity: EffectScene.suggestedCapacity(for: config), seed: seed)
+        scene.trigger(.start, window: window, time: 0)
+        scene.trigger(.click, at: Point(x: 400, y: 300), window: window, time: 0.2)
+        scene.trigger(.key, window: window, time: 0.4)
+        for frame in 0...600 { scene.advance(to: Double(frame) / 60, window: window) }
+        XCTAssertEqual(scene.dropped, 0, "\(name), seed \(seed)")
+      }
+    }
+  }
+
   func testABurstBeyondTheRingCostsOnlyWhatTheRingHolds() throws {
     var cell = CellConfig()
     cell.count = 1_000_000
