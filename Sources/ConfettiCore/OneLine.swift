@@ -19,12 +19,17 @@ package func oneLine(_ text: String) -> String {
   return String(shown.prefix(longest / 2)) + " … " + String(shown.suffix(longest / 2))
 }
 
-/// Whether `scalar` shows nothing of its own, or breaks a line, where a message echoes it.
+/// Whether `scalar` shows nothing of its own, or breaks a line, where a message echoes it:
+/// besides the categories above, every default-ignorable code point (a Hangul filler, a
+/// combining grapheme joiner) and every space but the plain one (a no-break space would read as
+/// a legal one).
 package func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+  if scalar.properties.isDefaultIgnorableCodePoint { return true }
   switch scalar.properties.generalCategory {
   case .control, .format, .lineSeparator, .paragraphSeparator, .privateUse, .unassigned,
     .surrogate:
-    true
-  default: false
+    return true
+  case .spaceSeparator: return scalar != " "
+  default: return false
   }
 }

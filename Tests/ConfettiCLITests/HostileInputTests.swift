@@ -49,6 +49,10 @@ final class HostileInputTests: XCTestCase {
     Case(
       arguments: ["--preset", "a\u{2028}b\u{200B}c\u{FEFF}"], status: 64,
       message: #"a\u{2028}b\u{200b}c\u{feff}"#),
+    // A Hangul filler and a no-break space, which read as nothing and as a plain space.
+    Case(
+      arguments: ["--preset", "snow\u{3164}\u{A0}"], status: 64,
+      message: #"no preset named "snow\u{3164}\u{a0}""#),
     Case(arguments: ["bench", "--preset", "../etc"], status: 64, message: "no preset named"),
     Case(arguments: ["--preset", "snow", "--config", "x.json"], status: 64, message: "not both"),
     Case(arguments: ["--capacity", "99999999999"], status: 64, message: "between 1 and 31580641"),
