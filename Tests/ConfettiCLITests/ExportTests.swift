@@ -422,6 +422,14 @@ final class ExportTests: XCTestCase {
       return (process.terminationStatus, said, took)
     }
     let render = ["render", "--size", "160x120", "--frames", "10", "--out", out.path]
+    /// What the render says, with `script` for ffmpeg, having failed (status 1) and left
+    /// nothing.
+    func refused(_ script: String, timeout: TimeInterval = 60) throws -> String {
+      let result = try confetti(render, environment: fake(script), timeout: timeout)
+      XCTAssertEqual(result.status, 1, result.stderr)
+      XCTAssertEqual(try leftovers(), [])
+      return result.stderr
+    }
 
     // An ffmpeg that takes nothing: the frames no longer fit the pipe, and a signal ends the
     // wait (it blocked in write(2) for good, deaf to SIGINT and SIGTERM).
@@ -434,41 +442,27 @@ final class ExportTests: XCTestCase {
     // One that stops reading and leaves a child of its own holding the pipes: the render fails
     // at once, saying so, and ffmpeg's whole process group ends with it (it stayed alive after
     // SIGTERM, waiting for the child).
-    let stray = try confetti(render, environment: fake("exec 0<&-; sleep 1000 & wait"), timeout: 20)
-    XCTAssertEqual(stray.status, 1, stray.stderr)
     XCTAssertEqual(
-      stray.stderr,
+      try refused("exec 0<&-; sleep 1000 & wait", timeout: 20),
       "confetti: cannot write \(out.path): ffmpeg stopped (it was still running, and was stopped)\n"
     )
-    XCTAssertEqual(try leftovers(), [])
     let sleepers = try runProgram(URL(fileURLWithPath: "/usr/bin/pgrep"), ["-f", "^sleep 1000$"])
     XCTAssertEqual(sleepers.stdout, "", "its helper ended with it")
 
     // One that writes something that is not a GIF and says all went well.
-    let garbage = try confetti(
-      render,
-      environment: fake("cat > /dev/null; echo garbage > \"$last\"; exit 0").mapValues { $0 })
-    XCTAssertEqual(garbage.status, 1, garbage.stderr)
     XCTAssertEqual(
-      garbage.stderr,
+      try refused("cat > /dev/null; echo garbage > \"$last\"; exit 0"),
       "confetti: cannot write \(out.path): what was written is not a GIF file, though ffmpeg said "
         + "all went well\n")
-    XCTAssertEqual(try leftovers(), [])
 
     // One that writes a well-formed GIF, but of one frame at another size, and says all went
     // well: what was written is read back, and refused.
-    let short = try confetti(
-      render,
-      environment: fake(
-        "cat > /dev/null; /usr/bin/ffmpeg -v error -y -f lavfi -i color=red:s=320x240 "
-          + "-frames:v 1 -f gif \"$last\"; exit 0"
-      ).mapValues { $0 })
-    XCTAssertEqual(short.status, 1, short.stderr)
     XCTAssertEqual(
-      short.stderr,
+      try refused(
+        "cat > /dev/null; /usr/bin/ffmpeg -v error -y -f lavfi -i color=red:s=320x240 "
+          + "-frames:v 1 -f gif \"$last\"; exit 0"),
       "confetti: cannot write \(out.path): ffmpeg wrote 1 frame of 320×240, not 10 of 160×120 "
         + "(exit status 0)\n")
-    XCTAssertEqual(try leftovers(), [])
 
     // The real ffmpeg, and each signal that asks a program to stop (a closed terminal's SIGHUP,
     // Ctrl-\\'s SIGQUIT, and those whose default ends it as abruptly) half-way: one line,

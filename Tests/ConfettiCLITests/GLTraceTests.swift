@@ -10,13 +10,7 @@ final class GLTraceTests: XCTestCase {
   private func tracedFrames(
     _ program: URL, _ arguments: [String], display: String, whileRunning: () throws -> Void = {}
   ) throws -> [[String]] {
-    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/apitrace") else {
-      if ProcessInfo.processInfo.environment["CI"] == "true" {
-        XCTFail("CI must count the GL calls of a frame, but apitrace is not installed")
-      }
-      throw XCTSkip("needs apitrace (apt-get install apitrace)")
-    }
-    let apitrace = URL(fileURLWithPath: "/usr/bin/apitrace")
+    let apitrace = try requiredProgram("apitrace", for: "counting the GL calls of a frame")
     let trace = try temporaryDirectory().appendingPathComponent("frames.trace")
     let traced = try runProgram(
       apitrace, ["trace", "--api", "gl", "-o", trace.path, program.path] + arguments,
@@ -76,25 +70,11 @@ final class GLTraceTests: XCTestCase {
   func testAHostsDrawSavesAndRestoresItsStateAndAnEmptyFrameCallsNothing() throws {
     let display = try startXvfb()
     defer { display.server.terminate() }
-    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xdotool") else {
-      if ProcessInfo.processInfo.environment["CI"] == "true" {
-        XCTFail("CI must click the example, but xdotool is not installed")
-      }
-      throw XCTSkip("needs xdotool (apt-get install xdotool)")
-    }
+    _ = try requiredProgram("xdotool", for: "clicking the example")
     let frames = try tracedFrames(
       builtBinary("embed-glfw"), ["--seconds", "2"], display: display.name
     ) {
-      let click = Process()
-      click.executableURL = URL(fileURLWithPath: "/usr/bin/xdotool")
-      click.arguments = [
-        "search", "--sync", "--name", "Confetti in your program",
-        "mousemove", "--window", "%1", "480", "270", "click", "1",
-      ]
-      click.environment = ["DISPLAY": display.name]
-      try click.run()
-      click.waitUntilExit()
-      XCTAssertEqual(click.terminationStatus, 0, "xdotool could not click the window")
+      try clickTheExample(display: display.name)
     }
     // The host draws its square with glDrawArrays and sets its own uniforms with glUniform2f;
     // the clock (glUniform1ui) is confetti's.

@@ -99,16 +99,8 @@ struct StatReader {
   /// each (/proc/PID/task/*/schedstat), where /proc/PID/stat counts whole 10 ms ticks and
   /// turns a few milliseconds into 0.00 or 0.03 s by chance.
   func cpuSeconds() throws -> Double {
-    let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")
-    var nanoseconds = 0.0
-    for task in tasks {
-      // A thread that ended since the listing has no file left: it runs no more.
-      guard
-        let text = try? String(
-          contentsOfFile: "/proc/\(pid)/task/\(task)/schedstat", encoding: .utf8),
-        let running = text.split(separator: " ").first.flatMap({ Double($0) })
-      else { continue }
-      nanoseconds += running
+    let nanoseconds = try threadFiles("schedstat").reduce(0.0) { total, text in
+      total + (text.split(separator: " ").first.flatMap { Double($0) } ?? 0)
     }
     return nanoseconds / 1e9
   }
@@ -116,30 +108,34 @@ struct StatReader {
   /// How many times its threads have been switched out so far (/proc/PID/task/*/status): each
   /// wait for an event, a timer or a lock counts. A window asleep on its events makes none.
   func switches() throws -> Int {
-    let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")
-    var count = 0
-    for task in tasks {
+    try threadFiles("status").flatMap { $0.split(separator: "\n") }.reduce(0) { count, line in
       guard
-        let status = try? String(
-          contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8)
-      else { continue }
-      for line in status.split(separator: "\n") {
-        guard
-          line.hasPrefix("voluntary_ctxt_switches:")
-            || line.hasPrefix("nonvoluntary_ctxt_switches:")
-        else { continue }
-        count += Int(line.split(separator: "\t").last ?? "") ?? 0
-      }
+        line.hasPrefix("voluntary_ctxt_switches:")
+          || line.hasPrefix("nonvoluntary_ctxt_switches:")
+      else { return count }
+      return count + (Int(line.split(separator: "\t").last ?? "") ?? 0)
     }
-    return count
+  }
+
+  /// The text of each of its threads' `file` (/proc/PID/task/*/file) now. A thread that ended
+  /// since the listing has no file left: it runs no more.
+  private func threadFiles(_ file: String) throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task").compactMap {
+      try? String(contentsOfFile: "/proc/\(pid)/task/\($0)/\(file)", encoding: .utf8)
+    }
+  }
+
+  /// How much `reading` grows over the next `seconds`.
+  private func growth<T: Numeric>(over seconds: Double, of reading: () throws -> T) throws -> T {
+    let before = try reading()
+    usleep(UInt32(seconds * 1_000_000))
+    return try reading() - before
   }
 
   /// How many times its threads are switched out over the next `seconds`: an event count, where
   /// CPU seconds depend on how busy the machine is.
   func switches(over seconds: Double) throws -> Int {
-    let before = try switches()
-    usleep(UInt32(seconds * 1_000_000))
-    return try switches() - before
+    try growth(over: seconds) { try switches() }
   }
 
   /// Waits, up to `timeout` seconds, until half a second passes in which it runs less than
@@ -151,8 +147,6 @@ struct StatReader {
 
   /// The CPU seconds it uses over the next `seconds`.
   func cpuSeconds(over seconds: Double) throws -> Double {
-    let before = try cpuSeconds()
-    usleep(UInt32(seconds * 1_000_000))
-    return try cpuSeconds() - before
+    try growth(over: seconds) { try cpuSeconds() }
   }
 }

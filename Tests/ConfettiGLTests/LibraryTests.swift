@@ -11,23 +11,17 @@ import XCTest
 final class LibraryTests: HeadlessGLTestCase {
   let size = Size(width: 320, height: 180)
 
-  /// State a host might plausibly leave set, none of it what confetti needs.
-  private func setUnusualHostState(texture: GLuint, sampler: GLuint, buffers: [GLuint]) {
-    let program = try! ShaderProgram(
-      vertex: ShaderSource(
-        fileName: "host.vert", text: "#version 330 core\nvoid main() { gl_Position = vec4(0); }"),
-      fragment: ShaderSource(
-        fileName: "host.frag",
-        text: "#version 330 core\nout vec4 c; void main() { c = vec4(1); }"))
-    hostProgram = program
-    var vertexArray: GLuint = 0
-    epoxy_glGenVertexArrays(1, &vertexArray)
-    hostVertexArray = vertexArray
+  /// State a host might plausibly leave set, none of it what confetti needs. The host's own
+  /// objects (a program, a vertex array, a texture, a sampler, three buffers) are made by the
+  /// first call and deleted by tearDown.
+  private func setUnusualHostState() {
+    if hostProgram == nil { makeHostObjects() }
+    let program = hostProgram!
     epoxy_glUseProgram(program.id)
-    epoxy_glBindVertexArray(vertexArray)
-    epoxy_glBindBuffer(GLenum(GL_ARRAY_BUFFER), buffers[0])
-    epoxy_glBindBuffer(GLenum(GL_PIXEL_UNPACK_BUFFER), buffers[1])
-    epoxy_glBindBuffer(GLenum(GL_TRANSFORM_FEEDBACK_BUFFER), buffers[2])
+    epoxy_glBindVertexArray(hostVertexArray)
+    for (buffer, target) in zip(hostBuffers, Self.hostBufferTargets) {
+      epoxy_glBindBuffer(GLenum(target), buffer)
+    }
     epoxy_glViewport(3, 5, 17, 19)
     epoxy_glScissor(1, 2, 30, 40)
     for on in [
@@ -44,8 +38,8 @@ final class LibraryTests: HeadlessGLTestCase {
       GLboolean(GL_TRUE), GLboolean(GL_FALSE), GLboolean(GL_TRUE), GLboolean(GL_FALSE))
     epoxy_glPointParameteri(GLenum(GL_POINT_SPRITE_COORD_ORIGIN), GL_LOWER_LEFT)
     epoxy_glActiveTexture(GLenum(GL_TEXTURE0))
-    epoxy_glBindTexture(GLenum(GL_TEXTURE_2D), texture)
-    epoxy_glBindSampler(0, sampler)
+    epoxy_glBindTexture(GLenum(GL_TEXTURE_2D), hostTexture)
+    epoxy_glBindSampler(0, hostSampler)
     epoxy_glActiveTexture(GLenum(GL_TEXTURE3))
     epoxy_glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 8)
     epoxy_glPixelStorei(GLenum(GL_UNPACK_ROW_LENGTH), 7)
@@ -53,36 +47,45 @@ final class LibraryTests: HeadlessGLTestCase {
 
   private var hostProgram: ShaderProgram?
   private var hostVertexArray: GLuint = 0
+  private var hostTexture: GLuint = 0
+  private var hostSampler: GLuint = 0
+  private var hostBuffers = [GLuint](repeating: 0, count: 3)
+  private static let hostBufferTargets = [
+    GL_ARRAY_BUFFER, GL_PIXEL_UNPACK_BUFFER, GL_TRANSFORM_FEEDBACK_BUFFER,
+  ]
+
+  private func makeHostObjects() {
+    hostProgram = try! ShaderProgram(
+      vertex: ShaderSource(
+        fileName: "host.vert", text: "#version 330 core\nvoid main() { gl_Position = vec4(0); }"),
+      fragment: ShaderSource(
+        fileName: "host.frag",
+        text: "#version 330 core\nout vec4 c; void main() { c = vec4(1); }"))
+    epoxy_glGenVertexArrays(1, &hostVertexArray)
+    epoxy_glGenTextures(1, &hostTexture)
+    epoxy_glGenSamplers(1, &hostSampler)
+    epoxy_glGenBuffers(3, &hostBuffers)
+    for (buffer, target) in zip(hostBuffers, Self.hostBufferTargets) {
+      epoxy_glBindBuffer(GLenum(target), buffer)
+      epoxy_glBufferData(GLenum(target), 64, nil, GLenum(GL_STATIC_DRAW))
+    }
+  }
 
   override func tearDown() {
     hostProgram?.release()
     epoxy_glDeleteVertexArrays(1, &hostVertexArray)
+    epoxy_glDeleteTextures(1, &hostTexture)
+    epoxy_glDeleteSamplers(1, &hostSampler)
+    epoxy_glDeleteBuffers(3, &hostBuffers)
     super.tearDown()
   }
 
   func testEveryCallLeavesTheHostsGLStateAsItFoundIt() throws {
-    var texture: GLuint = 0
-    epoxy_glGenTextures(1, &texture)
-    var sampler: GLuint = 0
-    epoxy_glGenSamplers(1, &sampler)
-    var buffers = [GLuint](repeating: 0, count: 3)
-    epoxy_glGenBuffers(3, &buffers)
-    for (buffer, target) in zip(
-      buffers, [GL_ARRAY_BUFFER, GL_PIXEL_UNPACK_BUFFER, GL_TRANSFORM_FEEDBACK_BUFFER])
-    {
-      epoxy_glBindBuffer(GLenum(target), buffer)
-      epoxy_glBufferData(GLenum(target), 64, nil, GLenum(GL_STATIC_DRAW))
-    }
-    defer {
-      epoxy_glDeleteTextures(1, &texture)
-      epoxy_glDeleteSamplers(1, &sampler)
-      epoxy_glDeleteBuffers(3, &buffers)
-    }
-    setUnusualHostState(texture: texture, sampler: sampler, buffers: buffers)
+    setUnusualHostState()
     let before = HostGLState.current()
     XCTAssertEqual(before.value(GL_CURRENT_PROGRAM), GLint(hostProgram!.id))
     XCTAssertTrue(before.isEnabled(GL_DEPTH_TEST))
-    XCTAssertEqual(before.texture2D, GLint(texture))
+    XCTAssertEqual(before.texture2D, GLint(hostTexture))
 
     // Set-up, images and polygons (the atlas upload), triggers, draws with and without
     // scissoring, capture, and release: each must leave the state alone.
@@ -164,18 +167,7 @@ final class LibraryTests: HeadlessGLTestCase {
     epoxy_glBlendFunc(GLenum(GL_ZERO), GLenum(GL_ONE))
     XCTAssertGreaterThan(differences(try picture(caching, at: time), expected), 1000)
     // ... and after it says so, every draw is right again, whatever it left.
-    var texture: GLuint = 0
-    epoxy_glGenTextures(1, &texture)
-    var sampler: GLuint = 0
-    epoxy_glGenSamplers(1, &sampler)
-    var buffers = [GLuint](repeating: 0, count: 3)
-    epoxy_glGenBuffers(3, &buffers)
-    defer {
-      epoxy_glDeleteTextures(1, &texture)
-      epoxy_glDeleteSamplers(1, &sampler)
-      epoxy_glDeleteBuffers(3, &buffers)
-    }
-    setUnusualHostState(texture: texture, sampler: sampler, buffers: buffers)
+    setUnusualHostState()
     caching.resetGLStateCache()
     // For the clear: all of the framebuffer, every channel.
     epoxy_glDisable(GLenum(GL_SCISSOR_TEST))
@@ -210,7 +202,7 @@ final class LibraryTests: HeadlessGLTestCase {
     let cornerExpected = try picture(restoring, at: time, in: corner)
     XCTAssertEqual(differences(try picture(caching, at: time, in: corner), cornerExpected), 0)
     caching.glStatePolicy = .restore
-    setUnusualHostState(texture: texture, sampler: sampler, buffers: buffers)
+    setUnusualHostState()
     let host = HostGLState.current()
     try caching.draw(in: frame.rect, time: time)
     XCTAssertEqual(HostGLState.current(), host)
