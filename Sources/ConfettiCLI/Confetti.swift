@@ -422,7 +422,7 @@ struct BenchCommand: ParsableCommand {
       try Bench(
         counts: try counts(), plan: plan, json: json,
         plot: sweeping ? plot ?? Self.defaultPlot : nil, effect: loaded,
-        inputs: [effect.config].compactMap { $0 } + loaded.imageFiles, primitive: effect.primitive
+        inputs: effect.files(of: loaded), primitive: effect.primitive
       ).run()
     }
   }

@@ -83,6 +83,12 @@ struct EffectOptions: ParsableArguments {
       + (reduceMotion ? ["--reduce-motion"] : []) + ["--primitive", primitive.rawValue]
   }
 
+  /// The files a command reads for `loaded` (this effect, loaded): its configuration file and
+  /// the pictures it names. What the command writes must be none of them.
+  func files(of loaded: Effect) -> [String] {
+    [config].compactMap { $0 } + loaded.imageFiles
+  }
+
   /// The chosen effect: the configuration file, the preset, or `fallback` when none was named.
   func load(fallback: String) throws -> Effect {
     guard let config else { return try .preset(preset ?? fallback) }

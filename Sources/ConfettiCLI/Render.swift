@@ -184,7 +184,7 @@ struct Render: ParsableCommand {
 
   private func render(_ effect: Effect, on context: HeadlessContext) throws {
     // Nothing written may be the effect it is made from: its file, or its pictures.
-    let inputs = [self.effect.config].compactMap { $0 } + effect.imageFiles
+    let inputs = self.effect.files(of: effect)
     if video == nil {
       for frame in renderedFrames { try OutputFile.check(picture(frame), sparing: inputs) }
     } else {

@@ -304,11 +304,9 @@ final class VideoWriter {
       .split(whereSeparator: \.isNewline).first?.split(separator: ",").map { Int($0) } ?? []
     let found = fields.count == 3 ? fields.compactMap { $0 } : []
     guard found.count == 3 else {
-      let ended = Self.status(ending)
-      let how = ended > 128 ? "killed by signal \(ended - 128)" : "exit status \(ended)"
       throw failure(
         "ffprobe cannot read back what ffmpeg wrote, though ffmpeg said all went well",
-        said: "\(probed): \(how)")
+        said: "\(probed): \(Self.describe(Self.status(ending)))")
     }
     guard found == [width, height, framesSent] else {
       throw failure(
@@ -359,6 +357,11 @@ final class VideoWriter {
     return signal == 0 ? (ending >> 8) & 0xff : 128 + signal
   }
 
+  /// How a program ended, in words, from its ``status(_:)``.
+  private static func describe(_ status: Int32) -> String {
+    status > 128 ? "killed by signal \(status - 128)" : "exit status \(status)"
+  }
+
   private func closeInput() {
     if input >= 0 { close(input) }
     input = -1
@@ -371,7 +374,7 @@ final class VideoWriter {
     cancel()
     let how =
       ended
-      ? status.map { $0 > 128 ? "killed by signal \($0 - 128)" : "exit status \($0)" } ?? ""
+      ? status.map(Self.describe) ?? ""
       : "it was still running, and was stopped"
     // ffmpeg names the hidden file it wrote; the user knows the destination.
     let line = (said ?? complaints.lastLine())?.replacingOccurrences(of: temporary.path, with: path)

@@ -47,8 +47,7 @@ public struct GLInfo: Sendable {
   package static var isContextCurrent: Bool {
     // EGL's and GLX's own answer (whichever the host loaded) is kept by the calling thread and
     // asks the driver nothing; without a context from either, GL's own answer.
-    if WindowSystem.currentContextQueries.contains(where: { $0() != nil }) { return true }
-    return epoxy_glGetString(GLenum(GL_VERSION)) != nil
+    WindowSystem.currentContext != nil || epoxy_glGetString(GLenum(GL_VERSION)) != nil
   }
 
   private static func string(_ name: Int32) -> String {
