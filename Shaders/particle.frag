@@ -9,13 +9,13 @@
 // costs on GLs that run both sides, llvmpipe among them.
 
 flat in vec4 v_color;     // premultiplied
-flat in vec2 v_halfSize;  // px
-flat in vec2 v_turn;      // cos, sin of the clockwise rotation
+flat in vec4 v_box;       // xy: half the apparent size plus EDGE_REACH (px); zw: cos, sin of the
+                          // clockwise rotation
 flat in uint v_shape;
 #ifdef QUADS
-in vec2 v_local;            // px from the centre, in the piece's own frame
+noperspective in vec2 v_local; // px from the centre, in the piece's own frame
 #else
-flat in float v_spriteSize; // px
+flat in vec2 v_origin;    // gl_FragCoord (0, 0) in the piece's own frame (px)
 #endif
 
 // The shape table (ShapeTable): polygon outlines with corners in [-1, 1] on both axes, y down,
@@ -55,32 +55,35 @@ void main() {
 #ifdef QUADS
   vec2 q = v_local;
 #else
-  // Pixel offset from the sprite's centre, y down like window points (the sprite origin is
-  // GL_UPPER_LEFT), turned back into the piece's own frame.
-  vec2 p = (gl_PointCoord - 0.5) * v_spriteSize;
-  vec2 q = vec2(v_turn.x * p.x + v_turn.y * p.y, -v_turn.y * p.x + v_turn.x * p.y);
+  // The pixel in the piece's own frame (y down, like window points): gl_FragCoord (y up)
+  // turned back by the rotation, from where its origin lies.
+  vec2 f = gl_FragCoord.xy;
+  vec2 q = vec2(v_box.z * f.x - v_box.w * f.y, -v_box.w * f.x - v_box.z * f.y) + v_origin;
 #endif
-  vec2 h = max(v_halfSize, vec2(1e-3));
+  vec2 h = max(v_box.xy - EDGE_REACH, vec2(1e-3));
 
-  // Signed distance inside the outline, in pixels: exact for rectangles (round beyond their
-  // corners, so the smoothed edge stays within EDGE_REACH of the outline on every side, where
-  // the sprite ends); for ellipses, the implicit function over its gradient's length, close to
-  // the edge where it matters, and never beyond the box around it (a piece tumbled to a sliver
-  // must not smooth past its ends).
-  vec2 beyond = abs(q) - h;
-  float inside = -(length(max(beyond, 0.0)) + min(max(beyond.x, beyond.y), 0.0));
+  // How much of the pixel the shape covers, with a smoothed edge EDGE_REACH pixels either side
+  // of the outline. For a rectangle, the share of a pixel-wide box across each axis, multiplied:
+  // exact along its edges, a box filter's answer at its corners, and nothing beyond EDGE_REACH
+  // of the outline on any side, where the sprite ends.
+  vec2 across = clamp(v_box.xy - abs(q), 0.0, 1.0);
+  float coverage = across.x * across.y;
 #ifdef WITH_CIRCLES
   if (v_shape == CIRCLE) {
+    // The implicit function over its gradient's length: the distance inside, close to the edge
+    // where it matters, and never beyond the box around it (a piece tumbled to a sliver must
+    // not smooth past its ends).
     float k1 = length(q / h);
     float k2 = length(q / (h * h));
-    inside = min(inside, k2 > 0.0 ? (1.0 - k1) * k1 / k2 : min(h.x, h.y));
+    float inside = k2 > 0.0 ? (1.0 - k1) * k1 / k2 : min(h.x, h.y);
+    coverage = min(coverage, clamp(inside + EDGE_REACH, 0.0, 1.0));
   }
 #endif
 #ifdef WITH_POLYGONS
   int polygon = v_shape == TRIANGLE || v_shape == STAR ? int(v_shape - TRIANGLE)
       : v_shape >= FIRST_POLYGON && v_shape < FIRST_IMAGE ? 2 + int(v_shape - FIRST_POLYGON)
       : -1;
-  if (polygon >= 0) inside = insidePolygon(q, polygon, h);
+  if (polygon >= 0) coverage = clamp(insidePolygon(q, polygon, h) + EDGE_REACH, 0.0, 1.0);
 #endif
 #ifdef WITH_IMAGES
   if (v_shape >= FIRST_IMAGE) {
@@ -93,7 +96,6 @@ void main() {
     return;
   }
 #endif
-  float coverage = clamp(inside + EDGE_REACH, 0.0, 1.0);
 #ifdef WITH_STREAKS
   if (v_shape == STREAK) {
     // A capsule along x from the tail (-) to the head (+), brightening toward the head.

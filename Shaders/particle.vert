@@ -165,8 +165,8 @@ void main() {
   v_opacity = alive ? shown * trailFactor : 0.0;
 
   float angle = radians(v_rotation);
-  v_turn = vec2(cos(angle), sin(angle));
-  v_halfSize = 0.5 * v_size * u_pixelsPerPoint;
+  vec2 turn = vec2(cos(angle), sin(angle));
+  vec2 halfSize = 0.5 * v_size * u_pixelsPerPoint;
   vec2 centre = v_position;
   v_shape = a_style.x;
 #ifdef WITH_STREAKS
@@ -175,8 +175,8 @@ void main() {
   if (cellStretch(cell) > 0.0 && length_ > SHORTEST_STREAK) {
     // A capsule from the tail to the head, as thick as the piece is tall.
     centre = 0.5 * (v_position + v_tail);
-    v_turn = path / length_;
-    v_halfSize = 0.5 * vec2(length_ + v_size.y, v_size.y) * u_pixelsPerPoint;
+    turn = path / length_;
+    halfSize = 0.5 * vec2(length_ + v_size.y, v_size.y) * u_pixelsPerPoint;
     v_shape = STREAK;
   }
 #endif
@@ -184,7 +184,7 @@ void main() {
   v_color = vec4(v_rgba.rgb, cellAdditive(cell) > 0.0 ? 0.0 : 1.0) * (v_rgba.a * v_opacity);
 
   if (alive) {
-    placeSprite(centre);
+    placeSprite(centre, halfSize, turn);
   } else {
     hideSprite();  // dead, unborn, or a copy beyond its trail
   }

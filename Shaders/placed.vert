@@ -16,12 +16,10 @@ in uvec2 a_shape;  // shape, additive (1) or not (0)
 
 void main() {
   float angle = radians(a_place.z);
-  v_turn = vec2(cos(angle), sin(angle));
-  v_halfSize = 0.5 * a_size * u_pixelsPerPoint;
   v_color = vec4(a_rgba.rgb, a_shape.y != 0u ? 0.0 : 1.0) * (a_rgba.a * a_place.w);
   v_shape = a_shape.x;
   if (a_place.w > 0.0) {
-    placeSprite(a_place.xy);
+    placeSprite(a_place.xy, 0.5 * a_size * u_pixelsPerPoint, vec2(cos(angle), sin(angle)));
   } else {
     hideSprite();
   }

@@ -10,20 +10,23 @@
 // vertex and each trail copy an instance (see SpritePrimitive.swift for why both).
 
 uniform vec4 u_pointsToClip;    // xy: scale, zw: offset, from window points to clip space
+uniform vec4 u_pointsToPixels;  // xy: scale, zw: offset, from window points to framebuffer
+                                // pixels (gl_FragCoord's frame: from the bottom left)
 uniform vec2 u_pixelsToClip;    // scale from framebuffer pixels (y down) to clip space
 uniform float u_pixelsPerPoint; // framebuffer pixels per window point (HiDPI)
 uniform float u_maxPointSize;   // the GL's largest point sprite, in pixels
 
-// For the fragment shader.
+// For the fragment shader, packed into as few slots as they fit: on a GL that shades on the
+// CPU, each slot costs set-up for every sprite.
 flat out vec4 v_color;      // premultiplied by opacity
-flat out vec2 v_halfSize;   // half the apparent size (px)
-flat out vec2 v_turn;       // cos, sin of the clockwise rotation
+flat out vec4 v_box;        // xy: half the apparent size plus EDGE_REACH (px); zw: cos, sin of
+                            // the clockwise rotation
 flat out uint v_shape;
 #ifdef QUADS
-out vec2 v_local;           // px from the piece's centre, in its own unrotated frame
+noperspective out vec2 v_local; // px from the piece's centre, in its own unrotated frame
 const int VERTICES_PER_COPY = 4;
 #else
-flat out float v_spriteSize; // gl_PointSize (px)
+flat out vec2 v_origin;     // where gl_FragCoord (0, 0) lies in the piece's own frame (px)
 const int VERTICES_PER_COPY = 1;
 #endif
 
@@ -39,40 +42,49 @@ int spriteCopy() {
 // Rasterises nothing: every vertex outside the clip volume.
 void hideSprite() {
   gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
+  v_box = vec4(0.0);
 #ifdef QUADS
   v_local = vec2(0.0);
 #else
   gl_PointSize = 1.0;
-  v_spriteSize = 1.0;
+  v_origin = vec2(0.0);
 #endif
 }
 
-// Places the sprite of the piece centred at `centre` (pt), once v_halfSize, v_turn and v_shape
-// are set. The sprite reaches EDGE_REACH pixels beyond the outline, for its smoothed edge, and
-// no further: every pixel it covers beyond that would run the fragment shader for nothing.
-void placeSprite(vec2 centre) {
+// Places the sprite of the piece centred at `centre` (pt), half `halfSize` (px) wide and tall
+// in its own frame, turned clockwise by the angle whose cosine and sine are `turn`, once v_shape
+// is set. The sprite reaches EDGE_REACH pixels beyond the outline, for its smoothed edge, and no
+// further: every pixel it covers beyond that would run the fragment shader for nothing.
+void placeSprite(vec2 centre, vec2 halfSize, vec2 turn) {
   gl_Position = vec4(centre * u_pointsToClip.xy + u_pointsToClip.zw, 0.0, 1.0);
+  v_box = vec4(halfSize + EDGE_REACH, turn);
 #ifdef QUADS
   // The corners in strip order: (-,-) (+,-) (-,+) (+,+) in the piece's frame.
   int corner = gl_VertexID % 4;
   vec2 side = vec2((corner & 1) == 0 ? -1.0 : 1.0, (corner & 2) == 0 ? -1.0 : 1.0);
-  v_local = side * (v_halfSize + EDGE_REACH);
+  v_local = side * v_box.xy;
   // Turned clockwise by the rotation (y down): the inverse of particle.frag's turn.
-  vec2 offset = vec2(v_turn.x * v_local.x - v_turn.y * v_local.y,
-                     v_turn.y * v_local.x + v_turn.x * v_local.y);
+  vec2 offset = vec2(turn.x * v_local.x - turn.y * v_local.y,
+                     turn.y * v_local.x + turn.x * v_local.y);
   gl_Position.xy += offset * u_pixelsToClip;
 #else
+  // The fragment shader finds each pixel's place in the piece from gl_FragCoord, turned about
+  // the framebuffer's origin and moved by v_origin: two multiply-adds an axis, where
+  // gl_PointCoord would cost an interpolation with a division on llvmpipe.
+  vec2 px = centre * u_pointsToPixels.xy + u_pointsToPixels.zw;
+  v_origin = vec2(turn.y * px.y - turn.x * px.x, turn.y * px.x + turn.x * px.y);
   // Half the width and height of the rotated piece's bounding box: an ellipse's for circles and
   // glows, a rectangle's for every other shape (polygons and images lie within their rectangle).
-  vec2 c = abs(v_turn.xx) * v_halfSize;
-  vec2 s = abs(v_turn.yy) * v_halfSize;
+  vec2 c = abs(turn.xx) * halfSize;
+  vec2 s = abs(turn.yy) * halfSize;
   vec2 extent = vec2(c.x + s.y, s.x + c.y);
 #if defined(WITH_CIRCLES) || defined(WITH_GLOWS)
   if (v_shape == CIRCLE || v_shape == GLOW) {
     extent = vec2(length(vec2(c.x, s.y)), length(vec2(s.x, c.y)));
   }
 #endif
-  v_spriteSize = min(ceil(2.0 * (max(extent.x, extent.y) + EDGE_REACH)), u_maxPointSize);
-  gl_PointSize = v_spriteSize;
+  // Not rounded up to whole pixels: a pixel whose centre the exact square leaves out is one
+  // the piece's edge does not reach.
+  gl_PointSize = min(2.0 * (max(extent.x, extent.y) + EDGE_REACH), u_maxPointSize);
 #endif
 }

@@ -22,7 +22,7 @@ public enum SpriteCoverage {
       degrees: box.rotation,
       elliptical: state.streak == nil && ParticleShape(rawValue: shape).isElliptical)
     let extent = max(half.x, half.y)
-    let side = min((2 * extent + reach).rounded(.up), maxPointSize)
+    let side = min(2 * extent + reach, maxPointSize)
     return side * side
   }
 

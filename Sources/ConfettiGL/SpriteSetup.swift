@@ -276,7 +276,8 @@ package func applySpriteState() {
 }
 
 /// Where sprites land: the viewport and scissor for a rectangle of the framebuffer, and the
-/// points-to-clip uniforms, which are sent only when the sizes change.
+/// points-to-clip and points-to-pixels uniforms, which are sent only when the rectangle or the
+/// window's size changes.
 ///
 /// The viewport reaches a margin beyond the rectangle on every side, because GL discards a
 /// point sprite whose centre is outside the viewport: without it, pieces would pop in and out
@@ -284,7 +285,7 @@ package func applySpriteState() {
 /// margin's pixels out of the rest of the framebuffer.
 package struct SpriteProjection {
   private let info: GLInfo
-  private var current: (width: Int, height: Int, window: Size)?
+  private var current: (rect: PixelRect, window: Size)?
 
   init(info: GLInfo) {
     self.info = info
@@ -313,8 +314,7 @@ package struct SpriteProjection {
   mutating func reapply(program: ShaderProgram, meter: inout UploadMeter) {
     guard let last = current else { return }
     current = nil
-    setUniforms(
-      width: last.width, height: last.height, window: last.window, program: program, meter: &meter)
+    setUniforms(rect: last.rect, window: last.window, program: program, meter: &meter)
   }
 
   /// Maps a window of `window` points onto `rect`, clipped to `rect` and to `clip` (the host's
@@ -334,8 +334,7 @@ package struct SpriteProjection {
     epoxy_glScissor(
       GLint(clamping: scissor.x), GLint(clamping: scissor.y), GLsizei(clamping: scissor.width),
       GLsizei(clamping: scissor.height))
-    setUniforms(
-      width: rect.width, height: rect.height, window: window, program: program, meter: &meter)
+    setUniforms(rect: rect, window: window, program: program, meter: &meter)
     return true
   }
 
@@ -348,12 +347,11 @@ package struct SpriteProjection {
   }
 
   private mutating func setUniforms(
-    width: Int, height: Int, window: Size, program: ShaderProgram, meter: inout UploadMeter
+    rect: PixelRect, window: Size, program: ShaderProgram, meter: inout UploadMeter
   ) {
-    if let current, current.width == width, current.height == height, current.window == window {
-      return
-    }
-    current = (width, height, window)
+    if let current, current.rect == rect, current.window == window { return }
+    current = (rect, window)
+    let (width, height) = (rect.width, rect.height)
     let margin = margin(width: width, height: height)
     let (extendedWidth, extendedHeight) = (width + 2 * margin, height + 2 * margin)
     let pixelsPerPoint = (Double(width) / window.width, Double(height) / window.height)
@@ -369,13 +367,17 @@ package struct SpriteProjection {
     epoxy_glUniform4f(
       program.uniform("u_pointsToClip"), Float(scale.0), Float(scale.1), Float(offset.0),
       Float(offset.1))
+    // Points → framebuffer pixels from the bottom left, where gl_FragCoord counts.
+    epoxy_glUniform4f(
+      program.uniform("u_pointsToPixels"), Float(pixelsPerPoint.0), Float(-pixelsPerPoint.1),
+      Float(rect.x), Float(rect.y + height))
     epoxy_glUniform2f(
       program.uniform("u_pixelsToClip"), Float(2 / Double(extendedWidth)),
       Float(-2 / Double(extendedHeight)))
     epoxy_glUniform1f(
       program.uniform("u_pixelsPerPoint"),
       Float(Self.pixelsPerPoint(PixelRect(width: width, height: height), window: window)!))
-    meter.uniformBytes += 28
-    meter.uniformWrites += 3
+    meter.uniformBytes += 44
+    meter.uniformWrites += 4
   }
 }

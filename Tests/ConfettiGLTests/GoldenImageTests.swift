@@ -10,11 +10,12 @@ final class GoldenImageTests: HeadlessGLTestCase {
   /// The renderer whose output the hashes below were taken from.
   static let pinnedRenderer = "llvmpipe (LLVM 15.0.6, 256 bits)"
   /// FNV-1a 64 of the RGBA bytes of the `cannon` preset's shot (seed 1, 320×240) at these
-  /// moments after it. (Last re-pinned when a rectangle's smoothed edge became its exact
-  /// distance, round beyond its corners, so that it ends where the sprite does.)
+  /// moments after it. (Last re-pinned when a rectangle's smoothed edge became the product of
+  /// its two axes' coverage, square at its corners, and point sprites stopped being rounded up
+  /// to whole pixels.)
   static let pinnedHashes: [Double: UInt64] = [
-    0.25: 12_862_367_214_031_476_349, 0.5: 7_712_619_011_287_792_624,
-    1.2: 1_373_610_979_502_116_532,
+    0.25: 13_779_046_324_025_414_965, 0.5: 7_853_607_803_592_125_360,
+    1.2: 813_134_617_899_190_886,
   ]
 
   let window = Size(width: 320, height: 240)

@@ -123,7 +123,7 @@ final class RenderTests: HeadlessGLTestCase {
       "a burst uploads its 30 records")
     XCTAssertEqual(renderer.meter.bufferWrites, 1)
     XCTAssertEqual(
-      renderer.meter.uniformBytes, 28 + 4, "the first frame: the projection and the clock")
+      renderer.meter.uniformBytes, 44 + 4, "the first frame: the projection and the clock")
 
     for frame in 1...5 {
       renderer.resetMeter()
@@ -298,9 +298,11 @@ final class PrimitiveTests: HeadlessGLTestCase {
     let painted = reference.difference(from: blank).pixels
     XCTAssertGreaterThan(painted, 2000, "pieces were drawn")
     for (name, picture) in pictures {
-      // Quads and point sprites sample the same pixel centres: a rounding step or two apart at
-      // most (their corners interpolate the piece's frame from different places), and rarely.
-      XCTAssertLessThanOrEqual(picture.difference(from: reference).largest, 2, name)
+      // Quads and point sprites sample the same pixel centres: a rounding step or two apart
+      // (their corners interpolate the piece's frame from different places), and rarely. Where
+      // a turned piece's smoothed corner reaches past its point sprite's square, by 0.21 px at
+      // most (at 45°), the square leaves out pixels it covers by 2 % at most: 6 steps.
+      XCTAssertLessThanOrEqual(picture.difference(from: reference).largest, 6, name)
       let differing = picture.difference(from: reference, threshold: 1).pixels
       XCTAssertLessThan(differing, painted / 100, "\(name): \(differing) pixels differ")
     }
