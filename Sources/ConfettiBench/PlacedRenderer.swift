@@ -104,8 +104,7 @@ public final class PlacedRenderer {
       guard sprites.target(rect, window: window, clip: nil, meter: &meter) else { return }
       epoxy_glUseProgram(sprites.program.id)
       epoxy_glBindVertexArray(phaseArrays[phase].name)
-      phaseArrays[phase].draw(sprites.primitive, slots: 0..<count, copies: 1)
-      meter.drawCalls += 1
+      meter.drawCalls += phaseArrays[phase].draw(sprites.primitive, slots: 0..<count, copies: 1)
       try checkGL("drawing \(count) sprites")
     }
   }

@@ -267,6 +267,50 @@ final class PrimitiveTests: HeadlessGLTestCase {
     }
   }
 
+  func testAGLThatRasterisesOnItsOwnThreadsGetsPointsInFlushedBatchesOfTheSamePicture() throws {
+    // 40,000 small pieces over a 600 × 500 window, each turned its own way.
+    let count = 40_000
+    let pieces = (0..<count).map { index -> ConfettiParticle in
+      var p = piece(7, 4, rotation: Degrees(index % 360))
+      p.origin = Point(x: Double(index % 200) * 3 + 1, y: Double(index / 200) * 2.5 + 1)
+      p.color = RGBA8.confettiPalette[index % RGBA8.confettiPalette.count]
+      return p
+    }
+    let batch = InstanceArray.batches.first { context.info.renderer.hasPrefix($0.rendererPrefix) }?
+      .particles
+    for trail in [0, 1] {
+      var pictures: [SpritePrimitive: RGBAImage] = [:]
+      for primitive in [SpritePrimitive.points, .instancedPoints] {
+        var ring = ParticleRing(capacity: count)
+        ring.append(
+          pieces.map {
+            var p = $0; p.trail = UInt8(trail); return p
+          }, bornAt: 0)
+        let renderer = try ParticleRenderer(
+          capacity: count, info: context.info, primitive: primitive)
+        let frame = try OffscreenTarget(width: 600, height: 500, info: context.info)
+        frame.bind()
+        GLFrame.clear(to: background)
+        try renderer.draw(
+          &ring, at: Tick(0.5), in: frame.rect, window: Size(width: 600, height: 500))
+        pictures[primitive] = try frame.read()
+        // Trail copies are drawn whole: a batch's oldest copies would land on another's heads.
+        let expected =
+          primitive == .points && trail == 0 ? batch.map { (count + $0 - 1) / $0 } ?? 1 : 1
+        XCTAssertEqual(renderer.meter.drawCalls, expected, "\(primitive), trail \(trail)")
+      }
+      let batched = try XCTUnwrap(pictures[.points])
+      let blank = RGBAImage(width: 600, height: 500, fill: .init(background))
+      XCTAssertGreaterThan(batched.difference(from: blank).pixels, 100_000, "pieces were drawn")
+      XCTAssertEqual(
+        batched.difference(from: try XCTUnwrap(pictures[.instancedPoints])).pixels, 0,
+        "trail \(trail): batches drew another picture")
+    }
+    if context.info.renderer.hasPrefix("llvmpipe") {
+      XCTAssertEqual(batch, 16_384, "llvmpipe draws points in flushed batches")
+    }
+  }
+
   func testBothPrimitivesAndBothWaysOfStartingADrawMakeTheSamePicture() throws {
     // A scene whose live span straddles the ring's wrap: two draws, starting mid-buffer.
     var scene = try EffectScene(config: Presets.named("confetti"), capacity: 300, seed: 3)
