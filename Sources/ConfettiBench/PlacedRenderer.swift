@@ -25,6 +25,8 @@ public final class PlacedRenderer {
   private var phaseCounts: [Int]
   /// What the sprites sent so far need the shaders to compute (their shapes).
   private var features = ShaderFeatures()
+  /// Whether a draw sets the clip origin, and so saves the host's (``GLInfo/hasClipControl``).
+  private let clipControl: Bool
 
   /// What the sprites are drawn as: the product's choice for the same GL.
   public var primitive: SpritePrimitive { sprites.primitive }
@@ -36,6 +38,7 @@ public final class PlacedRenderer {
     precondition(phases >= 1, "at least one set of sprites")
     self.capacity = capacity
     self.phases = phases
+    clipControl = info.hasClipControl
     phaseCounts = Array(repeating: 0, count: phases)
     let host = HostGLState.current()
     defer { host.restore() }
@@ -97,7 +100,7 @@ public final class PlacedRenderer {
   public func draw(_ ring: ParticleRing, phase: Int = 0, in rect: PixelRect, window: Size) throws {
     let count = phaseCounts[phase]
     guard count > 0 else { return }
-    try HostGLState.preserving {
+    try HostGLState.preserving(clipControl: clipControl) {
       try sprites.prepare(
         for: features, largestDiagonal: ring.largestDiagonal, in: rect, window: window,
         meter: &meter)

@@ -14,6 +14,9 @@ public struct GLInfo: Sendable {
   /// Whether draws can start at an instance other than 0 (GL 4.2, or ARB_base_instance): a
   /// ring's live span is then drawn from where it starts with no attribute pointers moved.
   public var hasBaseInstance: Bool
+  /// Whether the clip origin can be moved to the upper left (GL 4.5, or ARB_clip_control): a
+  /// draw then sets it back to the lower left for its own sprites, and puts the host's back.
+  public var hasClipControl = false
 
   /// Checks that the current context is GL 3.3 or newer, then reads its limits.
   ///
@@ -40,7 +43,8 @@ public struct GLInfo: Sendable {
     return GLInfo(
       renderer: renderer, version: versionString, maxPointSize: pointSizes[1],
       maxViewport: (Int(viewport[0]), Int(viewport[1])),
-      hasBaseInstance: version >= 42 || epoxy_has_gl_extension("GL_ARB_base_instance"))
+      hasBaseInstance: version >= 42 || epoxy_has_gl_extension("GL_ARB_base_instance"),
+      hasClipControl: version >= 45 || epoxy_has_gl_extension("GL_ARB_clip_control"))
   }
 
   /// Whether a GL context is current on this thread (one that answers a version).

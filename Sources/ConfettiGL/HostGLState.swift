@@ -117,7 +117,7 @@ package struct HostGLState: Equatable {
       GL_CURRENT_PROGRAM, GL_VERTEX_ARRAY_BINDING, GL_ARRAY_BUFFER_BINDING,
       GL_PIXEL_UNPACK_BUFFER_BINDING, GL_TRANSFORM_FEEDBACK_BUFFER_BINDING, GL_ACTIVE_TEXTURE,
       GL_BLEND_SRC_RGB, GL_BLEND_DST_RGB, GL_BLEND_SRC_ALPHA, GL_BLEND_DST_ALPHA,
-      GL_BLEND_EQUATION_RGB, GL_BLEND_EQUATION_ALPHA, GL_POINT_SPRITE_COORD_ORIGIN,
+      GL_BLEND_EQUATION_RGB, GL_BLEND_EQUATION_ALPHA,
     ] + unpackSettings).map { GLenum($0) }
 
   package var enabled: [Bool]
@@ -131,9 +131,13 @@ package struct HostGLState: Equatable {
   /// Transform-feedback binding 0 (buffer, offset, size; size 0 for a whole-buffer binding):
   /// where ``ParticleRenderer/capture(slots:at:trailCopies:)`` binds its own buffer.
   package var feedbackBinding: [Int]
+  /// The clip origin and depth mode, read where a draw sets them (``GLInfo/hasClipControl``);
+  /// nil where not read.
+  package var clipControl: [GLint]? = nil
 
-  /// The state of the current context now.
-  package static func current() -> HostGLState {
+  /// The state of the current context now; with `clipControl`, its clip origin and depth mode
+  /// too (a GL that has them, ``GLInfo/hasClipControl``, about to draw).
+  package static func current(clipControl: Bool = false) -> HostGLState {
     let enabled = capabilities.map { epoxy_glIsEnabled($0) != 0 }
     let values = integers.map { name in
       var value: GLint = 0
@@ -160,10 +164,17 @@ package struct HostGLState: Equatable {
     var range: [GLint64] = [0, 0]
     epoxy_glGetInteger64i_v(GLenum(GL_TRANSFORM_FEEDBACK_BUFFER_START), 0, &range[0])
     epoxy_glGetInteger64i_v(GLenum(GL_TRANSFORM_FEEDBACK_BUFFER_SIZE), 0, &range[1])
+    let clip =
+      clipControl
+      ? [GL_CLIP_ORIGIN, GL_CLIP_DEPTH_MODE].map { name in
+        var value: GLint = 0
+        epoxy_glGetIntegerv(GLenum(name), &value)
+        return value
+      } : nil
     return HostGLState(
       enabled: enabled, values: values, viewport: viewport, scissorBox: scissorBox,
       colorMask: colorMask, texture2D: texture2D, sampler: sampler,
-      feedbackBinding: [Int(feedbackBuffer), Int(range[0]), Int(range[1])])
+      feedbackBinding: [Int(feedbackBuffer), Int(range[0]), Int(range[1])], clipControl: clip)
   }
 
   /// The host's value of integer state `name` (one of ``integers``).
@@ -217,19 +228,20 @@ package struct HostGLState: Equatable {
       GLenum(value(GL_BLEND_SRC_ALPHA)), GLenum(value(GL_BLEND_DST_ALPHA)))
     epoxy_glBlendEquationSeparate(
       GLenum(value(GL_BLEND_EQUATION_RGB)), GLenum(value(GL_BLEND_EQUATION_ALPHA)))
-    epoxy_glPointParameteri(
-      GLenum(GL_POINT_SPRITE_COORD_ORIGIN), value(GL_POINT_SPRITE_COORD_ORIGIN))
     for name in Self.unpackSettings { epoxy_glPixelStorei(GLenum(name), value(name)) }
     epoxy_glViewport(viewport[0], viewport[1], viewport[2], viewport[3])
     epoxy_glScissor(scissorBox[0], scissorBox[1], scissorBox[2], scissorBox[3])
     epoxy_glColorMask(colorMask[0], colorMask[1], colorMask[2], colorMask[3])
+    if let clipControl { epoxy_glClipControl(GLenum(clipControl[0]), GLenum(clipControl[1])) }
   }
 
   /// Runs `body`, then restores the state it found. The particle renderer's entry points save
-  /// and restore the host's state, through here or with ``current()`` and ``restore()``
+  /// and restore the host's state, through here or with ``current(clipControl:)`` and ``restore()``
   /// directly; the bench's baseline renderer does so around its draw only.
-  package static func preserving<T>(_ body: () throws -> T) rethrows -> T {
-    let host = current()
+  package static func preserving<T>(clipControl: Bool = false, _ body: () throws -> T) rethrows
+    -> T
+  {
+    let host = current(clipControl: clipControl)
     defer { host.restore() }
     return try body()
   }

@@ -273,7 +273,8 @@ public final class ParticleRenderer {
     precondition(ring.capacity == capacity, "the ring and the GPU buffer must match slot for slot")
     // Nothing to send or draw: not a GL call, not even a query.
     guard !ring.pendingUploadRanges.isEmpty || !ring.drawnSlotRanges.isEmpty else { return }
-    let host = statePolicy == .restore ? HostGLState.current() : nil
+    let host =
+      statePolicy == .restore ? HostGLState.current(clipControl: info.hasClipControl) : nil
     defer { host?.restore() }
     try sendPendingRecords(of: &ring)
     guard !ring.drawnSlotRanges.isEmpty else { return }

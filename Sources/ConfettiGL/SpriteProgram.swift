@@ -109,7 +109,7 @@ package final class SpriteProgram {
   package func target(
     _ rect: PixelRect, window: Size, clip: PixelRect?, meter: inout UploadMeter
   ) -> Bool {
-    applySpriteState()
+    applySpriteState(clipControl: info.hasClipControl)
     shapes.bind()
     return projection.apply(
       rect: rect, window: window, clip: clip, program: program, meter: &meter)

@@ -284,10 +284,12 @@ private func pointAttribute(_ attribute: RecordAttribute, stride: Int, first: In
 }
 
 /// Sets every piece of state a sprite draw needs, whatever the host left: premultiplied
-/// blending, program point size, scissor, sprite coordinates from the top left, all colour
-/// channels written, no depth, stencil, culling, logic op, sample masking or coverage, or clip
-/// distances, and texture unit 0 free of any sampler object. Callers save the host's state first (``HostGLState``).
-package func applySpriteState() {
+/// blending, program point size, scissor, all colour channels written, no depth, stencil,
+/// culling, logic op, sample masking or coverage, or clip distances, texture unit 0 free of any
+/// sampler object, and with `clipControl` (``GLInfo/hasClipControl``), the clip origin at the
+/// lower left, where the fragment shader's gl_FragCoord expects it. Callers save the host's
+/// state first (``HostGLState``).
+package func applySpriteState(clipControl: Bool) {
   epoxy_glEnable(GLenum(GL_BLEND))
   epoxy_glEnable(GLenum(GL_PROGRAM_POINT_SIZE))
   epoxy_glEnable(GLenum(GL_SCISSOR_TEST))
@@ -296,9 +298,11 @@ package func applySpriteState() {
   epoxy_glBlendEquation(GLenum(GL_FUNC_ADD))
   epoxy_glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
   epoxy_glColorMask(GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE))
-  epoxy_glPointParameteri(GLenum(GL_POINT_SPRITE_COORD_ORIGIN), GL_UPPER_LEFT)
   epoxy_glActiveTexture(GLenum(GL_TEXTURE0))
   epoxy_glBindSampler(0, 0)
+  if clipControl {
+    epoxy_glClipControl(GLenum(GL_LOWER_LEFT), GLenum(GL_NEGATIVE_ONE_TO_ONE))
+  }
 }
 
 /// Where sprites land: the viewport and scissor for a rectangle of the framebuffer, and the

@@ -36,13 +36,22 @@ final class LibraryTests: HeadlessGLTestCase {
     epoxy_glBlendEquationSeparate(GLenum(GL_FUNC_SUBTRACT), GLenum(GL_MAX))
     epoxy_glColorMask(
       GLboolean(GL_TRUE), GLboolean(GL_FALSE), GLboolean(GL_TRUE), GLboolean(GL_FALSE))
-    epoxy_glPointParameteri(GLenum(GL_POINT_SPRITE_COORD_ORIGIN), GL_LOWER_LEFT)
+    // The clip origin at the upper left: sprites placed as the host has it would land upside
+    // down, away from where the fragment shader looks for them.
+    if context.info.hasClipControl {
+      epoxy_glClipControl(GLenum(GL_UPPER_LEFT), GLenum(GL_ZERO_TO_ONE))
+    }
     epoxy_glActiveTexture(GLenum(GL_TEXTURE0))
     epoxy_glBindTexture(GLenum(GL_TEXTURE_2D), hostTexture)
     epoxy_glBindSampler(0, hostSampler)
     epoxy_glActiveTexture(GLenum(GL_TEXTURE3))
     epoxy_glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 8)
     epoxy_glPixelStorei(GLenum(GL_UNPACK_ROW_LENGTH), 7)
+  }
+
+  /// The host's state as a draw saves it: its clip origin too, where the GL has one.
+  private func hostState() -> HostGLState {
+    HostGLState.current(clipControl: context.info.hasClipControl)
   }
 
   private var hostProgram: ShaderProgram?
@@ -72,6 +81,9 @@ final class LibraryTests: HeadlessGLTestCase {
   }
 
   override func tearDown() {
+    if context.info.hasClipControl {
+      epoxy_glClipControl(GLenum(GL_LOWER_LEFT), GLenum(GL_NEGATIVE_ONE_TO_ONE))
+    }
     hostProgram?.release()
     epoxy_glDeleteVertexArrays(1, &hostVertexArray)
     epoxy_glDeleteTextures(1, &hostTexture)
@@ -82,25 +94,28 @@ final class LibraryTests: HeadlessGLTestCase {
 
   func testEveryCallLeavesTheHostsGLStateAsItFoundIt() throws {
     setUnusualHostState()
-    let before = HostGLState.current()
+    let before = hostState()
     XCTAssertEqual(before.value(GL_CURRENT_PROGRAM), GLint(hostProgram!.id))
     XCTAssertTrue(before.isEnabled(GL_DEPTH_TEST))
+    if context.info.renderer.hasPrefix("llvmpipe") {
+      XCTAssertEqual(before.clipControl, [GL_UPPER_LEFT, GL_ZERO_TO_ONE], "llvmpipe has GL 4.5")
+    }
     XCTAssertEqual(before.texture2D, GLint(hostTexture))
 
     // Set-up, images and polygons (the atlas upload), triggers, draws with and without
     // scissoring, capture, and release: each must leave the state alone.
     let system = try ConfettiSystem(preset: "sparkle", size: size, seed: 3)
-    XCTAssertEqual(HostGLState.current(), before, "creating the system changed the host's state")
+    XCTAssertEqual(hostState(), before, "creating the system changed the host's state")
     system.trigger(.start, time: 1)
     system.trigger(.click, at: Point(x: 100, y: 90), time: 1)
     try system.draw(in: PixelRect(x: 8, y: 4, width: 48, height: 40), time: 1.4)
-    XCTAssertEqual(HostGLState.current(), before, "drawing changed the host's state")
+    XCTAssertEqual(hostState(), before, "drawing changed the host's state")
     XCTAssertTrue(system.isAlive(time: 1.4))
 
     epoxy_glEnable(GLenum(GL_SCISSOR_TEST))
-    let scissored = HostGLState.current()
+    let scissored = hostState()
     try system.draw(in: PixelRect(width: 64, height: 64), time: 1.5)
-    XCTAssertEqual(HostGLState.current(), scissored, "drawing with the host's scissor on")
+    XCTAssertEqual(hostState(), scissored, "drawing with the host's scissor on")
     epoxy_glDisable(GLenum(GL_SCISSOR_TEST))
 
     let renderer = try ParticleRenderer(capacity: 16, info: context.info)
@@ -111,10 +126,10 @@ final class LibraryTests: HeadlessGLTestCase {
     renderer.setCellTable(motionTable)
     try renderer.setShapeTable(ShapeTable(), images: [])
     renderer.release()
-    XCTAssertEqual(HostGLState.current(), before, "capture, tables or release changed the state")
+    XCTAssertEqual(hostState(), before, "capture, tables or release changed the state")
 
     system.release()
-    XCTAssertEqual(HostGLState.current(), before, "releasing changed the host's state")
+    XCTAssertEqual(hostState(), before, "releasing changed the host's state")
     XCTAssertEqual(epoxy_glGetError(), GLenum(GL_NO_ERROR))
   }
 
@@ -152,11 +167,11 @@ final class LibraryTests: HeadlessGLTestCase {
     for step in 0...12 {
       let time = 1 + Double(step) / 30
       let expected = try picture(restoring, at: time)
-      let before = HostGLState.current()
+      let before = hostState()
       let drawn = try picture(caching, at: time)
       XCTAssertEqual(differences(drawn, expected), 0, "frame \(step)")
       if step > 0 {
-        XCTAssertEqual(HostGLState.current(), before, "frame \(step) changed the kept state")
+        XCTAssertEqual(hostState(), before, "frame \(step) changed the kept state")
       }
     }
 
@@ -203,9 +218,9 @@ final class LibraryTests: HeadlessGLTestCase {
     XCTAssertEqual(differences(try picture(caching, at: time, in: corner), cornerExpected), 0)
     caching.glStatePolicy = .restore
     setUnusualHostState()
-    let host = HostGLState.current()
+    let host = hostState()
     try caching.draw(in: frame.rect, time: time)
-    XCTAssertEqual(HostGLState.current(), host)
+    XCTAssertEqual(hostState(), host)
     XCTAssertEqual(epoxy_glGetError(), GLenum(GL_NO_ERROR))
   }
 
