@@ -83,8 +83,9 @@ struct Bench {
     print("build: \(Self.build)")
     if info.renderer.hasPrefix("llvmpipe") {
       print(
-        "note: llvmpipe rasterises on the CPU after its timer query has ended, so gpu ms "
-          + "understates its work: frame ms (to glFinish) is the figure to read")
+        "note: llvmpipe rasterises on the CPU, some of it (a whole draw, or its last batch) "
+          + "after its timer query has ended, so gpu ms understates its work: frame ms (to "
+          + "glFinish) is the figure to read")
     }
     if Self.build == "debug" {
       print(

@@ -30,7 +30,9 @@ w=${size%x*}
 h=${size#*x}
 for round in $(seq "$rounds"); do
   log="$work/chromium-$round.log"
-  chromium --headless=new --no-sandbox --disable-gpu --hide-scrollbars \
+  # In a process group of its own, so that all of Chromium's processes end before confetti
+  # is measured: each is measured alone.
+  setsid chromium --headless=new --no-sandbox --disable-gpu --hide-scrollbars \
     --window-size="$w,$h" --enable-logging=stderr --v=0 --user-data-dir="$work/profile" \
     "file://$work/canvas-confetti-bench.html?n=$n&w=$w&h=$h&frames=20" > "$log" 2>&1 &
   browser=$!
@@ -40,11 +42,17 @@ for round in $(seq "$rounds"); do
     kill -0 "$browser" 2>/dev/null || break
     sleep 0.5
   done
-  kill "$browser" 2>/dev/null || true
+  kill -- "-$browser" 2>/dev/null || true
   wait "$browser" 2>/dev/null || true
+  for _ in $(seq 100); do
+    pgrep -g "$browser" >/dev/null || break
+    sleep 0.1
+  done
   peer=$(grep -m1 -o 'RESULT {[^}]*}' "$log" | sed 's/RESULT //' || true)
+  # Measured over about the span of wall time the page's 20 frames take (6 s at 300 ms), so
+  # that both medians see the machine alike.
   ours=$("$root/.build/release/confetti" bench --particles "$n" --preset cannon --size "$size" \
-      --frames 40 --json 2>/dev/null)
+      --seconds 6 --json 2>/dev/null)
   python3 - "$peer" "$ours" "$round" <<'PY'
 import json, sys
 peer, ours, round_ = sys.argv[1], json.loads(sys.argv[2]), sys.argv[3]
