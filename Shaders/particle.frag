@@ -64,8 +64,9 @@ void main() {
 
   // How much of the pixel the shape covers, with a smoothed edge EDGE_REACH pixels either side
   // of the outline. For a rectangle, the share of a pixel-wide box across each axis, multiplied:
-  // exact along its edges, a box filter's answer at its corners, and nothing beyond EDGE_REACH
-  // of the outline on any side, where the sprite ends.
+  // exact along its edges, a box filter's answer at its corners, nothing beyond EDGE_REACH of
+  // its edges (a point sprite's square cuts off a turned corner's last 0.21 px, where no pixel
+  // is covered by more than 2 %).
   vec2 across = clamp(v_box.xy - abs(q), 0.0, 1.0);
   float coverage = across.x * across.y;
 #ifdef WITH_CIRCLES

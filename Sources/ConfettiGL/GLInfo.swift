@@ -17,6 +17,9 @@ public struct GLInfo: Sendable {
   /// Whether the clip origin can be moved to the upper left (GL 4.5, or ARB_clip_control): a
   /// draw then sets it back to the lower left for its own sprites, and puts the host's back.
   public var hasClipControl = false
+  /// Where a viewport's origin may lie (GL 4.1, or ARB_viewport_array); nil where the GL does
+  /// not say. The GL moves an origin outside it to its end.
+  public var viewportBounds: ClosedRange<Int>? = nil
 
   /// Checks that the current context is GL 3.3 or newer, then reads its limits.
   ///
@@ -40,11 +43,15 @@ public struct GLInfo: Sendable {
     epoxy_glGetFloatv(GLenum(GL_ALIASED_POINT_SIZE_RANGE), &pointSizes)
     var viewport: [GLint] = [0, 0]
     epoxy_glGetIntegerv(GLenum(GL_MAX_VIEWPORT_DIMS), &viewport)
+    var bounds: [GLfloat] = [0, 0]
+    let hasBounds = version >= 41 || epoxy_has_gl_extension("GL_ARB_viewport_array")
+    if hasBounds { epoxy_glGetFloatv(GLenum(GL_VIEWPORT_BOUNDS_RANGE), &bounds) }
     return GLInfo(
       renderer: renderer, version: versionString, maxPointSize: pointSizes[1],
       maxViewport: (Int(viewport[0]), Int(viewport[1])),
       hasBaseInstance: version >= 42 || epoxy_has_gl_extension("GL_ARB_base_instance"),
-      hasClipControl: version >= 45 || epoxy_has_gl_extension("GL_ARB_clip_control"))
+      hasClipControl: version >= 45 || epoxy_has_gl_extension("GL_ARB_clip_control"),
+      viewportBounds: hasBounds && bounds[0] <= bounds[1] ? Int(bounds[0])...Int(bounds[1]) : nil)
   }
 
   /// Whether a GL context is current on this thread (one that answers a version).

@@ -46,7 +46,8 @@ package func uploadPendingRecords(
 }
 
 /// Draws every particle of `ring`'s live span (with its trail copies, when `trails`) as
-/// `primitive`s: one instanced draw per contiguous range (two across the wrap), nothing at all,
+/// `primitive`s: one instanced draw per contiguous range (two across the wrap; batches of one
+/// on llvmpipe, ``InstanceArray/batches``), nothing at all,
 /// not even `setUniforms`, when nothing is alive. `setUniforms` runs with the program bound and
 /// returns the uniform bytes it set. With `bound`, the program and vertex array are bound
 /// already and the GL is not asked for errors afterwards: a steady frame of a renderer that
@@ -117,6 +118,12 @@ package final class InstanceArray {
   /// cores: the frame about 7 % shorter (docs/performance.md).
   package static let batches: [(rendererPrefix: String, particles: Int)] = [("llvmpipe", 16_384)]
 
+  /// The most particles a point draw sends between flushes on the GL `info` describes; nil: no
+  /// limit (``batches``).
+  package static func batch(for info: GLInfo) -> Int? {
+    batches.first { info.renderer.hasPrefix($0.rendererPrefix) }?.particles
+  }
+
   /// The most copies a particle is drawn as: itself and the longest trail a record holds.
   static let maximumCopies = Int(ConfettiParticle.maximumTrail) + 1
   /// A quad's two triangles, as offsets into its four corners (in strip order).
@@ -127,7 +134,7 @@ package final class InstanceArray {
   package init(bindings: [Binding], info: GLInfo) {
     self.bindings = bindings
     hasBaseInstance = info.hasBaseInstance
-    batch = Self.batches.first { info.renderer.hasPrefix($0.rendererPrefix) }?.particles
+    batch = Self.batch(for: info)
     epoxy_glGenVertexArrays(1, &name)
     epoxy_glBindVertexArray(name)
     point(at: 0)
@@ -332,12 +339,26 @@ package struct SpriteProjection {
         (info.maxViewport.height - height) / 2))
   }
 
-  /// The viewport for drawing into `rect`: the rectangle and its margin on every side.
+  /// The viewport for drawing into `rect`: the rectangle and its margin on every side, as the
+  /// GL will have it: no larger than its largest viewport, its origin within its bounds. The
+  /// uniforms are computed from this one, so that a sprite is shaded where it is rasterised.
+  /// A rectangle larger than the largest viewport is drawn in part, not squeezed: the part
+  /// from the framebuffer's origin, where the rectangle reaches past it.
   package func viewport(for rect: PixelRect) -> PixelRect {
     let margin = margin(width: rect.width, height: rect.height)
-    return PixelRect(
-      x: rect.x - margin, y: rect.y - margin, width: rect.width + 2 * margin,
-      height: rect.height + 2 * margin)
+    let bounds = info.viewportBounds ?? Int.min...Int.max
+    func span(from start: Int, length: Int, largest: Int) -> (start: Int, length: Int) {
+      let (whole, kept) = (length + 2 * margin, min(length + 2 * margin, largest))
+      var origin = start - margin
+      if kept < whole {
+        // As near the framebuffer's origin as the rectangle reaches.
+        origin = min(max(origin, -margin), start + length + margin - kept)
+      }
+      return (min(max(origin, bounds.lowerBound), bounds.upperBound), kept)
+    }
+    let x = span(from: rect.x, length: rect.width, largest: info.maxViewport.width)
+    let y = span(from: rect.y, length: rect.height, largest: info.maxViewport.height)
+    return PixelRect(x: x.start, y: y.start, width: x.length, height: y.length)
   }
 
   /// Sets the last sizes' uniforms again, on `program` (a new one).
@@ -382,16 +403,14 @@ package struct SpriteProjection {
     if let current, current.rect == rect, current.window == window { return }
     current = (rect, window)
     let (width, height) = (rect.width, rect.height)
-    let margin = margin(width: width, height: height)
-    let (extendedWidth, extendedHeight) = (width + 2 * margin, height + 2 * margin)
+    let viewport = viewport(for: rect)
+    let (viewportWidth, viewportHeight) = (Double(viewport.width), Double(viewport.height))
     let pixelsPerPoint = (Double(width) / window.width, Double(height) / window.height)
-    // Points → pixels in the extended viewport → clip space, y flipped (points grow downward).
-    let scale = (
-      2 * pixelsPerPoint.0 / Double(extendedWidth), -2 * pixelsPerPoint.1 / Double(extendedHeight)
-    )
+    // Points → framebuffer pixels (y flipped: points grow downward) → the viewport's clip space.
+    let scale = (2 * pixelsPerPoint.0 / viewportWidth, -2 * pixelsPerPoint.1 / viewportHeight)
     let offset = (
-      2 * Double(margin) / Double(extendedWidth) - 1,
-      1 - 2 * Double(margin) / Double(extendedHeight)
+      2 * Double(rect.x - viewport.x) / viewportWidth - 1,
+      2 * Double(rect.y + height - viewport.y) / viewportHeight - 1
     )
     epoxy_glUseProgram(program.id)
     epoxy_glUniform4f(
@@ -402,8 +421,7 @@ package struct SpriteProjection {
       program.uniform("u_pointsToPixels"), Float(pixelsPerPoint.0), Float(-pixelsPerPoint.1),
       Float(rect.x), Float(rect.y + height))
     epoxy_glUniform2f(
-      program.uniform("u_pixelsToClip"), Float(2 / Double(extendedWidth)),
-      Float(-2 / Double(extendedHeight)))
+      program.uniform("u_pixelsToClip"), Float(2 / viewportWidth), Float(-2 / viewportHeight))
     epoxy_glUniform1f(
       program.uniform("u_pixelsPerPoint"),
       Float(Self.pixelsPerPoint(PixelRect(width: width, height: height), window: window)!))

@@ -276,8 +276,7 @@ final class PrimitiveTests: HeadlessGLTestCase {
       p.color = RGBA8.confettiPalette[index % RGBA8.confettiPalette.count]
       return p
     }
-    let batch = InstanceArray.batches.first { context.info.renderer.hasPrefix($0.rendererPrefix) }?
-      .particles
+    let batch = InstanceArray.batch(for: context.info)
     for trail in [0, 1] {
       var pictures: [SpritePrimitive: RGBAImage] = [:]
       for primitive in [SpritePrimitive.points, .instancedPoints] {
@@ -342,13 +341,82 @@ final class PrimitiveTests: HeadlessGLTestCase {
     let painted = reference.difference(from: blank).pixels
     XCTAssertGreaterThan(painted, 2000, "pieces were drawn")
     for (name, picture) in pictures {
-      // Quads and point sprites sample the same pixel centres: a rounding step or two apart
-      // (their corners interpolate the piece's frame from different places), and rarely. Where
-      // a turned piece's smoothed corner reaches past its point sprite's square, by 0.21 px at
-      // most (at 45°), the square leaves out pixels it covers by 2 % at most: 6 steps.
-      XCTAssertLessThanOrEqual(picture.difference(from: reference).largest, 6, name)
-      let differing = picture.difference(from: reference, threshold: 1).pixels
-      XCTAssertLessThan(differing, painted / 100, "\(name): \(differing) pixels differ")
+      assertSamePicture(picture, reference, painted: painted, name)
+    }
+  }
+
+  /// Quads and point sprites sample the same pixel centres: a rounding step or two apart (their
+  /// corners interpolate the piece's frame from different places), and rarely. Where a turned
+  /// piece's smoothed corner reaches past its point sprite's square, by 0.21 px at most (at
+  /// 45°), the square leaves out pixels the corner covers by 2 % at most: up to 6 steps, in a
+  /// few corner pixels.
+  func assertSamePicture(
+    _ picture: RGBAImage, _ reference: RGBAImage, painted: Int, _ name: String,
+    file: StaticString = #filePath, line: UInt = #line
+  ) {
+    XCTAssertLessThanOrEqual(
+      picture.difference(from: reference).largest, 6, name, file: file, line: line)
+    let corners = picture.difference(from: reference, threshold: 2).pixels
+    XCTAssertLessThanOrEqual(
+      corners, painted / 200, "\(name): \(corners) pixels differ by more than 2 steps",
+      file: file, line: line)
+    let differing = picture.difference(from: reference, threshold: 1).pixels
+    XCTAssertLessThan(
+      differing, painted / 100, "\(name): \(differing) pixels differ", file: file, line: line)
+  }
+
+  func testPointsLandWhereQuadsDoInAnyRectangleOfTheFramebuffer() throws {
+    // A grid of still pieces, each turned and tumbled its own way, in a 400 × 300 framebuffer.
+    func pieces(shiftedBy shift: Double) -> [ConfettiParticle] {
+      (0..<40).map { index in
+        var p = piece(14, 9, rotation: Degrees(17 * index), tumble: Radians(index % 5) * 0.3)
+        p.origin = Point(x: shift + 25 + Double(index % 8) * 48, y: 30 + Double(index / 8) * 55)
+        p.color = RGBA8.confettiPalette[index % RGBA8.confettiPalette.count]
+        return p
+      }
+    }
+    let widest = context.info.maxViewport.width + 600
+    let cases: [(String, PixelRect, Size, Double)] = [
+      // Offset from the framebuffer's corner, and fewer pixels per point across than down.
+      (
+        "an offset rectangle", PixelRect(x: 37, y: 23, width: 300, height: 200),
+        Size(width: 400, height: 300), 0
+      ),
+      // Wider than the GL's largest viewport, reaching past the framebuffer's left edge.
+      (
+        "a rectangle wider than any viewport",
+        PixelRect(x: 400 - widest, y: 0, width: widest, height: 300),
+        Size(width: Double(widest), height: 300), Double(widest - 400)
+      ),
+    ]
+    for (name, rect, window, shift) in cases {
+      let still = pieces(shiftedBy: shift)
+      var pictures: [SpritePrimitive: RGBAImage] = [:]
+      for primitive in [SpritePrimitive.points, .quads] {
+        var ring = ParticleRing(capacity: still.count)
+        ring.append(still, bornAt: 0)
+        let renderer = try ParticleRenderer(
+          capacity: still.count, info: context.info, primitive: primitive)
+        let frame = try OffscreenTarget(width: 400, height: 300, info: context.info)
+        frame.bind()
+        GLFrame.clear(to: background)
+        try renderer.draw(&ring, at: Tick(0.5), in: rect, window: window)
+        let image = try frame.read()
+        pictures[primitive] = image
+        // Every piece's centre is painted in its own colour, where the rectangle puts it.
+        let scale = (Double(rect.width) / window.width, Double(rect.height) / window.height)
+        for p in still {
+          let x = Double(rect.x) + p.origin.x * scale.0
+          let y = Double(300 - rect.y - rect.height) + p.origin.y * scale.1
+          XCTAssertEqual(
+            image[Int(x), Int(y)], RGBAImage.Pixel(p.color), "\(name), \(primitive): (\(x), \(y))")
+        }
+      }
+      let points = try XCTUnwrap(pictures[.points])
+      let blank = RGBAImage(width: 400, height: 300, fill: .init(background))
+      let painted = points.difference(from: blank).pixels
+      XCTAssertGreaterThan(painted, 40 * 60, "\(name): pieces were drawn")
+      assertSamePicture(try XCTUnwrap(pictures[.quads]), points, painted: painted, name)
     }
   }
 }
