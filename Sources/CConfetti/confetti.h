@@ -45,7 +45,8 @@
  * system's, and what happens then is undefined. Each leaves the context's state as it found it:
  * viewport, scissor, blending, colour mask, the enabled capabilities, the bound program,
  * vertex array, array, pixel-unpack and transform-feedback buffers, the active texture unit,
- * unit 0's texture and sampler, and the pixel-unpack settings. confetti_draw draws into the
+ * unit 0's texture and sampler, the pixel-unpack settings, and on a GL with clip control (4.5,
+ * or ARB_clip_control) the clip origin and depth mode. confetti_draw draws into the
  * framebuffer the host has bound, premultiplied-alpha blended over what is there, clipped to
  * its rectangle and to the host's scissor box if scissoring is on, and writes no depth. The
  * other calls touch no GL. (With CONFETTI_CACHE_GL_STATE a draw leaves its own state instead,
@@ -114,8 +115,8 @@ enum {
   CONFETTI_REDUCE_MOTION = 1,
   /* For a host that has the GL context to itself: the system keeps the GL state it sets
    * between draws instead of saving and restoring the host's (about fifty glGet and
-   * glIsEnabled queries a draw), so that a steady frame sends one uniform and one draw and asks
-   * the GL nothing. The host promises to leave the state as a draw left it and the context
+   * glIsEnabled queries a draw), so that a steady frame sends one uniform and one draw (on
+   * llvmpipe, one per 16,384 pieces, flushed in between) and asks the GL nothing. The host promises to leave the state as a draw left it and the context
    * current, or to call confetti_reset_gl_state_cache after changing it. Systems sharing a
    * context need no reset for each other: one sets its whole state again when another drew
    * last. What a draw leaves: premultiplied blending on, scissoring on with the draw's

@@ -40,7 +40,7 @@ public final class PlacedRenderer {
     self.phases = phases
     clipControl = info.hasClipControl
     phaseCounts = Array(repeating: 0, count: phases)
-    let host = HostGLState.current()
+    let host = HostGLState.current(clipControl: false)
     defer { host.restore() }
     var setup = UploadMeter()
     sprites = try SpriteProgram(
@@ -79,7 +79,7 @@ public final class PlacedRenderer {
       features.formUnion(ParticleShape(rawValue: UInt8(shape)).features)
     }
     let length = sprites.count * MemoryLayout<PlacedSprite>.stride
-    try HostGLState.preserving {
+    try HostGLState.preserving(clipControl: false) {
       epoxy_glBindBuffer(GLenum(GL_ARRAY_BUFFER), phaseBuffers[phase])
       epoxy_glBufferSubData(GLenum(GL_ARRAY_BUFFER), 0, GLsizeiptr(length), sprites.baseAddress)
       try checkGL("uploading \(sprites.count) sprites")
@@ -90,7 +90,7 @@ public final class PlacedRenderer {
 
   /// Sends the shape table, as ``ParticleRenderer/setShapeTable(_:images:)`` does.
   public func setShapeTable(_ table: ShapeTable, images: [RGBAImage]) throws {
-    try HostGLState.preserving {
+    try HostGLState.preserving(clipControl: false) {
       try sprites.setShapeTable(table, images: images, meter: &meter)
     }
   }

@@ -35,7 +35,8 @@ public enum GLStatePolicy: Sendable, Equatable {
   /// state as it left it. The default.
   case restore
   /// The renderer sets its state once and keeps it between its calls, asking the GL nothing: a
-  /// steady frame (nothing born, the same rectangle) sends one uniform and one draw. In
+  /// steady frame (nothing born, the same rectangle) sends one uniform and one draw (on
+  /// llvmpipe, one per ``InstanceArray/batches`` pieces). In
   /// exchange the host promises to leave the context's state as the renderer left it, or to
   /// say when it did not (`resetGLStateCache()`), after which the next draw sets it all again.
   /// The host's own draws then start from the renderer's state (blending on, a scissor box,
@@ -137,13 +138,9 @@ package struct HostGLState: Equatable {
 
   /// The state of the current context now; with `clipControl`, its clip origin and depth mode
   /// too (a GL that has them, ``GLInfo/hasClipControl``, about to draw).
-  package static func current(clipControl: Bool = false) -> HostGLState {
+  package static func current(clipControl: Bool) -> HostGLState {
     let enabled = capabilities.map { epoxy_glIsEnabled($0) != 0 }
-    let values = integers.map { name in
-      var value: GLint = 0
-      epoxy_glGetIntegerv(name, &value)
-      return value
-    }
+    let values = integers.map(integer)
     var viewport = [GLint](repeating: 0, count: 4)
     epoxy_glGetIntegerv(GLenum(GL_VIEWPORT), &viewport)
     var scissorBox = [GLint](repeating: 0, count: 4)
@@ -164,17 +161,18 @@ package struct HostGLState: Equatable {
     var range: [GLint64] = [0, 0]
     epoxy_glGetInteger64i_v(GLenum(GL_TRANSFORM_FEEDBACK_BUFFER_START), 0, &range[0])
     epoxy_glGetInteger64i_v(GLenum(GL_TRANSFORM_FEEDBACK_BUFFER_SIZE), 0, &range[1])
-    let clip =
-      clipControl
-      ? [GL_CLIP_ORIGIN, GL_CLIP_DEPTH_MODE].map { name in
-        var value: GLint = 0
-        epoxy_glGetIntegerv(GLenum(name), &value)
-        return value
-      } : nil
+    let clip = clipControl ? [GL_CLIP_ORIGIN, GL_CLIP_DEPTH_MODE].map { integer(GLenum($0)) } : nil
     return HostGLState(
       enabled: enabled, values: values, viewport: viewport, scissorBox: scissorBox,
       colorMask: colorMask, texture2D: texture2D, sampler: sampler,
       feedbackBinding: [Int(feedbackBuffer), Int(range[0]), Int(range[1])], clipControl: clip)
+  }
+
+  /// The current context's value of integer state `name`.
+  private static func integer(_ name: GLenum) -> GLint {
+    var value: GLint = 0
+    epoxy_glGetIntegerv(name, &value)
+    return value
   }
 
   /// The host's value of integer state `name` (one of ``integers``).
@@ -238,7 +236,7 @@ package struct HostGLState: Equatable {
   /// Runs `body`, then restores the state it found. The particle renderer's entry points save
   /// and restore the host's state, through here or with ``current(clipControl:)`` and ``restore()``
   /// directly; the bench's baseline renderer does so around its draw only.
-  package static func preserving<T>(clipControl: Bool = false, _ body: () throws -> T) rethrows
+  package static func preserving<T>(clipControl: Bool, _ body: () throws -> T) rethrows
     -> T
   {
     let host = current(clipControl: clipControl)

@@ -8,7 +8,8 @@ import ConfettiImage
 ///
 /// The GPU buffer mirrors the ring slot for slot and is allocated once. Per frame the renderer
 /// sends new records (only those), sets one uniform (the clock) and issues one instanced draw
-/// per contiguous live span: two across the wrap, none when nothing is alive.
+/// per contiguous live span: two across the wrap, none when nothing is alive (on llvmpipe, a
+/// span of points is sent in flushed batches: ``InstanceArray/batches``).
 ///
 /// Every method that touches the GL leaves the context's state as it found it
 /// (``HostGLState``): a host may draw its own scene before and after. Under
@@ -114,7 +115,7 @@ public final class ParticleRenderer {
   ) throws {
     try Self.check(capacity: capacity)
     self.capacity = capacity
-    let host = HostGLState.current()
+    let host = HostGLState.current(clipControl: false)
     defer { host.restore() }
     // The buffers first, then the program: a failure anywhere deletes what came before it.
     let recordBuffer = try allocateBuffer(
@@ -194,7 +195,7 @@ public final class ParticleRenderer {
   public func upload(from ring: inout ParticleRing) throws {
     checkUsable()
     precondition(ring.capacity == capacity, "the ring and the GPU buffer must match slot for slot")
-    try HostGLState.preserving { try sendPendingRecords(of: &ring) }
+    try HostGLState.preserving(clipControl: false) { try sendPendingRecords(of: &ring) }
   }
 
   /// Sends `ring`'s new records and notes what they need the shaders to compute.
@@ -219,7 +220,7 @@ public final class ParticleRenderer {
     checkUsable()
     // A new atlas replaces the texture a kept state binds.
     resetStateCache()
-    try HostGLState.preserving {
+    try HostGLState.preserving(clipControl: false) {
       try sprites.setShapeTable(table, images: images, meter: &meter)
     }
   }
@@ -230,7 +231,7 @@ public final class ParticleRenderer {
     checkUsable()
     guard table != cellTable else { return }
     cellTable = table
-    HostGLState.preserving { sendCellTable() }
+    HostGLState.preserving(clipControl: false) { sendCellTable() }
   }
 
   /// Sets the uniforms of ``cellTable`` on `program` (by default the drawing program's),
@@ -327,7 +328,7 @@ public final class ParticleRenderer {
   {
     checkUsable()
     precondition(slots.lowerBound >= 0 && slots.upperBound <= capacity, "slots out of range")
-    let host = HostGLState.current()
+    let host = HostGLState.current(clipControl: false)
     defer { host.restore() }
     resetStateCache()
     precondition(trailCopies >= 0, "trail copies cannot be negative")

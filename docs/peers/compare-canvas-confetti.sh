@@ -31,7 +31,8 @@ h=${size#*x}
 for round in $(seq "$rounds"); do
   log="$work/chromium-$round.log"
   # In a process group of its own, so that all of Chromium's processes end before confetti
-  # is measured: each is measured alone.
+  # is measured: each is measured alone. (setsid does not fork here, in a shell without job
+  # control, so $! is the group's leader.)
   setsid chromium --headless=new --no-sandbox --disable-gpu --hide-scrollbars \
     --window-size="$w,$h" --enable-logging=stderr --v=0 --user-data-dir="$work/profile" \
     "file://$work/canvas-confetti-bench.html?n=$n&w=$w&h=$h&frames=20" > "$log" 2>&1 &
