@@ -513,9 +513,16 @@ final class ExportTests: XCTestCase {
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
       let out = folder.appendingPathComponent("clip.\(format)")
       let result = try confetti(
-        ["render", "--size", "320x240", "--frames", "120", "--out", out.path], timeout: 120
+        ["render", "--size", "320x240", "--frames", "400", "--out", out.path], timeout: 120
       ) {
-        usleep(1_500_000)
+        // Moved once the export is under way (its hidden file made): an event, not a fixed
+        // delay that a fast render could finish within.
+        let started = Date()
+        while Date().timeIntervalSince(started) < 60 {
+          let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+          if names.contains(where: { $0.hasPrefix(".confetti-") }) { break }
+          usleep(10_000)
+        }
         try FileManager.default.moveItem(at: folder, to: moved)
       }
       XCTAssertEqual(result.status, 1, "\(format): \(result.stderr)")
