@@ -36,9 +36,8 @@ public enum GLStatePolicy: Sendable, Equatable {
   case restore
   /// The renderer sets its state once and keeps it between its calls, asking the GL nothing: a
   /// steady frame (nothing born, the same rectangle) sends one uniform and one draw (on
-  /// llvmpipe, one per ``InstanceArray/batches`` pieces). In
-  /// exchange the host promises to leave the context's state as the renderer left it, or to
-  /// say when it did not (`resetGLStateCache()`), after which the next draw sets it all again.
+  /// llvmpipe, one per 16,384 pieces). In exchange the host promises to leave the context's
+  /// state as the renderer left it, or to say when it did not (`resetGLStateCache()`), after which the next draw sets it all again.
   /// The host's own draws then start from the renderer's state (blending on, a scissor box,
   /// its program bound), and its scissor box no longer clips the confetti. Renderers sharing a
   /// context know of each other: one sets its whole state again when another drew last. For a
