@@ -116,14 +116,16 @@ enum {
   /* For a host that has the GL context to itself: the system keeps the GL state it sets
    * between draws instead of saving and restoring the host's (about fifty glGet and
    * glIsEnabled queries a draw), so that a steady frame sends one uniform and one draw (on
-   * llvmpipe, one per 16,384 pieces, flushed in between) and asks the GL nothing. The host promises to leave the state as a draw left it and the context
-   * current, or to call confetti_reset_gl_state_cache after changing it. Systems sharing a
-   * context need no reset for each other: one sets its whole state again when another drew
-   * last. What a draw leaves: premultiplied blending on, scissoring on with the draw's
-   * rectangle as its box (a host's glClear is clipped to it), program point size on, depth,
-   * stencil, culling and the rest off, its program and vertex array bound, its texture on
-   * unit 0, and a viewport a margin wider than the rectangle. The host's own scissor box is
-   * not read: the confetti is clipped to the draw's rectangle only. */
+   * llvmpipe, one per 16,384 pieces, flushed in between) and asks the GL nothing. The host
+   * promises to leave the state as a draw left it and the context current, or to call
+   * confetti_reset_gl_state_cache after changing it. Systems sharing a context need no reset
+   * for each other: one sets its whole state again when another drew last. What a draw
+   * leaves: premultiplied blending on, scissoring on with the draw's rectangle as its box (a
+   * host's glClear is clipped to it), program point size on, depth, stencil, culling and the
+   * rest off, its program and vertex array bound, its texture on unit 0, the clip origin at
+   * the lower left where the GL has clip control, and a viewport a margin wider than the
+   * rectangle. The host's own scissor box is not read: the confetti is clipped to the draw's
+   * rectangle only. */
   CONFETTI_CACHE_GL_STATE = 2
 };
 

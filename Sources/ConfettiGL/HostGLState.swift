@@ -37,9 +37,10 @@ public enum GLStatePolicy: Sendable, Equatable {
   /// The renderer sets its state once and keeps it between its calls, asking the GL nothing: a
   /// steady frame (nothing born, the same rectangle) sends one uniform and one draw (on
   /// llvmpipe, one per 16,384 pieces). In exchange the host promises to leave the context's
-  /// state as the renderer left it, or to say when it did not (`resetGLStateCache()`), after which the next draw sets it all again.
-  /// The host's own draws then start from the renderer's state (blending on, a scissor box,
-  /// its program bound), and its scissor box no longer clips the confetti. Renderers sharing a
+  /// state as the renderer left it, or to say when it did not (`resetGLStateCache()`), after
+  /// which the next draw sets it all again. The host's own draws then start from the
+  /// renderer's state (blending on, a scissor box, its program bound), and its scissor box no
+  /// longer clips the confetti. Renderers sharing a
   /// context know of each other: one sets its whole state again when another drew last. For a
   /// context the host leaves to confetti, as the confetti program's window and overlay do; in a
   /// debug build a steady frame does not ask the GL for errors either.
@@ -232,9 +233,10 @@ package struct HostGLState: Equatable {
     if let clipControl { epoxy_glClipControl(GLenum(clipControl[0]), GLenum(clipControl[1])) }
   }
 
-  /// Runs `body`, then restores the state it found. The particle renderer's entry points save
-  /// and restore the host's state, through here or with ``current(clipControl:)`` and ``restore()``
-  /// directly; the bench's baseline renderer does so around its draw only.
+  /// Runs `body`, then restores the state it found (with `clipControl`, the clip origin and
+  /// depth mode too). The particle renderer's entry points save and restore the host's state,
+  /// through here or with ``current(clipControl:)`` and ``restore()`` directly; the bench's
+  /// baseline renderer does so around its draw only.
   package static func preserving<T>(clipControl: Bool, _ body: () throws -> T) rethrows
     -> T
   {

@@ -406,7 +406,8 @@ package struct SpriteProjection {
     let viewport = viewport(for: rect)
     let (viewportWidth, viewportHeight) = (Double(viewport.width), Double(viewport.height))
     let pixelsPerPoint = (Double(width) / window.width, Double(height) / window.height)
-    // Points → framebuffer pixels (y flipped: points grow downward) → the viewport's clip space.
+    // Points → framebuffer pixels (y flipped: points grow downward) → the viewport's clip
+    // space.
     let scale = (2 * pixelsPerPoint.0 / viewportWidth, -2 * pixelsPerPoint.1 / viewportHeight)
     let offset = (
       2 * Double(rect.x - viewport.x) / viewportWidth - 1,
