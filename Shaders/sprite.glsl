@@ -8,6 +8,9 @@
 // Each particle is an instance, its record read with divisor 1, and each trail copy is a vertex
 // (or four) within it; or, with PER_VERTEX defined (point sprites only), each particle is a
 // vertex and each trail copy an instance (see SpritePrimitive.swift for why both).
+//
+// With WHOLE_PIXEL_POINTS defined (a compatibility profile, where a draw turns point sprites off),
+// a point is the smallest square of whole pixels that holds every pixel the sprite would.
 
 uniform vec4 u_pointsToClip;    // xy: scale, zw: offset, from window points to clip space
 uniform vec4 u_pointsToPixels;  // xy: scale, zw: offset, from window points to framebuffer
@@ -51,6 +54,24 @@ void hideSprite() {
 #endif
 }
 
+#ifdef WHOLE_PIXEL_POINTS
+// The side (px) of the smallest whole-pixel square holding every pixel whose centre lies within
+// the exact square of side `side` centred at `px` (framebuffer pixels). A compatibility profile
+// draws points that are not sprites so: a square of whole pixels around the pixel holding the
+// centre for an odd side, or around the pixel corner nearest it for an even one. The GL finds
+// that pixel from its own rounding of the centre, so the square is sized for the neighbour too
+// where the centre lies within WHOLE_PIXEL_SLACK of a pixel's edge or middle.
+float wholePixelSide(vec2 px, float side) {
+  vec2 first = ceil(px - 0.5 * side - 0.5);  // the first and last pixels the exact square holds
+  vec2 last = floor(px + 0.5 * side - 0.5);
+  vec2 odd = 2.0 * max(floor(px + WHOLE_PIXEL_SLACK) - first,
+                       last - floor(px - WHOLE_PIXEL_SLACK)) + 1.0;
+  vec2 even = 2.0 * max(floor(px + 0.5 + WHOLE_PIXEL_SLACK) - first,
+                        last + 1.0 - floor(px + 0.5 - WHOLE_PIXEL_SLACK));
+  return max(1.0, min(max(odd.x, odd.y), max(even.x, even.y)));
+}
+#endif
+
 // Places the sprite of the piece centred at `centre` (pt), half `halfSize` (px) wide and tall
 // in its own frame, turned clockwise by the angle whose cosine and sine are `turn`, once v_shape
 // is set. The sprite reaches EDGE_REACH pixels beyond the outline, for its smoothed edge, and no
@@ -87,6 +108,10 @@ void placeSprite(vec2 centre, vec2 halfSize, vec2 turn) {
   // within EDGE_REACH of the turned outline's box. (A turned rectangle's smoothed corner reaches
   // up to 0.21 px beyond that, at 45°, over pixels it covers by 2 % at most: the square leaves
   // those out, where a quad keeps them.)
-  gl_PointSize = min(2.0 * (max(extent.x, extent.y) + EDGE_REACH), u_maxPointSize);
+  float side = 2.0 * (max(extent.x, extent.y) + EDGE_REACH);
+#ifdef WHOLE_PIXEL_POINTS
+  side = wholePixelSide(px, side);
+#endif
+  gl_PointSize = min(side, u_maxPointSize);
 #endif
 }

@@ -39,14 +39,15 @@
  * from the framebuffer's bottom-left corner, as glViewport takes them.
  *
  * THE GL STATE CONTRACT. confetti_create, confetti_draw and confetti_destroy need the host's
- * OpenGL 3.3 core context current on the calling thread: the same context for a system's whole
+ * OpenGL 3.3 context (core or compatibility profile) current on the calling thread: the same context for a system's whole
  * life, or one that shares its objects. The library can tell when no context is current (an
  * error), not which one is: drawing with another context current uses names that are not the
  * system's, and what happens then is undefined. Each leaves the context's state as it found it:
  * viewport, scissor, blending, colour mask, the enabled capabilities, the bound program,
  * vertex array, array, pixel-unpack and transform-feedback buffers, the active texture unit,
- * unit 0's texture and sampler, the pixel-unpack settings, and on a GL with clip control (4.5,
- * or ARB_clip_control) the clip origin and depth mode. confetti_draw draws into the
+ * unit 0's texture and sampler, the pixel-unpack settings, on a GL with clip control (4.5, or
+ * ARB_clip_control) the clip origin and depth mode, and on a compatibility profile the point
+ * sprite, point smoothing, multisampling and alpha test capabilities. confetti_draw draws into the
  * framebuffer the host has bound, premultiplied-alpha blended over what is there, clipped to
  * its rectangle and to the host's scissor box if scissoring is on, and writes no depth. The
  * other calls touch no GL. (With CONFETTI_CACHE_GL_STATE a draw leaves its own state instead,
@@ -93,7 +94,7 @@ typedef enum confetti_status {
   /* The effect cannot be used: an unknown preset, malformed JSON or a value out of range in it,
    * a file that cannot be read, an image that cannot be decoded. */
   CONFETTI_ERROR_EFFECT = 3,
-  /* The GL cannot do it: no context current, older than OpenGL 3.3 core, a shader that did not
+  /* The GL cannot do it: no context current, older than OpenGL 3.3, a shader that did not
    * compile, more particles than one GL buffer holds. */
   CONFETTI_ERROR_GL = 4
 } confetti_status;

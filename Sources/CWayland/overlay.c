@@ -254,13 +254,21 @@ static int make_context(confetti_wl_overlay *overlay, char *error, size_t error_
     say(error, error_size, "EGL offers no RGBA window configuration with alpha on Wayland");
     return 0;
   }
-  const EGLint context_attributes[] = {
-      EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3, EGL_CONTEXT_OPENGL_PROFILE_MASK,
-      EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
-  overlay->context =
-      eglCreateContext(overlay->egl_display, config, EGL_NO_CONTEXT, context_attributes);
+  /* A compatibility profile where the driver has one (its points are whole-pixel squares, which
+     Mesa's llvmpipe draws faster), else a core profile. */
+  const EGLint profiles[] = {EGL_CONTEXT_OPENGL_COMPATIBILITY_PROFILE_BIT,
+                             EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT};
+  overlay->context = EGL_NO_CONTEXT;
+  for (size_t i = 0; i < 2 && overlay->context == EGL_NO_CONTEXT; i++) {
+    const EGLint context_attributes[] = {EGL_CONTEXT_MAJOR_VERSION,        3,
+                                         EGL_CONTEXT_MINOR_VERSION,        3,
+                                         EGL_CONTEXT_OPENGL_PROFILE_MASK, profiles[i],
+                                         EGL_NONE};
+    overlay->context =
+        eglCreateContext(overlay->egl_display, config, EGL_NO_CONTEXT, context_attributes);
+  }
   if (overlay->context == EGL_NO_CONTEXT) {
-    say(error, error_size, "cannot make an OpenGL 3.3 core context on Wayland (EGL error 0x%x)",
+    say(error, error_size, "cannot make an OpenGL 3.3 context on Wayland (EGL error 0x%x)",
         eglGetError());
     return 0;
   }

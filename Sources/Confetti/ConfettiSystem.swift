@@ -25,15 +25,16 @@ import ConfettiGL
 /// a rectangle of the framebuffer, so a HiDPI host passes its window size in points and its
 /// framebuffer rectangle in pixels.
 ///
-/// **GL state.** Creating, drawing and releasing need the host's GL 3.3 core context current
-/// on the calling thread. Each call leaves the context's state as it found it: viewport,
+/// **GL state.** Creating, drawing and releasing need the host's GL 3.3 context (core or
+/// compatibility profile) current on the calling thread. Each call leaves the context's state as it found it: viewport,
 /// scissor, blending and its functions and equations, colour mask, the capabilities depth
 /// test, stencil test, culling, program point size, rasterizer discard, logic op,
 /// alpha-to-coverage, alpha-to-one, sample coverage, sample mask and clip distances 0–7, the
 /// bound program, vertex array, array, pixel-unpack and transform-feedback buffers (and
 /// transform-feedback binding 0), the active texture unit, unit 0's 2D texture and sampler, the
-/// pixel-unpack settings, and where the GL has clip control (4.5, or ARB_clip_control) the clip
-/// origin and depth mode. It draws into the framebuffer the host
+/// pixel-unpack settings, where the GL has clip control (4.5, or ARB_clip_control) the clip
+/// origin and depth mode, and on a compatibility profile the capabilities point sprite, point
+/// smoothing, multisampling and alpha test. It draws into the framebuffer the host
 /// has bound, with premultiplied-alpha blending over what is there, and writes no depth. A
 /// program the host deleted while it was bound cannot be bound again: none is left bound.
 /// Saving and restoring takes about fifty GL queries a draw; a host that has the context to
@@ -104,7 +105,7 @@ public final class ConfettiSystem {
   /// - Throws: a one-line error when the effect cannot be used (a configuration value out of
   ///   its range, as a file's would be; an image that cannot be read, too
   ///   many shapes), the size or capacity is out of range or does not fit the GPU, no context
-  ///   is current, or it is older than GL 3.3 core. Nothing is left behind on the context when
+  ///   is current, or it is older than GL 3.3. Nothing is left behind on the context when
   ///   it throws.
   public init(
     effect: Effect, size: Size, capacity: Int? = nil, seed: UInt64 = 1,

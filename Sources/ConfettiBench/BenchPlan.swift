@@ -123,8 +123,7 @@ public struct BenchPlan: Sendable {
       run.finish()
       results[row.label] =
         run.result(
-          particles: count, size: PixelRect(width: width, height: height),
-          maxPointSize: info.maxPointSize
+          particles: count, size: PixelRect(width: width, height: height), info: info
         ).rounded
     }
     return results

@@ -172,14 +172,14 @@ public final class BenchRun {
   }
 
   /// This mode's figures; the pixels shaded are those of the last frame drawn, of `size`
-  /// pixels, on a GL whose largest point sprite is `maxPointSize`.
-  public func result(particles: Int, size: PixelRect, maxPointSize: Float) -> ModeResult {
+  /// pixels, on the GL `info` describes.
+  public func result(particles: Int, size: PixelRect, info: GLInfo) -> ModeResult {
     let frame = Summary(frameMilliseconds)
     let pixels = SpriteCoverage.pixelsPerParticle(
       scene.ring, table: scene.table, at: Tick(scene.time(ofFrame: max(0, self.frame - 1))),
       primitive: primitive,
       pixelsPerPoint: SpriteProjection.pixelsPerPoint(size, window: scene.window) ?? 0,
-      maxPointSize: Double(maxPointSize))
+      info: info)
     return ModeResult(
       primitive: primitive.rawValue, frames: frameMilliseconds.count, frame_ms: frame,
       gpu_ms: Summary(gpuMilliseconds), app_cpu_ms: Summary(appMilliseconds),

@@ -25,8 +25,8 @@ public final class PlacedRenderer {
   private var phaseCounts: [Int]
   /// What the sprites sent so far need the shaders to compute (their shapes).
   private var features = ShaderFeatures()
-  /// Whether a draw sets the clip origin, and so saves the host's (``GLInfo/hasClipControl``).
-  private let clipControl: Bool
+  /// The GL drawn on: what a draw sets, and so saves of the host's, depends on it.
+  private let info: GLInfo
 
   /// What the sprites are drawn as: the product's choice for the same GL.
   public var primitive: SpritePrimitive { sprites.primitive }
@@ -38,9 +38,9 @@ public final class PlacedRenderer {
     precondition(phases >= 1, "at least one set of sprites")
     self.capacity = capacity
     self.phases = phases
-    clipControl = info.hasClipControl
+    self.info = info
     phaseCounts = Array(repeating: 0, count: phases)
-    let host = HostGLState.current(clipControl: false)
+    let host = HostGLState.current(drawingOn: nil)
     defer { host.restore() }
     var setup = UploadMeter()
     sprites = try SpriteProgram(
@@ -79,7 +79,7 @@ public final class PlacedRenderer {
       features.formUnion(ParticleShape(rawValue: UInt8(shape)).features)
     }
     let length = sprites.count * MemoryLayout<PlacedSprite>.stride
-    try HostGLState.preserving(clipControl: false) {
+    try HostGLState.preserving(drawingOn: nil) {
       epoxy_glBindBuffer(GLenum(GL_ARRAY_BUFFER), phaseBuffers[phase])
       epoxy_glBufferSubData(GLenum(GL_ARRAY_BUFFER), 0, GLsizeiptr(length), sprites.baseAddress)
       try checkGL("uploading \(sprites.count) sprites")
@@ -90,7 +90,7 @@ public final class PlacedRenderer {
 
   /// Sends the shape table, as ``ParticleRenderer/setShapeTable(_:images:)`` does.
   public func setShapeTable(_ table: ShapeTable, images: [RGBAImage]) throws {
-    try HostGLState.preserving(clipControl: false) {
+    try HostGLState.preserving(drawingOn: nil) {
       try sprites.setShapeTable(table, images: images, meter: &meter)
     }
   }
@@ -100,7 +100,7 @@ public final class PlacedRenderer {
   public func draw(_ ring: ParticleRing, phase: Int = 0, in rect: PixelRect, window: Size) throws {
     let count = phaseCounts[phase]
     guard count > 0 else { return }
-    try HostGLState.preserving(clipControl: clipControl) {
+    try HostGLState.preserving(drawingOn: info) {
       try sprites.prepare(
         for: features, largestDiagonal: ring.largestDiagonal, in: rect, window: window,
         meter: &meter)

@@ -16,7 +16,8 @@ struct ShadersCommand: ParsableCommand {
       renderer links them: the shared constants and those #defines after each #version line, \
       every #include expanded, so that each compiles on its own. --all-features compiles in \
       every feature, as a port that must draw any effect would. With --primitive auto, the one \
-      this machine's GL would get.
+      this machine's GL would get, with its points sized as that GL draws them (whole-pixel \
+      squares on a compatibility profile); other primitives are printed for a core profile.
       """)
 
   @OptionGroup var effect: EffectOptions
@@ -39,15 +40,20 @@ struct ShadersCommand: ParsableCommand {
         ? ShaderFeatures.all
         : try EffectScene(config: loaded.config.validated(), capacity: 1, seed: 1).expectedFeatures
       var primitive = effect.primitive
+      var wholePixelPoints = false
       if primitive == .auto {
+        // As this machine's GL would draw it: its primitive, and its kind of points.
         let context = try DriverMessages.silenced { try HeadlessContext() }
         primitive = withExtendedLifetime(context) { primitive.resolved(for: context.info) }
+        wholePixelPoints = context.info.drawsWholePixelPoints && primitive != .quads
       }
-      let sources = ParticleRenderer.shaderSources(features: features, primitive: primitive)
+      let sources = ParticleRenderer.shaderSources(
+        features: features, primitive: primitive, wholePixelPoints: wholePixelPoints)
       let named = SpriteProgram.defines.filter { features.contains($0.feature) }.map(\.define)
       let what =
         "\(effect.config ?? "preset " + (effect.preset ?? "confetti")), drawn as "
-        + "\(primitive.rawValue); features: \(named.isEmpty ? "none" : named.joined(separator: " "))"
+        + "\(primitive.rawValue)\(wholePixelPoints ? " (whole-pixel squares)" : ""); "
+        + "features: \(named.isEmpty ? "none" : named.joined(separator: " "))"
       if stage != .fragment {
         print("// particle.vert for \(what)")
         print(sources.vertex)

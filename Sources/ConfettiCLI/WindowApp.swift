@@ -103,8 +103,6 @@ final class WindowApp {
     }
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3)
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3)
-    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE)
-    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE)
     glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE)
     var frame = (
       x: Int32(0), y: Int32(0), width: Int32(settings.size.width),
@@ -118,15 +116,26 @@ final class WindowApp {
         throw error
       }
     }
-    let created = DriverMessages.silenced {
-      glfwCreateWindow(frame.width, frame.height, "Confetti", nil, nil)
+    // A compatibility profile where the driver has one: its points are whole-pixel squares,
+    // which Mesa's llvmpipe draws faster (GLInfo.drawsWholePixelPoints). Else a core profile.
+    let created = DriverMessages.silenced { () -> OpaquePointer? in
+      for (profile, forwardCompatible) in [
+        (GLFW_OPENGL_COMPAT_PROFILE, GLFW_FALSE), (GLFW_OPENGL_CORE_PROFILE, GLFW_TRUE),
+      ] {
+        glfwWindowHint(GLFW_OPENGL_PROFILE, profile)
+        glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, forwardCompatible)
+        if let window = glfwCreateWindow(frame.width, frame.height, "Confetti", nil, nil) {
+          return window
+        }
+      }
+      return nil
     }
     guard let window = created
     else {
       let why = Self.glfwError()
       glfwTerminate()
       throw WindowError(
-        "cannot make an OpenGL 3.3 core window: \(why) — update the graphics "
+        "cannot make an OpenGL 3.3 window: \(why) — update the graphics "
           + "driver, or use Mesa's llvmpipe (LIBGL_ALWAYS_SOFTWARE=1)")
     }
     self.window = window

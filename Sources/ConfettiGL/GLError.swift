@@ -5,7 +5,7 @@ import Foundation
 public enum GLError: Error, CustomStringConvertible, Equatable {
   /// No GL context could be made (no display, no EGL platform, no driver).
   case noContext(String)
-  /// The GL is older than 3.3 core or lacks something the renderer needs.
+  /// The GL is older than 3.3 or lacks something the renderer needs.
   case unsupported(String)
   /// A shader did not compile; carries its file name and the compiler's log.
   case shaderCompile(file: String, log: String)

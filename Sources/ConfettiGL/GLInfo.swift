@@ -20,6 +20,13 @@ public struct GLInfo: Sendable {
   /// Where a viewport's origin may lie (GL 4.1, or ARB_viewport_array); nil where the GL does
   /// not say. The GL moves an origin outside it to its end.
   public var viewportBounds: ClosedRange<Int>? = nil
+  /// Whether points are drawn as whole-pixel squares: a compatibility-profile context, where
+  /// a draw turns point sprites off and the GL's rule for other points places each square on
+  /// whole pixels (around the pixel holding the centre for odd sizes, the pixel corner nearest
+  /// it for even ones). Mesa's llvmpipe rasterises those squares as rectangles, a faster path
+  /// than the one it takes for a sprite's square (docs/performance.md). A core profile has only
+  /// sprites, sized to the fraction of a pixel.
+  public var drawsWholePixelPoints = false
 
   /// Checks that the current context is GL 3.3 or newer, then reads its limits.
   ///
@@ -36,7 +43,7 @@ public struct GLInfo: Sendable {
     let versionString = string(GL_VERSION)
     guard epoxy_is_desktop_gl(), version >= 33 else {
       throw GLError.unsupported(
-        "OpenGL 3.3 core is required, but \(renderer) offers \(versionString); "
+        "OpenGL 3.3 is required, but \(renderer) offers \(versionString); "
           + "update the graphics driver, or use Mesa's llvmpipe (LIBGL_ALWAYS_SOFTWARE=1)")
     }
     var pointSizes: [GLfloat] = [0, 0]
@@ -46,12 +53,15 @@ public struct GLInfo: Sendable {
     var bounds: [GLfloat] = [0, 0]
     let hasBounds = version >= 41 || epoxy_has_gl_extension("GL_ARB_viewport_array")
     if hasBounds { epoxy_glGetFloatv(GLenum(GL_VIEWPORT_BOUNDS_RANGE), &bounds) }
+    var profile: GLint = 0
+    epoxy_glGetIntegerv(GLenum(GL_CONTEXT_PROFILE_MASK), &profile)
     return GLInfo(
       renderer: renderer, version: versionString, maxPointSize: pointSizes[1],
       maxViewport: (Int(viewport[0]), Int(viewport[1])),
       hasBaseInstance: version >= 42 || epoxy_has_gl_extension("GL_ARB_base_instance"),
       hasClipControl: version >= 45 || epoxy_has_gl_extension("GL_ARB_clip_control"),
-      viewportBounds: hasBounds && bounds[0] <= bounds[1] ? Int(bounds[0])...Int(bounds[1]) : nil)
+      viewportBounds: hasBounds && bounds[0] <= bounds[1] ? Int(bounds[0])...Int(bounds[1]) : nil,
+      drawsWholePixelPoints: profile & GLint(GL_CONTEXT_COMPATIBILITY_PROFILE_BIT) != 0)
   }
 
   /// Whether a GL context is current on this thread (one that answers a version).

@@ -1,6 +1,8 @@
 @preconcurrency import CEpoxy
 
-/// A GL 3.3 core context with no window and no display, through EGL.
+/// A GL 3.3 context with no window and no display, through EGL: a compatibility profile where
+/// the driver offers one (its points are whole-pixel squares, which Mesa's llvmpipe draws
+/// faster: ``GLInfo/drawsWholePixelPoints``), else a core profile.
 ///
 /// It tries EGL's device platform first (NVIDIA's EGL on a headless server, and Mesa's software
 /// device), then Mesa's surfaceless platform. The context is made current without a surface
@@ -15,11 +17,21 @@ public final class HeadlessContext {
   /// The context's renderer, version and limits.
   public let info: GLInfo
 
-  public init() throws {
+  /// Which profile of GL 3.3 a context is asked for.
+  public enum Profile: Sendable {
+    /// A compatibility profile, falling back to core where the driver has none: the default.
+    case compatibility
+    /// A core profile only.
+    case core
+  }
+
+  /// Makes a context of `profile` (by default a compatibility profile where there is one) and
+  /// makes it current.
+  public init(profile: Profile = .compatibility) throws {
     var failures: [String] = []
     for candidate in Self.candidateDisplays() {
       do {
-        let context = try Self.makeContext(on: candidate.display)
+        let context = try Self.makeContext(on: candidate.display, profile: profile)
         guard epoxy_eglMakeCurrent(candidate.display, nil, nil, context) != 0 else {
           _ = epoxy_eglDestroyContext(candidate.display, context)
           throw GLError.noContext("eglMakeCurrent failed: \(Self.eglError())")
@@ -83,7 +95,7 @@ public final class HeadlessContext {
     return displays
   }
 
-  private static func makeContext(on display: EGLDisplay) throws -> EGLContext {
+  private static func makeContext(on display: EGLDisplay, profile: Profile) throws -> EGLContext {
     var major: EGLint = 0
     var minor: EGLint = 0
     guard epoxy_eglInitialize(display, &major, &minor) != 0 else {
@@ -102,19 +114,22 @@ public final class HeadlessContext {
     var config: EGLConfig?
     var configCount: EGLint = 0
     _ = epoxy_eglChooseConfig(display, configAttributes, &config, 1, &configCount)
-    let contextAttributes: [EGLint] = [
-      EGLint(EGL_CONTEXT_MAJOR_VERSION), 3, EGLint(EGL_CONTEXT_MINOR_VERSION), 3,
-      EGLint(EGL_CONTEXT_OPENGL_PROFILE_MASK), EGLint(EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT),
-      EGLint(EGL_NONE),
-    ]
-    // Without a config, EGL_KHR_no_config_context lets the context be made anyway.
-    guard
-      let context = epoxy_eglCreateContext(
+    let profiles =
+      (profile == .compatibility ? [EGL_CONTEXT_OPENGL_COMPATIBILITY_PROFILE_BIT] : [])
+      + [EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT]
+    for bit in profiles {
+      let contextAttributes: [EGLint] = [
+        EGLint(EGL_CONTEXT_MAJOR_VERSION), 3, EGLint(EGL_CONTEXT_MINOR_VERSION), 3,
+        EGLint(EGL_CONTEXT_OPENGL_PROFILE_MASK), EGLint(bit), EGLint(EGL_NONE),
+      ]
+      // Without a config, EGL_KHR_no_config_context lets the context be made anyway.
+      if let context = epoxy_eglCreateContext(
         display, configCount > 0 ? config : nil, nil, contextAttributes)
-    else {
-      throw GLError.noContext("no OpenGL 3.3 core context: \(eglError())")
+      {
+        return context
+      }
     }
-    return context
+    throw GLError.noContext("no OpenGL 3.3 context: \(eglError())")
   }
 
   private static func eglError() -> String {

@@ -106,6 +106,13 @@ package struct HostGLState: Equatable {
       GL_SAMPLE_ALPHA_TO_COVERAGE, GL_SAMPLE_ALPHA_TO_ONE, GL_SAMPLE_COVERAGE, GL_SAMPLE_MASK,
     ].map { GLenum($0) } + clipDistances
 
+  /// Capabilities only a compatibility profile has (``GLInfo/drawsWholePixelPoints``), which a
+  /// sprite draw there turns off: point sprites, point smoothing and multisampling (each would
+  /// draw points by another rule than the whole-pixel squares the vertex shader sizes), and the
+  /// alpha test (it would drop a piece's smoothed edge).
+  package static let compatibilityCapabilities =
+    [GL_POINT_SPRITE, GL_POINT_SMOOTH, GL_MULTISAMPLE, GL_ALPHA_TEST].map { GLenum($0) }
+
   /// The pixel-unpack settings a texture upload depends on; alignment first.
   package static let unpackSettings = [
     GL_UNPACK_ALIGNMENT, GL_UNPACK_ROW_LENGTH, GL_UNPACK_SKIP_ROWS, GL_UNPACK_SKIP_PIXELS,
@@ -135,10 +142,15 @@ package struct HostGLState: Equatable {
   /// The clip origin and depth mode, read where a draw sets them (``GLInfo/hasClipControl``);
   /// nil where not read.
   package var clipControl: [GLint]? = nil
+  /// Whether each of ``compatibilityCapabilities`` was enabled, read where a draw turns them off
+  /// (``GLInfo/drawsWholePixelPoints``); nil where not read.
+  package var compatibilityEnabled: [Bool]? = nil
 
-  /// The state of the current context now; with `clipControl`, its clip origin and depth mode
-  /// too (a GL that has them, ``GLInfo/hasClipControl``, about to draw).
-  package static func current(clipControl: Bool) -> HostGLState {
+  /// The state of the current context now. With `draw`, the GL a sprite draw is about to run
+  /// on, the state only such a draw sets there too: the clip origin and depth mode
+  /// (``GLInfo/hasClipControl``), the ``compatibilityCapabilities``
+  /// (``GLInfo/drawsWholePixelPoints``).
+  package static func current(drawingOn draw: GLInfo?) -> HostGLState {
     let enabled = capabilities.map { epoxy_glIsEnabled($0) != 0 }
     let values = integers.map(integer)
     var viewport = [GLint](repeating: 0, count: 4)
@@ -161,11 +173,17 @@ package struct HostGLState: Equatable {
     var range: [GLint64] = [0, 0]
     epoxy_glGetInteger64i_v(GLenum(GL_TRANSFORM_FEEDBACK_BUFFER_START), 0, &range[0])
     epoxy_glGetInteger64i_v(GLenum(GL_TRANSFORM_FEEDBACK_BUFFER_SIZE), 0, &range[1])
-    let clip = clipControl ? [GL_CLIP_ORIGIN, GL_CLIP_DEPTH_MODE].map { integer(GLenum($0)) } : nil
+    let clip =
+      draw?.hasClipControl == true
+      ? [GL_CLIP_ORIGIN, GL_CLIP_DEPTH_MODE].map { integer(GLenum($0)) } : nil
+    let compatibility =
+      draw?.drawsWholePixelPoints == true
+      ? compatibilityCapabilities.map { epoxy_glIsEnabled($0) != 0 } : nil
     return HostGLState(
       enabled: enabled, values: values, viewport: viewport, scissorBox: scissorBox,
       colorMask: colorMask, texture2D: texture2D, sampler: sampler,
-      feedbackBinding: [Int(feedbackBuffer), Int(range[0]), Int(range[1])], clipControl: clip)
+      feedbackBinding: [Int(feedbackBuffer), Int(range[0]), Int(range[1])], clipControl: clip,
+      compatibilityEnabled: compatibility)
   }
 
   /// The current context's value of integer state `name`.
@@ -196,6 +214,9 @@ package struct HostGLState: Equatable {
   /// Puts every saved piece of state back on the current context.
   package func restore() {
     for (capability, on) in zip(Self.capabilities, enabled) {
+      if on { epoxy_glEnable(capability) } else { epoxy_glDisable(capability) }
+    }
+    for (capability, on) in zip(Self.compatibilityCapabilities, compatibilityEnabled ?? []) {
       if on { epoxy_glEnable(capability) } else { epoxy_glDisable(capability) }
     }
     // A program the host deleted while it was current lived only as long as it stayed current:
@@ -233,14 +254,14 @@ package struct HostGLState: Equatable {
     if let clipControl { epoxy_glClipControl(GLenum(clipControl[0]), GLenum(clipControl[1])) }
   }
 
-  /// Runs `body`, then restores the state it found (with `clipControl`, the clip origin and
-  /// depth mode too). The particle renderer's entry points save and restore the host's state,
-  /// through here or with ``current(clipControl:)`` and ``restore()`` directly; the bench's
-  /// baseline renderer does so around its draw only.
-  package static func preserving<T>(clipControl: Bool, _ body: () throws -> T) rethrows
+  /// Runs `body`, then restores the state it found (with `draw`, what a sprite draw on that GL
+  /// sets too). The particle renderer's entry points save and restore the host's state, through
+  /// here or with ``current(drawingOn:)`` and ``restore()`` directly; the bench's baseline
+  /// renderer does so around its draw only.
+  package static func preserving<T>(drawingOn draw: GLInfo?, _ body: () throws -> T) rethrows
     -> T
   {
-    let host = current(clipControl: clipControl)
+    let host = current(drawingOn: draw)
     defer { host.restore() }
     return try body()
   }

@@ -76,7 +76,7 @@ public final class ParticleRenderer {
     }
   }
 
-  /// A renderer for rings of `capacity` records, on the current context (GL 3.3 core, whose
+  /// A renderer for rings of `capacity` records, on the current context (GL 3.3, whose
   /// limits `info` holds), drawing `primitive`s (by default the one measured faster on this
   /// GL), its shaders compiled for `features` from the start (they gain any others the records
   /// and the cell table need, by building the program again: pass an effect's
@@ -92,13 +92,15 @@ public final class ParticleRenderer {
   }
 
   /// The vertex and fragment shaders' text exactly as a renderer drawing `primitive` (not
-  /// `auto`, which depends on the GL), compiled for `features`, links them: ready to compile
-  /// on their own (a port's starting point; `confetti shaders` prints them).
-  public static func shaderSources(features: ShaderFeatures, primitive: SpritePrimitive)
-    -> (vertex: String, fragment: String)
-  {
+  /// `auto`, which depends on the GL), compiled for `features`, links them on a GL that draws
+  /// points as whole-pixel squares (a compatibility profile) or as sprites: ready to compile on
+  /// their own (a port's starting point; `confetti shaders` prints them).
+  public static func shaderSources(
+    features: ShaderFeatures, primitive: SpritePrimitive, wholePixelPoints: Bool = false
+  ) -> (vertex: String, fragment: String) {
     let sources = SpriteProgram.sources(
-      .embedded("particle.vert"), features: features, primitive: primitive)
+      .embedded("particle.vert"), features: features, primitive: primitive,
+      wholePixelPoints: wholePixelPoints)
     return (sources.vertex.text, sources.fragment.text)
   }
 
@@ -115,7 +117,7 @@ public final class ParticleRenderer {
   ) throws {
     try Self.check(capacity: capacity)
     self.capacity = capacity
-    let host = HostGLState.current(clipControl: false)
+    let host = HostGLState.current(drawingOn: nil)
     defer { host.restore() }
     // The buffers first, then the program: a failure anywhere deletes what came before it.
     let recordBuffer = try allocateBuffer(
@@ -195,7 +197,7 @@ public final class ParticleRenderer {
   public func upload(from ring: inout ParticleRing) throws {
     checkUsable()
     precondition(ring.capacity == capacity, "the ring and the GPU buffer must match slot for slot")
-    try HostGLState.preserving(clipControl: false) { try sendPendingRecords(of: &ring) }
+    try HostGLState.preserving(drawingOn: nil) { try sendPendingRecords(of: &ring) }
   }
 
   /// Sends `ring`'s new records and notes what they need the shaders to compute.
@@ -220,7 +222,7 @@ public final class ParticleRenderer {
     checkUsable()
     // A new atlas replaces the texture a kept state binds.
     resetStateCache()
-    try HostGLState.preserving(clipControl: false) {
+    try HostGLState.preserving(drawingOn: nil) {
       try sprites.setShapeTable(table, images: images, meter: &meter)
     }
   }
@@ -231,7 +233,7 @@ public final class ParticleRenderer {
     checkUsable()
     guard table != cellTable else { return }
     cellTable = table
-    HostGLState.preserving(clipControl: false) { sendCellTable() }
+    HostGLState.preserving(drawingOn: nil) { sendCellTable() }
   }
 
   /// Sets the uniforms of ``cellTable`` on `program` (by default the drawing program's),
@@ -275,7 +277,7 @@ public final class ParticleRenderer {
     // Nothing to send or draw: not a GL call, not even a query.
     guard !ring.pendingUploadRanges.isEmpty || !ring.drawnSlotRanges.isEmpty else { return }
     let host =
-      statePolicy == .restore ? HostGLState.current(clipControl: info.hasClipControl) : nil
+      statePolicy == .restore ? HostGLState.current(drawingOn: info) : nil
     defer { host?.restore() }
     try sendPendingRecords(of: &ring)
     guard !ring.drawnSlotRanges.isEmpty else { return }
@@ -328,7 +330,7 @@ public final class ParticleRenderer {
   {
     checkUsable()
     precondition(slots.lowerBound >= 0 && slots.upperBound <= capacity, "slots out of range")
-    let host = HostGLState.current(clipControl: false)
+    let host = HostGLState.current(drawingOn: nil)
     defer { host.restore() }
     resetStateCache()
     precondition(trailCopies >= 0, "trail copies cannot be negative")

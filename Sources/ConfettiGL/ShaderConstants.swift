@@ -37,12 +37,22 @@ public enum ShaderConstants {
     ("SHORTEST_STREAK", float(ParticleState.shortestStreak)),
     // Sprites.
     ("EDGE_REACH", float(edgeReach)),
+    ("WHOLE_PIXEL_SLACK", float(wholePixelSlack)),
   ]
 
   /// How far beyond a piece's outline its smoothed edge reaches, in pixels: a pixel whose
   /// centre lies within it is partly covered (inside distance + this, clamped to 0…1), so a
   /// sprite reaches that far beyond the outline and no further.
   public static let edgeReach = 0.5
+
+  /// How far (px) the GL's own window position of a point may lie from the vertex shader's,
+  /// either way: its rounding to 1/256 px and float arithmetic in another order. A whole-pixel
+  /// square is sized for both pixels (or pixel corners) its centre may then be placed by.
+  public static let wholePixelSlack = 1.0 / 64
+
+  /// How much wider than a sprite's exact square a whole-pixel square can be, in pixels: up to a
+  /// pixel each side for landing on whole pixels, and the slack either way.
+  public static let wholePixelMargin = 3.0
 
   /// The `#define` lines' text, without `#define`.
   public static var definitions: [String] { values.map { "\($0.name) \($0.value)" } }

@@ -2,8 +2,9 @@
 /// and which is cheapest depends on the GL (``resolved(for:)``).
 public enum SpritePrimitive: String, CaseIterable, Sendable {
   /// A point sprite per particle, each particle a vertex (its record read per vertex; trail
-  /// copies are instances). The sprite is a square around the rotated piece's bounding box: it
-  /// shades pixels the piece does not cover, and the GL caps its size
+  /// copies are instances). The sprite is a square around the rotated piece's bounding box (of
+  /// whole pixels on a compatibility profile, ``GLInfo/drawsWholePixelPoints``): it shades
+  /// pixels the piece does not cover, and the GL caps its size
   /// (``GLInfo/maxPointSize``): a ring holding a piece bigger than that is drawn with quads from
   /// then on.
   case points
@@ -36,12 +37,14 @@ public enum SpritePrimitive: String, CaseIterable, Sendable {
   /// Vertices a draw runs per particle and copy: a quad's four corners, or one.
   var verticesPerCopy: Int { self == .quads ? 4 : 1 }
 
-  /// What sprite.glsl and particle.frag are compiled with to draw this primitive.
-  package var shaderDefines: [String] {
+  /// What sprite.glsl and particle.frag are compiled with to draw this primitive, on a GL that
+  /// draws points as whole-pixel squares (``GLInfo/drawsWholePixelPoints``) or not.
+  package func shaderDefines(wholePixelPoints: Bool) -> [String] {
+    let sizing = wholePixelPoints ? ["WHOLE_PIXEL_POINTS"] : []
     switch self {
-    case .quads: ["QUADS"]
-    case .points: ["PER_VERTEX"]
-    case .instancedPoints, .auto: []
+    case .quads: return ["QUADS"]
+    case .points: return ["PER_VERTEX"] + sizing
+    case .instancedPoints, .auto: return sizing
     }
   }
 

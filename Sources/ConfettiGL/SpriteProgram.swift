@@ -41,7 +41,9 @@ package final class SpriteProgram {
     (self.vertex, self.attributes, self.feedbackVaryings, self.info) =
       (vertex, attributes, feedbackVaryings, info)
     (self.primitive, self.features) = (primitive.resolved(for: info), features)
-    sources = Self.sources(vertex, features: features, primitive: self.primitive)
+    sources = Self.sources(
+      vertex, features: features, primitive: self.primitive,
+      wholePixelPoints: info.drawsWholePixelPoints)
     program = try Self.build(sources, attributes, feedbackVaryings)
     projection = SpriteProjection(info: info)
     setLimits()
@@ -68,14 +70,17 @@ package final class SpriteProgram {
   ]
 
   /// The text of the vertex shader `vertex` and of particle.frag exactly as a program drawing
-  /// `primitive` (points, instanced points or quads), compiled for `features`, is linked from:
+  /// `primitive` (points, instanced points or quads), compiled for `features`, on a GL that draws
+  /// points as whole-pixel squares or not (``GLInfo/drawsWholePixelPoints``), is linked from:
   /// the shared constants and the features' and primitive's `#define`s after each `#version`,
   /// every `#include` in place. `confetti shaders` prints it.
   package static func sources(
-    _ vertex: ShaderSource, features: ShaderFeatures, primitive: SpritePrimitive
+    _ vertex: ShaderSource, features: ShaderFeatures, primitive: SpritePrimitive,
+    wholePixelPoints: Bool
   ) -> (vertex: ShaderSource, fragment: ShaderSource) {
     let defines =
-      primitive.shaderDefines + Self.defines.filter { features.contains($0.feature) }.map(\.define)
+      primitive.shaderDefines(wholePixelPoints: wholePixelPoints)
+      + Self.defines.filter { features.contains($0.feature) }.map(\.define)
     return (vertex.defining(defines), ShaderSource.embedded("particle.frag").defining(defines))
   }
 
@@ -89,9 +94,12 @@ package final class SpriteProgram {
   }
 
   /// Whether a piece whose diagonal reaches `diagonal` points fits a point sprite at
-  /// `pixelsPerPoint`.
+  /// `pixelsPerPoint` (a whole-pixel square, ``GLInfo/drawsWholePixelPoints``, reaches up to
+  /// ``ShaderConstants/wholePixelMargin`` further).
   private func pointsHold(_ diagonal: Points, pixelsPerPoint: Double) -> Bool {
-    diagonal * pixelsPerPoint + 2 * ShaderConstants.edgeReach <= Double(info.maxPointSize)
+    let margin = info.drawsWholePixelPoints ? ShaderConstants.wholePixelMargin : 0
+    return diagonal * pixelsPerPoint + 2 * ShaderConstants.edgeReach + margin
+      <= Double(info.maxPointSize)
   }
 
   package func setShapeTable(_ table: ShapeTable, images: [RGBAImage], meter: inout UploadMeter)
@@ -109,7 +117,7 @@ package final class SpriteProgram {
   package func target(
     _ rect: PixelRect, window: Size, clip: PixelRect?, meter: inout UploadMeter
   ) -> Bool {
-    applySpriteState(clipControl: info.hasClipControl)
+    applySpriteState(for: info)
     shapes.bind()
     return projection.apply(
       rect: rect, window: window, clip: clip, program: program, meter: &meter)
@@ -143,7 +151,9 @@ package final class SpriteProgram {
     guard !features.isSuperset(of: wanted) || wantedPrimitive != primitive else { return false }
     let union = features.union(wanted)
     let replaced = program
-    let rebuilt = Self.sources(vertex, features: union, primitive: wantedPrimitive)
+    let rebuilt = Self.sources(
+      vertex, features: union, primitive: wantedPrimitive,
+      wholePixelPoints: info.drawsWholePixelPoints)
     program = try Self.build(rebuilt, attributes, feedbackVaryings)
     replaced.release()
     (features, primitive, sources) = (union, wantedPrimitive, rebuilt)

@@ -293,10 +293,12 @@ private func pointAttribute(_ attribute: RecordAttribute, stride: Int, first: In
 /// Sets every piece of state a sprite draw needs, whatever the host left: premultiplied
 /// blending, program point size, scissor, all colour channels written, no depth, stencil,
 /// culling, logic op, sample masking or coverage, or clip distances, texture unit 0 free of any
-/// sampler object, and with `clipControl` (``GLInfo/hasClipControl``), the clip origin at the
-/// lower left, where the fragment shader's gl_FragCoord expects it. Callers save the host's
-/// state first (``HostGLState``).
-package func applySpriteState(clipControl: Bool) {
+/// sampler object; on a GL with clip control (``GLInfo/hasClipControl``), the clip origin at
+/// the lower left, where the fragment shader's gl_FragCoord expects it; on a compatibility
+/// profile (``GLInfo/drawsWholePixelPoints``), none of
+/// ``HostGLState/compatibilityCapabilities``. Callers save the host's state first
+/// (``HostGLState``).
+package func applySpriteState(for info: GLInfo) {
   epoxy_glEnable(GLenum(GL_BLEND))
   epoxy_glEnable(GLenum(GL_PROGRAM_POINT_SIZE))
   epoxy_glEnable(GLenum(GL_SCISSOR_TEST))
@@ -307,8 +309,11 @@ package func applySpriteState(clipControl: Bool) {
   epoxy_glColorMask(GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE))
   epoxy_glActiveTexture(GLenum(GL_TEXTURE0))
   epoxy_glBindSampler(0, 0)
-  if clipControl {
+  if info.hasClipControl {
     epoxy_glClipControl(GLenum(GL_LOWER_LEFT), GLenum(GL_NEGATIVE_ONE_TO_ONE))
+  }
+  if info.drawsWholePixelPoints {
+    for capability in HostGLState.compatibilityCapabilities { epoxy_glDisable(capability) }
   }
 }
 

@@ -41,6 +41,12 @@ final class LibraryTests: HeadlessGLTestCase {
     if context.info.hasClipControl {
       epoxy_glClipControl(GLenum(GL_UPPER_LEFT), GLenum(GL_ZERO_TO_ONE))
     }
+    // Where the profile has them: round points, sprites (not whole-pixel squares), and an alpha
+    // test that drops every smoothed edge. (Multisampling is on from the start.)
+    if context.info.drawsWholePixelPoints {
+      for on in [GL_POINT_SPRITE, GL_POINT_SMOOTH, GL_ALPHA_TEST] { epoxy_glEnable(GLenum(on)) }
+      epoxy_glAlphaFunc(GLenum(GL_GREATER), 0.99)
+    }
     epoxy_glActiveTexture(GLenum(GL_TEXTURE0))
     epoxy_glBindTexture(GLenum(GL_TEXTURE_2D), hostTexture)
     epoxy_glBindSampler(0, hostSampler)
@@ -51,7 +57,7 @@ final class LibraryTests: HeadlessGLTestCase {
 
   /// The host's state as a draw saves it: its clip origin too, where the GL has one.
   private func hostState() -> HostGLState {
-    HostGLState.current(clipControl: context.info.hasClipControl)
+    HostGLState.current(drawingOn: context.info)
   }
 
   private var hostProgram: ShaderProgram?
@@ -99,6 +105,9 @@ final class LibraryTests: HeadlessGLTestCase {
     XCTAssertTrue(before.isEnabled(GL_DEPTH_TEST))
     if context.info.renderer.hasPrefix("llvmpipe") {
       XCTAssertEqual(before.clipControl, [GL_UPPER_LEFT, GL_ZERO_TO_ONE], "llvmpipe has GL 4.5")
+      XCTAssertEqual(
+        before.compatibilityEnabled, [true, true, true, true],
+        "llvmpipe has a compatibility profile")
     }
     XCTAssertEqual(before.texture2D, GLint(hostTexture))
 

@@ -243,8 +243,11 @@ final class PrimitiveTests: HeadlessGLTestCase {
         for (name, p) in pieces {
           let (image, state, used) = try draw(p, as: primitive, pixelsPerPoint: scale)
           let what = "\(name) as \(primitive) at \(scale) px/pt"
-          // The renderer's own test: the piece's largest diagonal, and a pixel each side.
-          let pixels = ParticleRecord(p, birth: Tick(0)).largestDiagonal * Double(scale) + 2
+          // The renderer's own test: the piece's largest diagonal, and a pixel each side (and
+          // a whole-pixel square's margin).
+          let margin = context.info.drawsWholePixelPoints ? ShaderConstants.wholePixelMargin : 0
+          let pixels =
+            ParticleRecord(p, birth: Tick(0)).largestDiagonal * Double(scale) + 2 + margin
           if primitive != .quads, pixels > Double(context.info.maxPointSize) {
             XCTAssertEqual(used, .quads, "\(what): too big for a point sprite")
           } else {
@@ -363,6 +366,56 @@ final class PrimitiveTests: HeadlessGLTestCase {
     let differing = picture.difference(from: reference, threshold: 1).pixels
     XCTAssertLessThan(
       differing, painted / 100, "\(name): \(differing) pixels differ", file: file, line: line)
+  }
+
+  func testACompatibilityProfilesWholePixelPointsDrawWhatACoreProfilesSpritesDraw() throws {
+    // 3,000 small pieces, each its own size, turn and tumble, at every fraction of a pixel.
+    var random = SplitMix64(seed: 11)
+    let pieces = (0..<3000).map { index -> ConfettiParticle in
+      var p = piece(
+        .random(in: 2...16, using: &random), .random(in: 1...9, using: &random),
+        rotation: .random(in: 0..<360, using: &random),
+        tumble: index % 3 == 0 ? .random(in: 0...3, using: &random) : nil)
+      p.origin = Point(
+        x: .random(in: 0...600, using: &random), y: .random(in: 0...500, using: &random))
+      p.color = RGBA8.confettiPalette[index % RGBA8.confettiPalette.count]
+      return p
+    }
+    // Drawn at 1 and 1.5 pixels per point, on the current context.
+    func pictures(_ primitive: SpritePrimitive, info: GLInfo) throws -> [RGBAImage] {
+      try [(600, 500), (900, 750)].map { size in
+        var ring = ParticleRing(capacity: pieces.count)
+        ring.append(pieces, bornAt: 0)
+        let renderer = try ParticleRenderer(
+          capacity: pieces.count, info: info, primitive: primitive)
+        defer { renderer.release() }
+        let frame = try OffscreenTarget(width: size.0, height: size.1, info: info)
+        defer { frame.release() }
+        frame.bind()
+        GLFrame.clear(to: background)
+        try renderer.draw(
+          &ring, at: Tick(0.5), in: frame.rect, window: Size(width: 600, height: 500))
+        return try frame.read()
+      }
+    }
+    if context.info.renderer.hasPrefix("llvmpipe") {
+      XCTAssertTrue(context.info.drawsWholePixelPoints, "Mesa offers a compatibility profile")
+    }
+    let wholePixels = try pictures(.points, info: context.info)
+    let quads = try pictures(.quads, info: context.info)
+    let core = try HeadlessContext(profile: .core)
+    XCTAssertFalse(core.info.drawsWholePixelPoints, "a core profile has only sprites")
+    let sprites = try pictures(.points, info: core.info)
+    try context.makeCurrent()
+    target.bind()
+    for (index, name) in ["1 px/pt", "1.5 px/pt"].enumerated() {
+      let blank = RGBAImage(
+        width: sprites[index].width, height: sprites[index].height, fill: .init(background))
+      let painted = sprites[index].difference(from: blank).pixels
+      XCTAssertGreaterThan(painted, 50_000, "\(name): pieces were drawn")
+      assertSamePicture(wholePixels[index], sprites[index], painted: painted, "\(name): sprites")
+      assertSamePicture(wholePixels[index], quads[index], painted: painted, "\(name): quads")
+    }
   }
 
   func testPointsLandWhereQuadsDoInAnyRectangleOfTheFramebuffer() throws {

@@ -28,12 +28,14 @@ final class ShaderTests: HeadlessGLTestCase {
     let sets = [[]] + SpriteProgram.defines.map { [$0.define] }
     for defines in sets {
       for primitive in [SpritePrimitive.points, .instancedPoints, .quads] {
-        let chosen = primitive.shaderDefines + defines
-        XCTAssertNoThrow(
-          try ShaderProgram(
-            vertex: ShaderSource.embedded("particle.vert").defining(chosen),
-            fragment: ShaderSource.embedded("particle.frag").defining(chosen),
-            attributes: ParticleRecord.attributes), "\(chosen)")
+        for wholePixels in [false, true] {
+          let chosen = primitive.shaderDefines(wholePixelPoints: wholePixels) + defines
+          XCTAssertNoThrow(
+            try ShaderProgram(
+              vertex: ShaderSource.embedded("particle.vert").defining(chosen),
+              fragment: ShaderSource.embedded("particle.frag").defining(chosen),
+              attributes: ParticleRecord.attributes), "\(chosen)")
+        }
       }
     }
   }
@@ -45,7 +47,8 @@ final class ShaderTests: HeadlessGLTestCase {
       let scene = try EffectScene(config: Presets.named(name), capacity: 1, seed: 1)
       for primitive in [SpritePrimitive.points, .instancedPoints, .quads] {
         let printed = ParticleRenderer.shaderSources(
-          features: scene.expectedFeatures, primitive: primitive)
+          features: scene.expectedFeatures, primitive: primitive,
+          wholePixelPoints: context.info.drawsWholePixelPoints)
         let renderer = try ParticleRenderer(
           capacity: 8, info: context.info, primitive: primitive, features: scene.expectedFeatures)
         defer { renderer.release() }

@@ -1,7 +1,7 @@
 /* The overlay on a Wayland desktop whose compositor offers the layer shell (sway, KDE Plasma,
    Hyprland, labwc, …): a surface on the overlay layer over a whole output, anchored to its four
-   edges, with an empty input region and no keyboard focus, and an OpenGL 3.3 core context on it
-   through EGL. The program's GL code then draws on it as on any other context. */
+   edges, with an empty input region and no keyboard focus, and an OpenGL 3.3 context on it
+   through EGL (a compatibility profile where the driver has one, else core). The program's GL code then draws on it as on any other context. */
 #ifndef CONFETTI_WAYLAND_H
 #define CONFETTI_WAYLAND_H
 
@@ -22,7 +22,7 @@ typedef enum {
 
 /* Connects to the compositor, puts a surface on the overlay layer of output `monitor` (from 1, in
    the order the compositor lists them; 0: the compositor's choice, usually the focused one),
-   waits for its size (at most 5 s for each answer) and makes an OpenGL 3.3 core context on it
+   waits for its size (at most 5 s for each answer) and makes an OpenGL 3.3 context on it
    current. On failure returns NULL, sets *status and writes a one-line reason into `error`. */
 confetti_wl_overlay *confetti_wl_overlay_open(int monitor, confetti_wl_status *status,
                                               char *error, size_t error_size);
