@@ -386,7 +386,7 @@ final class CommandLineTests: XCTestCase {
 
   func testAnIdleWindowCostsLessThanOnePercentOfACore() throws {
     let display = try startXvfb()
-    defer { display.server.terminate() }
+    defer { stopXvfb(display.server) }
     // The cannon fires once as the window opens, then only on a key: once its pieces have
     // landed nothing moves, and the window sleeps.
     let process = try launch(
@@ -406,7 +406,7 @@ final class CommandLineTests: XCTestCase {
 
   func testTheWindowRunsAndQuitsUnderXvfb() throws {
     let display = try startXvfb()
-    defer { display.server.terminate() }
+    defer { stopXvfb(display.server) }
     let result = try confetti(
       ["--size", "320x240", "--exit-after", "1.0"], environment: ["DISPLAY": display.name])
     XCTAssertEqual(result.status, 0, result.stderr)
@@ -561,6 +561,17 @@ func startXvfb(size: String = "640x480x24") throws -> (name: String, server: Pro
   throw XCTSkip("Xvfb did not start")
 }
 
+/// Stops an X server from ``startXvfb(size:)`` and waits until it has gone (killing it after
+/// 5 s): a server still leaving when the next one starts may take its display's socket with it,
+/// and the next test's clients then find no display.
+func stopXvfb(_ server: Process) {
+  server.terminate()
+  let deadline = Date().addingTimeInterval(5)
+  while server.isRunning && Date() < deadline { usleep(10_000) }
+  if server.isRunning { kill(server.processIdentifier, SIGKILL) }
+  server.waitUntilExit()
+}
+
 extension XCTestCase {
   /// An X display of its own (Xvfb) with a compositing manager (xcompmgr) on it, as the overlay
   /// needs; both end with the test. Skipped where xcompmgr is missing, except on CI.
@@ -569,7 +580,7 @@ extension XCTestCase {
   ) {
     try requireTools(["/usr/bin/xcompmgr"], for: "the overlay")
     let display = try startXvfb(size: size)
-    addTeardownBlock { display.server.terminate() }
+    addTeardownBlock { stopXvfb(display.server) }
     let compositor = try launch("/usr/bin/xcompmgr", [], display: display.name)
     addTeardownBlock { if compositor.isRunning { compositor.terminate() } }
     usleep(300_000)

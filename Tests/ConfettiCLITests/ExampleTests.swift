@@ -22,7 +22,7 @@ final class ExampleTests: XCTestCase {
 
   func testTheGLFWHostExampleAddsConfettiWhereItIsClicked() throws {
     let display = try startXvfb()
-    defer { display.server.terminate() }
+    defer { stopXvfb(display.server) }
     _ = try requiredProgram("xdotool", for: "clicking the example")
     let shot = try temporaryDirectory().appendingPathComponent("host.png")
     let result = try runProgram(

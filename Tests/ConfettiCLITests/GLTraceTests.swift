@@ -42,7 +42,7 @@ final class GLTraceTests: XCTestCase {
 
   func testTheWindowsSteadyFrameSendsOneUniformAndOneDrawAndAsksNothing() throws {
     let display = try startXvfb()
-    defer { display.server.terminate() }
+    defer { stopXvfb(display.server) }
     let frames = try tracedFrames(
       confettiBinary, ["--preset", "cannon", "--exit-after", "1.5"], display: display.name)
     // Frames that draw confetti: those that set its state (the first, and one after the
@@ -69,7 +69,7 @@ final class GLTraceTests: XCTestCase {
 
   func testAHostsDrawSavesAndRestoresItsStateAndAnEmptyFrameCallsNothing() throws {
     let display = try startXvfb()
-    defer { display.server.terminate() }
+    defer { stopXvfb(display.server) }
     _ = try requiredProgram("xdotool", for: "clicking the example")
     let frames = try tracedFrames(
       builtBinary("embed-glfw"), ["--seconds", "2"], display: display.name

@@ -11,7 +11,7 @@ import XCTest
 final class OverlayTests: XCTestCase {
   func testTheOverlayLetsClicksThroughIsTransparentAndEndsWhenPredicted() throws {
     let display = try startXvfb(size: "800x600x24")
-    defer { display.server.terminate() }
+    defer { stopXvfb(display.server) }
     let tools = ["/usr/bin/xdotool", "/usr/bin/xcompmgr", "/usr/bin/xev"]
     guard tools.allSatisfy(FileManager.default.isExecutableFile) else {
       if ProcessInfo.processInfo.environment["CI"] == "true" {
@@ -146,7 +146,7 @@ final class OverlayTests: XCTestCase {
       ["/usr/bin/openbox", "/usr/bin/xcompmgr", "/usr/bin/xev", "/usr/bin/xprop"],
       for: "the overlay under openbox")
     let display = try startXvfb(size: "800x600x24")
-    defer { display.server.terminate() }
+    defer { stopXvfb(display.server) }
     let manager = try launch("/usr/bin/openbox", [], display: display.name)
     defer { manager.terminate() }
     // Openbox is managing once it has put its check window on the root.
@@ -210,7 +210,7 @@ final class OverlayTests: XCTestCase {
   func testTheOverlayShowsAndEndsUnderAWindowManagerThatPlacesByHand() throws {
     try requireTools(["/usr/bin/twm", "/usr/bin/xcompmgr"], for: "the overlay under twm")
     let display = try startXvfb(size: "800x600x24")
-    defer { display.server.terminate() }
+    defer { stopXvfb(display.server) }
     let manager = try launch("/usr/bin/twm", [], display: display.name)
     defer { manager.terminate() }
     let compositor = try launch("/usr/bin/xcompmgr", [], display: display.name)
@@ -231,7 +231,7 @@ final class OverlayTests: XCTestCase {
   func testAStaleWindowManagerCheckGivesOneLineAndExitOne() throws {
     try requireTools(["/usr/bin/openbox", "/usr/bin/xprop"], for: "the stale check window")
     let display = try startXvfb(size: "800x600x24")
-    defer { display.server.terminate() }
+    defer { stopXvfb(display.server) }
     let environment = ["DISPLAY": display.name]
     // A client that stays, so that the server does not reset when the manager is gone.
     let stays = try launch("/usr/bin/xev", ["-geometry", "10x10+0+0"], display: display.name)
@@ -284,7 +284,7 @@ final class OverlayTests: XCTestCase {
   func testTheDesktopsReducedMotionSettingIsHonoured() throws {
     try requireTools(["/usr/bin/xdotool"], for: "the window's title")
     let display = try startXvfb(size: "800x600x24")
-    defer { display.server.terminate() }
+    defer { stopXvfb(display.server) }
     let home = try temporaryDirectory()
     let settings: [(file: String, text: String)] = [
       ("gtk-3.0/settings.ini", "[Settings]\ngtk-enable-animations=false\n"),

@@ -406,7 +406,7 @@ final class PackageTests: XCTestCase {
     environment extra: [String: String] = [:], line: UInt = #line
   ) throws {
     let display = try startXvfb(size: "960x540x24")
-    defer { display.server.terminate() }
+    defer { stopXvfb(display.server) }
     let shot = try temporaryDirectory().appendingPathComponent("window.png")
     var environment = extra
     environment["DISPLAY"] = display.name

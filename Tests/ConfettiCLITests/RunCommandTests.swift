@@ -85,7 +85,7 @@ final class RunCommandTests: XCTestCase {
 
   func testASuccessCelebratesOverTheDesktopAndWithoutACompositorSaysWhy() throws {
     let display = try startXvfb(size: "800x600x24")
-    defer { display.server.terminate() }
+    defer { stopXvfb(display.server) }
     let environment: [String: String?] = ["DISPLAY": display.name, "WAYLAND_DISPLAY": nil]
 
     let bare = try confetti(["run", "--", "true"], environment: environment)

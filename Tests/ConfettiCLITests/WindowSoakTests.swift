@@ -7,7 +7,7 @@ import XCTest
 final class WindowSoakTests: XCTestCase {
   func testAStormOfClicksKeysResizesAndMinimisingLeavesMemoryAndIdleCPUFlat() throws {
     let display = try startXvfb(size: "1024x768x24")
-    defer { display.server.terminate() }
+    defer { stopXvfb(display.server) }
     let tools = ["/usr/bin/xdotool", "/usr/bin/twm"]
     guard tools.allSatisfy(FileManager.default.isExecutableFile) else {
       if ProcessInfo.processInfo.environment["CI"] == "true" {

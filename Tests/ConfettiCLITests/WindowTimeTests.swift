@@ -54,7 +54,7 @@ final class WindowTimeTests: XCTestCase {
   /// ended when the test ends.
   func openWindow(_ arguments: [String]) throws -> Session {
     let display = try startXvfb(size: "\(size.width)x\(size.height)x24")
-    addTeardownBlock { display.server.terminate() }
+    addTeardownBlock { stopXvfb(display.server) }
     let process = try launch(
       confettiBinary.path,
       arguments + ["--size", "\(size.width)x\(size.height)", "--exit-after", "60"],
