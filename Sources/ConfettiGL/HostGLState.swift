@@ -106,10 +106,11 @@ package struct HostGLState: Equatable {
       GL_SAMPLE_ALPHA_TO_COVERAGE, GL_SAMPLE_ALPHA_TO_ONE, GL_SAMPLE_COVERAGE, GL_SAMPLE_MASK,
     ].map { GLenum($0) } + clipDistances
 
-  /// Capabilities only a compatibility profile has (``GLInfo/drawsWholePixelPoints``), which a
-  /// sprite draw there turns off: point sprites, point smoothing and multisampling (each would
-  /// draw points by another rule than the whole-pixel squares the vertex shader sizes), and the
-  /// alpha test (it would drop a piece's smoothed edge).
+  /// Capabilities a sprite draw turns off on a compatibility profile only
+  /// (``GLInfo/drawsWholePixelPoints``): point sprites, point smoothing and multisampling (each
+  /// would draw points by another rule than the whole-pixel squares the vertex shader sizes;
+  /// the first two exist only there), and the alpha test (only there too; it would drop a
+  /// piece's smoothed edge).
   package static let compatibilityCapabilities =
     [GL_POINT_SPRITE, GL_POINT_SMOOTH, GL_MULTISAMPLE, GL_ALPHA_TEST].map { GLenum($0) }
 
