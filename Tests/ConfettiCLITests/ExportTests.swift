@@ -600,7 +600,8 @@ final class ExportTests: XCTestCase {
   func testASignalDuringABigPictureLeavesNoPicture() throws {
     // The frame, its reading back and its encoding take seconds on a software GL; a signal in
     // any of them was noted only before the next frame, so the picture was written and the
-    // program ended with 0. Signals at 30, 50, 75 and 90 % of a whole run's measured time.
+    // program ended with 0. Signals at 30, 50 and 75 % of a whole run's measured time (at 90 %,
+    // a run the machine slowed less than the measured one may already have written it).
     let directory = try temporaryDirectory()
     let picture = directory.appendingPathComponent("big.png")
     let arguments = ["render", "--size", "4096x4096", "--out", picture.path]
@@ -609,7 +610,7 @@ final class ExportTests: XCTestCase {
     XCTAssertEqual(whole.status, 0, whole.stderr)
     let duration = Date().timeIntervalSince(started)
     try FileManager.default.removeItem(at: picture)
-    for share in [0.3, 0.5, 0.75, 0.9] {
+    for share in [0.3, 0.5, 0.75] {
       let process = Process()
       process.executableURL = confettiBinary
       process.arguments = arguments
