@@ -38,20 +38,20 @@
  * Points run from the top-left corner, y down, as a window's cursor does; pixel rectangles run
  * from the framebuffer's bottom-left corner, as glViewport takes them.
  *
- * THE GL STATE CONTRACT. confetti_create, confetti_draw and confetti_destroy need the host's
- * OpenGL 3.3 context (core or compatibility profile) current on the calling thread: the same context for a system's whole
- * life, or one that shares its objects. The library can tell when no context is current (an
- * error), not which one is: drawing with another context current uses names that are not the
- * system's, and what happens then is undefined. Each leaves the context's state as it found it:
- * viewport, scissor, blending, colour mask, the enabled capabilities, the bound program,
- * vertex array, array, pixel-unpack and transform-feedback buffers, the active texture unit,
- * unit 0's texture and sampler, the pixel-unpack settings, on a GL with clip control (4.5, or
+ * THE GL STATE CONTRACT. confetti_create, confetti_draw and confetti_destroy need the host's OpenGL
+ * 3.3 context (core or compatibility profile) current on the calling thread: the same context for a
+ * system's whole life, or one that shares its objects. The library can tell when no context is
+ * current (an error), not which one is: drawing with another context current uses names that are
+ * not the system's, and what happens then is undefined. Each leaves the context's state as it found
+ * it: viewport, scissor, blending, colour mask, the enabled capabilities, the bound program, vertex
+ * array, array, pixel-unpack and transform-feedback buffers, the active texture unit, unit 0's
+ * texture and sampler, the pixel-unpack settings, on a GL with clip control (4.5, or
  * ARB_clip_control) the clip origin and depth mode, and on a compatibility profile the point
  * sprite, point smoothing, multisampling and alpha test capabilities. confetti_draw draws into the
- * framebuffer the host has bound, premultiplied-alpha blended over what is there, clipped to
- * its rectangle and to the host's scissor box if scissoring is on, and writes no depth. The
- * other calls touch no GL. (With CONFETTI_CACHE_GL_STATE a draw leaves its own state instead,
- * and reads no scissor box of the host's: see that flag.)
+ * framebuffer the host has bound, premultiplied-alpha blended over what is there, clipped to its
+ * rectangle and to the host's scissor box if scissoring is on, and writes no depth. The other calls
+ * touch no GL. (With CONFETTI_CACHE_GL_STATE a draw leaves its own state instead, and reads no
+ * scissor box of the host's: see that flag.)
  *
  * THREADS. A system is used by one thread at a time, the one whose context is current for the
  * GL calls. Different systems may be used on different threads at once. confetti_last_error()

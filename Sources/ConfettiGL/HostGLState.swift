@@ -214,10 +214,9 @@ package struct HostGLState: Equatable {
 
   /// Puts every saved piece of state back on the current context.
   package func restore() {
-    for (capability, on) in zip(Self.capabilities, enabled) {
-      if on { epoxy_glEnable(capability) } else { epoxy_glDisable(capability) }
-    }
-    for (capability, on) in zip(Self.compatibilityCapabilities, compatibilityEnabled ?? []) {
+    let saved = zip(
+      Self.capabilities + Self.compatibilityCapabilities, enabled + (compatibilityEnabled ?? []))
+    for (capability, on) in saved {
       if on { epoxy_glEnable(capability) } else { epoxy_glDisable(capability) }
     }
     // A program the host deleted while it was current lived only as long as it stayed current:

@@ -1,7 +1,8 @@
 /* The overlay on a Wayland desktop whose compositor offers the layer shell (sway, KDE Plasma,
    Hyprland, labwc, …): a surface on the overlay layer over a whole output, anchored to its four
    edges, with an empty input region and no keyboard focus, and an OpenGL 3.3 context on it
-   through EGL (a compatibility profile where the driver has one, else core). The program's GL code then draws on it as on any other context. */
+   through EGL (a compatibility profile where the driver has one, else core). The program's GL
+   code then draws on it as on any other context. */
 #ifndef CONFETTI_WAYLAND_H
 #define CONFETTI_WAYLAND_H
 
