@@ -23,6 +23,19 @@ enum DesktopMotion {
       {
         return true
       }
+      // GNOME's setting kept by GSettings' keyfile backend: an INI file, read as one.
+      if environment["GSETTINGS_BACKEND"] == "keyfile" {
+        let value = iniValue(
+          "enable-animations", in: "org/gnome/desktop/interface",
+          of: "\(configHome)/glib-2.0/settings/keyfile")
+        return value == "false"
+      }
+      // GNOME's settings database: asked only where it exists, since asking may create it
+      // (reading the desktop's settings never writes files), and where it does not, nothing
+      // has turned animations off.
+      guard FileManager.default.fileExists(atPath: "\(configHome)/dconf/user") else {
+        return false
+      }
     }
     return gnomeAnimationsOff(environment)
   }
@@ -46,7 +59,7 @@ enum DesktopMotion {
   }
 
   /// GNOME's setting, through `gsettings` where it and GNOME's schema are installed; false
-  /// when it cannot tell within a second.
+  /// when it cannot tell within two seconds (a loaded machine can take one to start it).
   private static func gnomeAnimationsOff(_ environment: [String: String]) -> Bool {
     let path = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
       .map { "\($0)/gsettings" }.first { FileManager.default.isExecutableFile(atPath: $0) }
@@ -63,7 +76,7 @@ enum DesktopMotion {
     process.standardError = FileHandle.nullDevice
     process.standardInput = FileHandle.nullDevice
     do { try process.run() } catch { return false }
-    let deadline = Date().addingTimeInterval(1)
+    let deadline = Date().addingTimeInterval(2)
     while process.isRunning, Date() < deadline { usleep(10_000) }
     guard !process.isRunning else {
       process.terminate()

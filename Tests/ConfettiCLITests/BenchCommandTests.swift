@@ -109,10 +109,12 @@ final class BenchCommandTests: XCTestCase {
   }
 
   func testAnUnwritablePlotIsRefusedBeforeMeasuring() throws {
-    let result = try confetti(["--sweep", "10,20", "--frames", "5", "--plot", "/nonexistent/p.svg"])
+    let result = try confetti([
+      "--sweep", "10,20", "--frames", "5", "--plot", "\(missingFolder)/p.svg",
+    ])
     XCTAssertEqual(result.status, 1)
     XCTAssertEqual(
-      result.stderr, "confetti: cannot write /nonexistent/p.svg: No such file or directory\n")
+      result.stderr, "confetti: cannot write \(missingFolder)/p.svg: No such file or directory\n")
     XCTAssertEqual(result.stdout, "", "nothing was measured")
   }
 

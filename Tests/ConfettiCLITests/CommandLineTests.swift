@@ -159,7 +159,7 @@ final class CommandLineTests: XCTestCase {
       (["render", "--preset", "nope"], "no preset named"),
       (["--bench", "10", "--preset", "nope"], "no preset named"),
       (["--preset", "snow", "--config", "x.json"], "not both"),
-      (["render", "--config", "/nonexistent/effect.json"], "cannot read the configuration"),
+      (["render", "--config", "\(missingFolder)/effect.json"], "cannot read the configuration"),
       (["render", "--config", badConfig], "$.emitters[0].cells[0].lifetime: must be a number"),
       (["--bench", "10", "--config", badConfig], "effect.json: $.emitters[0]"),
       (["render", "--config", missingImage], "cannot use the image"),
@@ -368,10 +368,11 @@ final class CommandLineTests: XCTestCase {
   }
 
   func testAnUnwritableOutputIsOneLineAndExit1() throws {
-    let result = try confetti(["render", "--size", "64x48", "--out", "/nonexistent/dir/x.png"])
+    let result = try confetti(["render", "--size", "64x48", "--out", "\(missingFolder)/dir/x.png"])
     XCTAssertEqual(result.status, 1)
     XCTAssertEqual(
-      result.stderr, "confetti: cannot write /nonexistent/dir/x.png: No such file or directory\n")
+      result.stderr,
+      "confetti: cannot write \(missingFolder)/dir/x.png: No such file or directory\n")
   }
 
   func testAGLOlderThan33IsAClearErrorNotACrash() throws {
@@ -517,6 +518,17 @@ func temporaryDirectory() throws -> URL {
   return url
 }
 
+/// A folder that does not exist: one this process made and removed, so that nothing outside
+/// the tests (`/nonexistent` is the `nobody` account's home, which a program may create) decides
+/// whether a test that writes into it fails as it should.
+let missingFolder: String = {
+  let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "confetti-missing-\(UUID().uuidString)")
+  try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  try? FileManager.default.removeItem(at: url)
+  return url.path
+}()
+
 /// Starts an X server of its own on a free display number. Skipped where Xvfb is missing,
 /// except on CI, which installs it: there a missing Xvfb is a failure.
 func startXvfb(size: String = "640x480x24") throws -> (name: String, server: Process) {
@@ -646,6 +658,25 @@ func confettiWindow(on display: String) throws -> String {
     .split(separator: "\n").first.map(String.init) ?? ""
   XCTAssertFalse(id.isEmpty, "the window never appeared")
   return id
+}
+
+/// Waits for the title of `window` on X display `display` to satisfy `condition`, up to
+/// `timeout` seconds (generous: a loaded machine is slow, and the wait ends as soon as it shows);
+/// returns the last title read, and fails the test if it never showed `what`.
+@discardableResult
+func waitForTitle(
+  of window: String, on display: String, _ what: String, timeout: Double = 30,
+  file: StaticString = #filePath, line: UInt = #line, _ condition: (String) -> Bool
+) throws -> String {
+  let deadline = Date().addingTimeInterval(timeout)
+  var last = ""
+  repeat {
+    last = try xdotool(["getwindowname", window], display: display)
+    if condition(last) { return last }
+    usleep(50_000)
+  } while Date() < deadline
+  XCTFail("the title never showed \(what): \(last)", file: file, line: line)
+  return last
 }
 
 /// Runs xdotool on X display `display`, asserting it succeeds; returns what it printed, trimmed.

@@ -164,7 +164,7 @@ final class ExportTests: XCTestCase {
     }
     // No ffmpeg on PATH.
     let missing = try confetti(
-      ["render", "--frames", "3", "--out", out.path], environment: ["PATH": "/nonexistent"])
+      ["render", "--frames", "3", "--out", out.path], environment: ["PATH": missingFolder])
     XCTAssertEqual(missing.status, 1)
     XCTAssert(missing.stderr.contains("apt-get install ffmpeg"), missing.stderr)
     XCTAssertEqual(missing.stderr.split(separator: "\n").count, 1)
@@ -206,7 +206,7 @@ final class ExportTests: XCTestCase {
 
     // Outputs that are not files, and formats that cannot be.
     for (arguments, expected) in [
-      (["--out", "/nonexistent/clip.gif"], "cannot write /nonexistent/clip.gif"),
+      (["--out", "\(missingFolder)/clip.gif"], "cannot write \(missingFolder)/clip.gif"),
       (["--out", directory.path + "/x.mp4", "--background", "transparent"], "has no transparency"),
       (["--out", "x.avi"], "--out must name a .png, .gif, .webm, .mp4 or .mov file"),
       (["--frames", "2", "--duration", "1"], "not both"),

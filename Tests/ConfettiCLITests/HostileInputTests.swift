@@ -113,8 +113,8 @@ final class HostileInputTests: XCTestCase {
     Case(arguments: ["render", "--records", "r.txt"], status: 64, message: "a .bin file"),
     // What is echoed stays on one line: a newline or an escape in a name is written escaped.
     Case(
-      arguments: ["render", "--out", "/nonexistent\nfolder\u{1B}[2J/a.png"], status: 1,
-      message: "/nonexistent\\nfolder\\u{1b}[2J/a.png"),
+      arguments: ["render", "--out", "\(missingFolder)\nfolder\u{1B}[2J/a.png"], status: 1,
+      message: "\(missingFolder)\\nfolder\\u{1b}[2J/a.png"),
     Case(
       arguments: ["--preset", "bad\nname"], status: 64, message: "no preset named \"bad\\nname\""),
     Case(
@@ -124,8 +124,8 @@ final class HostileInputTests: XCTestCase {
       arguments: ["render", "--records", "r.bin", "--frames", "3"], status: 64,
       message: "one picture's records"),
     Case(
-      arguments: ["render", "--records", "/nonexistent/r.bin"], status: 1,
-      message: "cannot write /nonexistent/r.bin"),
+      arguments: ["render", "--records", "\(missingFolder)/r.bin"], status: 1,
+      message: "cannot write \(missingFolder)/r.bin"),
   ]
 
   /// Configuration files, each wrong in its own way, with where and what the message says.
@@ -298,7 +298,7 @@ final class HostileInputTests: XCTestCase {
       (try? FileManager.default.attributesOfItem(atPath: gif)[.size] as? Int) ?? 0, 100,
       "the GIF was written with standard input closed")
     for (arguments, status) in [
-      ("--preset nope", "64"), ("render --size 32x32 --out /nonexistent/x.png", "1"),
+      ("--preset nope", "64"), ("render --size 32x32 --out \(missingFolder)/x.png", "1"),
     ] {
       let refused = try runProgram(
         URL(fileURLWithPath: "/bin/bash"),
@@ -441,7 +441,7 @@ final class HostileInputTests: XCTestCase {
       Case(arguments: render + [link], status: 1, message: "it is a symbolic link"),
       Case(arguments: render + [fifo], status: 1, message: "it is a FIFO"),
       Case(arguments: render + [folder], status: 1, message: "it is a folder"),
-      Case(arguments: render + ["/nonexistent/x.png"], status: 1, message: "No such file"),
+      Case(arguments: render + ["\(missingFolder)/x.png"], status: 1, message: "No such file"),
       Case(arguments: render + ["/proc/x.png"], status: 1, message: "cannot write /proc/x.png"),
       Case(
         arguments: render + ["x.jpg"], status: 64,
@@ -459,7 +459,8 @@ final class HostileInputTests: XCTestCase {
       Case(arguments: ["render", "--config", fifo], status: 1, message: "it is a FIFO"),
       Case(arguments: ["render", "--config", folder], status: 1, message: "it is a folder"),
       Case(arguments: ["render", "--config", ""], status: 1, message: "no configuration file"),
-      Case(arguments: ["render", "--config", "/nonexistent.json"], status: 1, message: "No such"),
+      Case(
+        arguments: ["render", "--config", "\(missingFolder).json"], status: 1, message: "No such"),
       Case(arguments: ["render", "--config", notText], status: 1, message: "it is not UTF-8 text"),
       Case(
         arguments: ["render", "--config", loop], status: 1,
@@ -490,10 +491,10 @@ final class HostileInputTests: XCTestCase {
       Case(
         arguments: ["render", "--out", "/tmp/never.png"], status: 1,
         message: "install Mesa's EGL and DRI drivers",
-        environment: ["LIBGL_DRIVERS_PATH": "/nonexistent"]),
+        environment: ["LIBGL_DRIVERS_PATH": missingFolder]),
       Case(
         arguments: ["bench", "--frames", "1"], status: 1, message: "no headless OpenGL 3.3",
-        environment: ["LIBGL_DRIVERS_PATH": "/nonexistent"]),
+        environment: ["LIBGL_DRIVERS_PATH": missingFolder]),
       // A reduced-motion setting that says neither yes nor no (it turned motion off silently).
       Case(
         arguments: ["render", "--out", "/tmp/never.png"], status: 64,

@@ -290,7 +290,7 @@ final class OverlayTests: XCTestCase {
       ("gtk-3.0/settings.ini", "[Settings]\ngtk-enable-animations=false\n"),
       ("gtk-4.0/settings.ini", "[Settings]\ngtk-enable-animations=0\n"),
       ("kdeglobals", "[KDE]\nAnimationDurationFactor=0\n"),
-      // GNOME's, through gsettings' keyfile backend (GSETTINGS_BACKEND=keyfile below).
+      // GNOME's, in the file of GSettings' keyfile backend (GSETTINGS_BACKEND=keyfile below).
       ("glib-2.0/settings/keyfile", "[org/gnome/desktop/interface]\nenable-animations=false\n"),
       ("nothing.ini", ""),
     ]
@@ -303,7 +303,8 @@ final class OverlayTests: XCTestCase {
       for overridden in [false, true] {
         let window = Process()
         window.executableURL = confettiBinary
-        window.arguments = ["window", "--exit-after", "3"]
+        // Ended by the test once the title is read, however slowly the machine starts it.
+        window.arguments = ["window", "--exit-after", "60"]
         var environment = ProcessInfo.processInfo.environment
         environment["DISPLAY"] = display.name
         environment["XDG_CONFIG_HOME"] = config.path
@@ -314,8 +315,11 @@ final class OverlayTests: XCTestCase {
         window.standardError = FileHandle.nullDevice
         try window.run()
         defer { if window.isRunning { window.terminate() } }
-        let title = try xdotool(
-          ["getwindowname", try confettiWindow(on: display.name)], display: display.name)
+        // GLFW names the window "Confetti" as it makes it; the program's own title, which says
+        // whether motion is reduced, follows with the effect's name and the count.
+        let title = try waitForTitle(
+          of: try confettiWindow(on: display.name), on: display.name, "the program's title"
+        ) { $0.contains(" particles") }
         let reduced = title.contains("(reduced motion)")
         let asked = !setting.text.isEmpty && !overridden
         XCTAssertEqual(
@@ -324,6 +328,19 @@ final class OverlayTests: XCTestCase {
         window.waitUntilExit()
       }
     }
+    // Reading the desktop's settings wrote nothing: the folders hold what the test put there.
+    var written = Set<String>()
+    for (index, setting) in settings.enumerated() {
+      var path = "\(index)"
+      written.insert(path)
+      for part in setting.file.split(separator: "/") {
+        path += "/\(part)"
+        written.insert(path)
+      }
+    }
+    let found = Set(
+      FileManager.default.enumerator(atPath: home.path)?.allObjects as? [String] ?? [])
+    XCTAssertEqual(found.subtracting(written), [], "what reading the desktop's settings wrote")
   }
 
   /// When the compositing manager stops, the overlay's transparent pixels would turn the whole

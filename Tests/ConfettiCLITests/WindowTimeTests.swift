@@ -20,18 +20,10 @@ final class WindowTimeTests: XCTestCase {
       try xdotool(["key", "--window", window] + keys, display: display)
     }
 
-    /// Waits (up to 10 s) for the title to satisfy `condition`; returns it.
+    /// Waits for the title to satisfy `condition`; returns it.
     @discardableResult
     func waitForTitle(_ what: String, _ condition: (String) -> Bool) throws -> String {
-      let deadline = Date().addingTimeInterval(10)
-      var last = ""
-      while Date() < deadline {
-        last = try title()
-        if condition(last) { return last }
-        usleep(50_000)
-      }
-      XCTFail("the title never showed \(what): \(last)")
-      return last
+      try ConfettiCLITests.waitForTitle(of: window, on: display, what, condition)
     }
 
     /// The moment the title says the paused window shows, in seconds since the effect began.
