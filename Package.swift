@@ -17,6 +17,14 @@ let package = Package(
     // libconfetti for C, C++ and Python hosts: confetti.h over the facade. `sh .ci/package`
     // installs it as libconfetti.so.0 with its header and a pkg-config file.
     .library(name: "ConfettiC", type: .dynamic, targets: ["ConfettiC"]),
+    // Clips and pictures of an effect written to files, headless: what `confetti render` does.
+    .library(name: "ConfettiExport", targets: ["ConfettiExport"]),
+    // The effect on the desktop: the interactive window, and the overlay that celebrates over
+    // every window (what `confetti window` and `overlay` do).
+    .library(name: "ConfettiDesktop", targets: ["ConfettiDesktop"]),
+    // A celebration over the desktop, started from any program: the overlay as a process of
+    // its own (what `confetti run` does when its command succeeds).
+    .library(name: "ConfettiCelebration", targets: ["ConfettiCelebration"]),
     .executable(name: "confetti", targets: ["ConfettiCLI"]),
   ],
   dependencies: [
@@ -102,13 +110,37 @@ let package = Package(
     .systemLibrary(name: "CConfetti"),
     .target(
       name: "ConfettiC",
-      dependencies: ["Confetti", "ConfettiCore", "ConfettiGL", "CConfetti"],
+      dependencies: [
+        "Confetti", "ConfettiCore", "ConfettiGL", "ConfettiExport", "ConfettiCelebration",
+        "CConfetti",
+      ],
       exclude: ["exports.map"],
       linkerSettings: [
         .unsafeFlags([
           "-Xlinker", "-soname=libconfetti.so.\(libraryMajorVersion)",
           "-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/ConfettiC/exports.map",
         ])
+      ]
+    ),
+
+    // Export: the offline frame loop, pictures, numbered sequences, animations through ffmpeg,
+    // the particle records, each written safely. Over the facade; no command line.
+    .target(
+      name: "ConfettiExport",
+      dependencies: ["Confetti", "ConfettiCore", "ConfettiGL", "ConfettiImage", "CProcess"]
+    ),
+
+    // Celebrations: the overlay as a process of its own, started, waited on or cancelled from
+    // any program. No window system of its own: libconfetti links it without GLFW or X11.
+    .target(name: "ConfettiCelebration", dependencies: ["ConfettiCore", "CProcess"]),
+
+    // The desktop: the window loop, the X11 and Wayland overlays, the desktop's reduced-motion
+    // setting. No command line.
+    .target(
+      name: "ConfettiDesktop",
+      dependencies: [
+        "Confetti", "ConfettiCore", "ConfettiGL", "ConfettiImage", "ConfettiPresets",
+        "ConfettiCelebration", "CGLFW", "CX11", "CWayland",
       ]
     ),
 
@@ -127,12 +159,14 @@ let package = Package(
       dependencies: ["EmbedFilesTool"]
     ),
 
-    // The program: window, render and bench, wired together.
+    // The program: parsing, help and printing over the library's window, overlay, export and
+    // bench.
     .executableTarget(
       name: "ConfettiCLI",
       dependencies: [
         "Confetti", "ConfettiCore", "ConfettiConfig", "ConfettiPresets", "ConfettiImage",
-        "ConfettiGL", "ConfettiBench", "CGLFW", "CX11", "CWayland", "CMalloc", "CProcess",
+        "ConfettiGL", "ConfettiBench", "ConfettiExport", "ConfettiDesktop", "ConfettiCelebration",
+        "CMalloc", "CProcess",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       plugins: ["EmbedFiles"]
@@ -166,8 +200,8 @@ let package = Package(
     .testTarget(
       name: "ConfettiCLITests",
       dependencies: [
-        "ConfettiCLI", "embed-glfw", "headless", "ConfettiImage", "ConfettiCore",
-        "ConfettiPresets", "ConfettiGL", "ConfettiConfig",
+        "ConfettiCLI", "embed-glfw", "headless", "Confetti", "ConfettiImage", "ConfettiCore",
+        "ConfettiPresets", "ConfettiGL", "ConfettiConfig", "ConfettiExport", "ConfettiCelebration",
       ],
       // C hosts the tests compile against the installed package.
       exclude: ["Hosts"]),

@@ -1,8 +1,9 @@
-/* Linux's process controls, for confetti run's overlay (RunCommand.swift) and render's ffmpeg
-   (VideoWriter.swift). */
+/* Linux's process controls, for confetti run's overlay (RunCommand.swift), celebrations
+   (Celebration.swift) and render's ffmpeg (VideoWriter.swift). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -14,6 +15,13 @@
    celebration of a `confetti run` that was killed ends with it. Returns 0, or -1 (errno). */
 static inline int confetti_end_with_parent(void) {
   return prctl(PR_SET_PDEATHSIG, SIGTERM);
+}
+
+/* The file of the program or shared library that holds `address` (pass the caller's
+   #dsohandle), or NULL: where a library finds the programs installed beside it. */
+static inline const char *confetti_file_holding(const void *address) {
+  Dl_info info;
+  return dladdr(address, &info) != 0 ? info.dli_fname : NULL;
 }
 
 /* A pipe whose two ends are closed in programs this one starts (a child gets only the end it is

@@ -84,6 +84,10 @@ public final class ConfettiSystem {
   /// The most particles alive at once; beyond it, the oldest make way.
   public var capacity: Int { scene.ring.capacity }
 
+  /// The largest capacity a system may have: as many records as one GL buffer holds (about 31
+  /// million).
+  public static let maximumCapacity = ParticleRenderer.maximumCapacity
+
   private var scene: EffectScene
   private var renderer: ParticleRenderer?
 
@@ -223,6 +227,12 @@ public final class ConfettiSystem {
     if let point, !(point.x.isFinite && point.y.isFinite) { return }
     scene.trigger(trigger, at: point, window: size, time: time)
   }
+
+  /// The clock reading at which the program's window and its renders open an effect: a second
+  /// in, so that the effect's "time 0" has room before it (a prewarm's births). The same moment
+  /// of the same effect is then the same picture in both, gusts of wind (a function of the
+  /// clock) and all.
+  package static let openingReading: Seconds = 1
 
   /// Fires what opens the effect, as the confetti program's window, overlay and render open it:
   /// its start emitters, or, where it has none, its key ones (or its click ones, at their

@@ -157,3 +157,30 @@ public struct EffectError: Error, CustomStringConvertible {
   /// An error saying `description`.
   public init(_ description: String) { self.description = description }
 }
+
+extension Effect {
+  /// The vertex and fragment shaders exactly as a system links them for this effect (or, with
+  /// `allFeatures`, for any effect), each whole and ready to compile on its own; with
+  /// `primitive` `.auto`, for the primitive and points this machine's GL would get (a headless
+  /// context is made to ask it). `features` names the #defines compiled in.
+  package func shaderSources(allFeatures: Bool, primitive: SpritePrimitive) throws -> (
+    vertex: String, fragment: String, primitive: SpritePrimitive, wholePixelPoints: Bool,
+    features: [String]
+  ) {
+    let features =
+      allFeatures
+      ? ShaderFeatures.all
+      : try EffectScene(config: config.validated(), capacity: 1, seed: 1).expectedFeatures
+    var primitive = primitive
+    var wholePixelPoints = false
+    if primitive == .auto {
+      let context = try DriverMessages.silenced { try HeadlessContext() }
+      primitive = withExtendedLifetime(context) { primitive.resolved(for: context.info) }
+      wholePixelPoints = context.info.drawsWholePixelPoints && primitive != .quads
+    }
+    let sources = ParticleRenderer.shaderSources(
+      features: features, primitive: primitive, wholePixelPoints: wholePixelPoints)
+    let named = SpriteProgram.defines.filter { features.contains($0.feature) }.map(\.define)
+    return (sources.vertex, sources.fragment, primitive, wholePixelPoints, named)
+  }
+}

@@ -2,8 +2,11 @@ import ArgumentParser
 import CProcess
 import Confetti
 import ConfettiBench
+import ConfettiCelebration
 import ConfettiConfig
 import ConfettiCore
+import ConfettiDesktop
+import ConfettiExport
 import ConfettiGL
 import Foundation
 
@@ -288,7 +291,7 @@ struct Window: ParsableCommand {
     if !overlay, overlayOptions.isGiven {
       throw ValidationError("--monitor and --loop go with --overlay (or use confetti overlay)")
     }
-    let most = ParticleRenderer.maximumCapacity
+    let most = ConfettiSystem.maximumCapacity
     guard (1...most).contains(capacity) else {
       throw ValidationError("--capacity must be between 1 and \(most), not \(capacity)")
     }
@@ -302,13 +305,13 @@ struct Window: ParsableCommand {
     try reportingFailures {
       let settings = WindowSettings(
         size: size, capacity: capacity, seed: seed,
-        effect: try effect.load(fallback: overlay ? OverlayOptions.defaultPreset : "confetti"),
+        effect: try effect.load(fallback: overlay ? Celebration.defaultPreset : "confetti"),
         configPath: effect.config, watch: watch,
         reduceMotion: effect.wantsReducedMotionOnScreen, primitive: effect.primitive,
         vsync: !noVsync,
         exitAfter: exitAfter,
         overlay: overlay ? overlayOptions.settings : nil)
-      if overlay { try Overlay.run(settings) } else { try WindowApp(settings).run() }
+      try show(settings)
     }
   }
 }
@@ -373,7 +376,7 @@ struct BenchCommand: ParsableCommand {
   var size: PixelSize = PixelSize(width: 1920, height: 1080)
 
   func validate() throws {
-    let most = ParticleRenderer.maximumCapacity
+    let most = ConfettiSystem.maximumCapacity
     for count in try counts() where !(1...most).contains(count) {
       throw ValidationError(
         "the particle count (--particles, --bench or --sweep) must be between 1 and \(most) "
@@ -541,15 +544,8 @@ func reportingFailures(_ body: () throws -> Void) throws {
 }
 
 /// A size given as WIDTHxHEIGHT on the command line.
-struct PixelSize: ExpressibleByArgument, Equatable, CustomStringConvertible {
-  var width: Int
-  var height: Int
-
-  init(width: Int, height: Int) {
-    (self.width, self.height) = (width, height)
-  }
-
-  init?(argument: String) {
+extension PixelSize: ExpressibleByArgument {
+  public init?(argument: String) {
     let parts = argument.lowercased().split(separator: "x", omittingEmptySubsequences: false)
     guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width > 0,
       height > 0
@@ -557,11 +553,7 @@ struct PixelSize: ExpressibleByArgument, Equatable, CustomStringConvertible {
     self.init(width: width, height: height)
   }
 
-  var description: String { "\(width)x\(height)" }
-  var defaultValueDescription: String { description }
-
-  /// The widest and tallest framebuffer any GL draws, in pixels.
-  static let largest = 16384
+  public var defaultValueDescription: String { description }
 
   /// Throws unless a GL could draw a framebuffer this size (`option` names it in the message).
   func checkDrawable(as option: String) throws {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Confetti
 import ConfettiCore
+import ConfettiDesktop
 import Foundation
 
 /// The options that choose an effect and how it is drawn, shared by the window, `--bench` and

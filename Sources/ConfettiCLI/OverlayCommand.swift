@@ -1,7 +1,9 @@
 import ArgumentParser
 import CProcess
 import Confetti
+import ConfettiCelebration
 import ConfettiCore
+import ConfettiDesktop
 import ConfettiGL
 import Foundation
 
@@ -26,31 +28,14 @@ struct OverlayOptions: ParsableArguments {
       valueName: "seconds"))
   var duration: Double?
 
-  /// The most monitors --monitor counts: more than any desktop has.
-  static let mostMonitors = 1024
-
-  /// The effect thrown over the desktop when none is named: a celebration over in about 4 s.
-  static let defaultPreset = "celebrate"
-
-  /// A continuous effect's time over the desktop when no --duration is given, in seconds.
-  static let defaultDuration: Double = 10
-
   @Option(help: .hidden)
   var snapshot: String?
 
   func validate() throws {
-    if let monitor, monitor < 1 {
-      throw ValidationError("--monitor counts from 1, not \(monitor)")
-    }
-    if let monitor, monitor > Self.mostMonitors {
-      throw ValidationError(
-        "there is no monitor \(monitor): --monitor counts the desktop's monitors from 1")
-    }
-    if let duration {
-      guard duration.isFinite, (0.1...86_400).contains(duration) else {
-        throw ValidationError("--duration must be 0.1 to 86400 seconds, not \(duration)")
-      }
-      if loop { throw ValidationError("give --duration or --loop, not both") }
+    do {
+      try Celebration.check(monitor: monitor, duration: duration, loop: loop) { "--\($0)" }
+    } catch let error as CelebrationError {
+      throw ValidationError(error.description)
     }
   }
 
@@ -65,7 +50,8 @@ struct OverlayOptions: ParsableArguments {
 
   var settings: Overlay.Settings {
     Overlay.Settings(
-      monitor: monitor, loop: loop, duration: duration ?? Self.defaultDuration, snapshot: snapshot)
+      monitor: monitor, loop: loop, duration: duration ?? Celebration.defaultDuration,
+      snapshot: snapshot)
   }
 }
 
@@ -107,7 +93,7 @@ struct OverlayCommand: ParsableCommand {
   var parent: Int32?
 
   func validate() throws {
-    let most = ParticleRenderer.maximumCapacity
+    let most = ConfettiSystem.maximumCapacity
     guard (1...most).contains(capacity) else {
       throw ValidationError("--capacity must be between 1 and \(most), not \(capacity)")
     }
@@ -119,13 +105,28 @@ struct OverlayCommand: ParsableCommand {
       guard getppid() == parent else { return }  // it has ended already
     }
     try reportingFailures {
-      try Overlay.run(
+      try show(
         WindowSettings(
           size: PixelSize(width: 1, height: 1), capacity: capacity, seed: seed,
-          effect: try effect.load(fallback: OverlayOptions.defaultPreset),
+          effect: try effect.load(fallback: Celebration.defaultPreset),
           configPath: effect.config, reduceMotion: effect.wantsReducedMotionOnScreen,
           primitive: effect.primitive, vsync: true, exitAfter: exitAfter,
           overlay: overlay.settings))
     }
+  }
+}
+
+/// Runs the window, or the overlay when `settings` has one, as the program does: a stopping
+/// signal ends it (the overlay within ``Interruption/promptEnd`` whatever it waits for), and
+/// what it has to say is said on standard error.
+func show(_ settings: WindowSettings) throws {
+  var settings = settings
+  settings.shouldStop = { Interruption.caught != nil }
+  settings.report = { say($0) }
+  if settings.overlay != nil {
+    Interruption.watch(endingWithin: Interruption.promptEnd)
+    try Overlay.run(settings)
+  } else {
+    try WindowApp(settings).run()
   }
 }

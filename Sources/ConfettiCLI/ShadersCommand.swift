@@ -1,6 +1,5 @@
 import ArgumentParser
 import Confetti
-import ConfettiCore
 import ConfettiGL
 
 /// `confetti shaders`: the GLSL the GL compiles for an effect, each shader whole and ready to
@@ -35,21 +34,11 @@ struct ShadersCommand: ParsableCommand {
   func run() throws {
     try reportingFailures {
       let loaded = try effect.load(fallback: "confetti")
-      let features =
-        allFeatures
-        ? ShaderFeatures.all
-        : try EffectScene(config: loaded.config.validated(), capacity: 1, seed: 1).expectedFeatures
-      var primitive = effect.primitive
-      var wholePixelPoints = false
-      if primitive == .auto {
-        // As this machine's GL would draw it: its primitive, and its kind of points.
-        let context = try DriverMessages.silenced { try HeadlessContext() }
-        primitive = withExtendedLifetime(context) { primitive.resolved(for: context.info) }
-        wholePixelPoints = context.info.drawsWholePixelPoints && primitive != .quads
-      }
-      let sources = ParticleRenderer.shaderSources(
-        features: features, primitive: primitive, wholePixelPoints: wholePixelPoints)
-      let named = SpriteProgram.defines.filter { features.contains($0.feature) }.map(\.define)
+      let shaders = try loaded.shaderSources(allFeatures: allFeatures, primitive: effect.primitive)
+      let (primitive, wholePixelPoints, named) = (
+        shaders.primitive, shaders.wholePixelPoints, shaders.features
+      )
+      let sources = (vertex: shaders.vertex, fragment: shaders.fragment)
       let what =
         "\(effect.config ?? "preset " + (effect.preset ?? "confetti")), drawn as "
         + "\(primitive.rawValue)\(wholePixelPoints ? " (whole-pixel squares)" : ""); "

@@ -1,6 +1,7 @@
 import Confetti
 import ConfettiBench
 import ConfettiCore
+import ConfettiGL
 import ConfettiImage
 import Foundation
 
@@ -12,6 +13,9 @@ struct SweepPlot {
   var points: [(count: Int, medians: [String: (frame: Double, app: Double)])]
   var renderer: String
   var size: PixelSize
+
+  /// The smallest time the figures show, in milliseconds: they are rounded to a microsecond.
+  static let resolution = 0.001
 
   private static let colors = [
     "#ff9500", "#ffcc00", "#a2845e", "#007aff", "#5856d6", "#8e8e93", "#34c759",
@@ -26,7 +30,7 @@ struct SweepPlot {
     let (left, right, top, bottom) = (70.0, 170.0, 40.0, 50.0)
     let counts = points.map { Double($0.count) }
     let times = points.flatMap { $0.medians.values.flatMap { [$0.frame, $0.app] } }
-      .filter { $0 > 0 }
+      .map { max($0, Self.resolution) }
     let xRange = decades(counts.min() ?? 1, counts.max() ?? 10)
     let yRange = decades(times.min() ?? 1, times.max() ?? 10)
     func x(_ value: Double) -> Double {
@@ -64,9 +68,11 @@ struct SweepPlot {
       for (dash, figure) in [
         ("", \(frame: Double, app: Double).frame), (" stroke-dasharray=\"5 4\"", \.app),
       ] {
+        // A time under the figures' resolution (reported as 0: a steady scene's app time on
+        // the GPU modes) is drawn at it: a log scale has no 0, and the line must not vanish.
         let series = points.compactMap { point in
-          point.medians[label].map { (point.count, $0[keyPath: figure]) }
-        }.filter { $0.1 > 0 }
+          point.medians[label].map { (point.count, max($0[keyPath: figure], Self.resolution)) }
+        }
         guard !series.isEmpty else { continue }
         let path = series.map { "\(x(Double($0.0))),\(y($0.1))" }.joined(separator: " ")
         svg +=

@@ -8,7 +8,7 @@ import Foundation
 /// (sway, KDE Plasma, Hyprland, labwc…): a surface on the overlay layer over a whole output, with
 /// an empty input region and no keyboard focus, so that every click and key reaches the windows
 /// below. The effect runs in it as in the X11 overlay (``Overlay``) and ends the same way.
-final class LayerOverlay {
+package final class LayerOverlay {
   /// What opening it gave: an overlay, or why there is none and the X11 window is to be tried.
   enum Opening {
     case opened(LayerOverlay)
@@ -82,7 +82,7 @@ final class LayerOverlay {
     var wall: Seconds { (ContinuousClock.now - opened).seconds }
     system.fireOpening(time: 0)
     var snapshot = OverlaySnapshot(path: overlay.snapshot)
-    while Interruption.caught == nil {
+    while !settings.shouldStop() {
       let time = wall
       if let exitAfter = settings.exitAfter, time >= exitAfter { break }
       let (points, pixels) = size

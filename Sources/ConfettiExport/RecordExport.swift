@@ -6,14 +6,14 @@ import Foundation
 
 /// `confetti render --records NAME.bin`: one picture's particle records and everything a port
 /// of the shaders needs to draw them as this program did (`Examples/webgl2` reads them).
-enum RecordExport {
+package enum RecordExport {
   /// The description written beside the records `path` (NAME.bin): NAME.json.
-  static func descriptionPath(of path: String) -> String {
+  package static func descriptionPath(of path: String) -> String {
     String(path.dropLast(".bin".count)) + ".json"
   }
 
   /// Writes the records to `path` and the rest to the `.json` beside it.
-  static func write(
+  package static func write(
     _ frame: (records: [UInt8], uniforms: [UniformValue], viewport: PixelRect, copies: Int),
     to path: String, size: PixelSize, background: RGBA8, time: Seconds
   ) throws {

@@ -6,28 +6,46 @@ import ConfettiGL
 import Foundation
 
 /// What the window (or the overlay) runs, and how.
-struct WindowSettings {
-  var size: PixelSize
-  var capacity: Int
-  var seed: UInt64
-  var effect: Effect
+package struct WindowSettings {
+  package var size: PixelSize
+  package var capacity: Int
+  package var seed: UInt64
+  package var effect: Effect
   /// The configuration file the effect came from: `r` and `--watch` read it again.
-  var configPath: String?
-  var watch = false
-  var reduceMotion: Bool
-  var primitive: SpritePrimitive
-  var vsync: Bool
-  var exitAfter: Seconds?
+  package var configPath: String?
+  package var watch = false
+  package var reduceMotion: Bool
+  package var primitive: SpritePrimitive
+  package var vsync: Bool
+  package var exitAfter: Seconds?
   /// Set: a transparent, click-through window over a whole monitor (see ``Overlay``).
-  var overlay: Overlay.Settings?
+  package var overlay: Overlay.Settings?
+  /// Asked once a frame: true ends the window or overlay as if it were closed (the program
+  /// answers true once a signal has asked it to stop).
+  package var shouldStop: () -> Bool = { false }
+  /// Told, in one line, what the window has to say that is not a failure: a reload, a bad
+  /// edit of the watched file. The library itself never prints.
+  package var report: (String) -> Void = { _ in }
+
+  package init(
+    size: PixelSize, capacity: Int, seed: UInt64, effect: Effect, configPath: String? = nil,
+    watch: Bool = false, reduceMotion: Bool, primitive: SpritePrimitive, vsync: Bool,
+    exitAfter: Seconds? = nil, overlay: Overlay.Settings? = nil
+  ) {
+    (self.size, self.capacity, self.seed, self.effect) = (size, capacity, seed, effect)
+    (self.configPath, self.watch, self.reduceMotion) = (configPath, watch, reduceMotion)
+    (self.primitive, self.vsync, self.exitAfter, self.overlay) = (
+      primitive, vsync, exitAfter, overlay
+    )
+  }
 }
 
 /// The interactive window: set up, loop (events, update, draw), tear down. The effect is a
 /// ``ConfettiSystem`` on the window's context, as any host program would use it, driven by a
 /// ``PlaybackClock`` that the keys pause, slow, speed up and run backwards.
-final class WindowApp {
+package final class WindowApp {
   /// The keys, as `confetti --help` and `confetti window --help` list them.
-  static let controls = """
+  package static let controls = """
     In the window:
       left click   the effect's click emitters at the pointer (confetti: a burst)
       space        the effect's key emitters (confetti: two corner cannons); an
@@ -70,7 +88,7 @@ final class WindowApp {
   private var reloadError: String?
   private var watched: FileWatch?
 
-  init(_ settings: WindowSettings) throws {
+  package init(_ settings: WindowSettings) throws {
     // The effect (its shapes and images) is checked before any window opens: nothing starts
     // half-configured.
     let effect = settings.effect
@@ -85,7 +103,7 @@ final class WindowApp {
     self.settings = settings
     // The first effect opens at the reading `confetti render` opens it at: the same moment of
     // the same effect is then the same picture, gusts of wind (a function of the clock) and all.
-    clock = PlaybackClock(reading: Render.startTime, wall: 0)
+    clock = PlaybackClock(reading: ConfettiSystem.openingReading, wall: 0)
     if settings.watch, let path = settings.configPath { watched = FileWatch(path: path) }
     var staleWindow: UInt = 0
     if confetti_x11_stale_wm_check(&staleWindow) != 0 {
@@ -194,10 +212,10 @@ final class WindowApp {
     return Size(width: Double(width), height: Double(height))
   }
 
-  func run() throws {
+  package func run() throws {
     var compositorSeen = wall
     while glfwWindowShouldClose(window) == GLFW_FALSE {
-      if Interruption.caught != nil { break }
+      if settings.shouldStop() { break }
       // Without its compositor the overlay's transparent pixels are black: the whole desktop
       // would be hidden.
       if overlay != nil, wall - compositorSeen >= Self.compositorCheck {
@@ -257,7 +275,7 @@ final class WindowApp {
       try system.draw(in: PixelRect(width: Int(width), height: Int(height)), time: time)
       try overlay?.frameDrawn(at: time - effectStart, width: Int(width), height: Int(height))
     } catch {
-      say("\(error)")
+      settings.report("\(error)")
       glfwSetWindowShouldClose(window, GLFW_TRUE)
     }
     shown = (time, width, height)
@@ -396,7 +414,7 @@ final class WindowApp {
       effectIndex = next
       reloadError = nil
     } catch {
-      say("\(error)")
+      settings.report("\(error)")
     }
   }
 
@@ -416,10 +434,12 @@ final class WindowApp {
       effects[0] = effect
       effectIndex = 0
       reloadError = nil
-      say("reloaded \(path)")
+      settings.report("reloaded \(path)")
     } catch {
       let message = "\(error)"
-      if message != reloadError { say("\(message) (still running the last good effect)") }
+      if message != reloadError {
+        settings.report("\(message) (still running the last good effect)")
+      }
       reloadError = message
     }
     updateTitle(force: true)
@@ -444,10 +464,10 @@ extension Duration {
   }
 }
 
-/// A failure to open or run the window, said in one line.
-struct WindowError: Error, CustomStringConvertible {
-  var description: String
-  init(_ description: String) { self.description = description }
+/// A failure to open or run the window, the overlay or a celebration, said in one line.
+public struct WindowError: Error, CustomStringConvertible {
+  public var description: String
+  public init(_ description: String) { self.description = description }
 }
 
 /// Frames per second over the last half second of drawing, for the title. A pause in drawing

@@ -5,20 +5,20 @@ import ConfettiImage
 import Foundation
 
 /// The animation formats `confetti render` writes through the `ffmpeg` program.
-enum VideoFormat: String, CaseIterable, Sendable {
+public enum VideoFormat: String, CaseIterable, Sendable {
   case gif, webm, mp4, mov
 
   /// The format a file name's extension asks for, if it is one of these.
-  init?(path: String) {
+  public init?(path: String) {
     self.init(rawValue: URL(fileURLWithPath: path).pathExtension.lowercased())
   }
 
   /// Whether it keeps a transparent backdrop: GIF (one bit), VP9 WebM and ProRes 4444 do;
   /// H.264 MP4 does not.
-  var keepsTransparency: Bool { self != .mp4 }
+  public var keepsTransparency: Bool { self != .mp4 }
 
   /// What it is, for messages.
-  var name: String {
+  public var name: String {
     switch self {
     case .gif: "GIF"
     case .webm: "WebM (VP9)"
@@ -45,19 +45,21 @@ enum VideoFormat: String, CaseIterable, Sendable {
 
   /// Why frames of `width` × `height` at `fps` cannot be written as it, in one line; nil when
   /// they can.
-  func refusal(width: Int, height: Int, fps: Double) -> String? {
+  package func refusal(
+    width: Int, height: Int, fps: Double, naming option: (String) -> String
+  ) -> String? {
     if fps < slowestFrameRate {
       return "\(name) shows a frame for at most 655.35 s, so at least 0.0016 frames a second, "
-        + "not \(fps): give a higher --fps"
+        + "not \(fps): give a higher \(option("fps"))"
     }
     if fps > fastestFrameRate {
       let asked = fps < 1e9 && fps == fps.rounded() ? String(Int(fps)) : String(fps)
       return "\(name) plays at most \(Int(fastestFrameRate)) frames a second at its own speed, "
-        + "not \(asked): give a lower --fps"
+        + "not \(asked): give a lower \(option("fps"))"
     }
     if needsEvenSides, !width.isMultiple(of: 2) || !height.isMultiple(of: 2) {
       let even = "\(width + width % 2)x\(height + height % 2)"
-      return "\(name) needs even sides, not \(width)×\(height): give --size \(even)"
+      return "\(name) needs even sides, not \(width)×\(height): give \(option("size")) \(even)"
     }
     return nil
   }
@@ -94,8 +96,8 @@ enum VideoFormat: String, CaseIterable, Sendable {
 }
 
 /// An animation that cannot be written, said in one line.
-struct VideoError: Error, CustomStringConvertible {
-  var description: String
+public struct VideoError: Error, CustomStringConvertible {
+  public var description: String
 }
 
 /// An animation written by an `ffmpeg` process fed raw RGBA frames through a pipe: no
@@ -111,16 +113,20 @@ struct VideoError: Error, CustomStringConvertible {
 ///
 /// ffmpeg runs in a process group of its own, which a cancel ends whole (helpers it started
 /// included). Every wait on it, a frame it does not take or its end, notes the signals
-/// ``Interruption`` watches, and gives up after ``stallLimit`` without progress.
-final class VideoWriter {
-  let path: String
-  let format: VideoFormat
+/// asks its `shouldStop` whether to stop, and gives up after ``stallLimit`` without progress.
+///
+/// A write to an ffmpeg that has ended raises SIGPIPE in the writing thread: write from a
+/// thread that blocks it (``Export`` renders on one).
+package final class VideoWriter {
+  package let path: String
+  package let format: VideoFormat
   private let width: Int
   private let height: Int
   private let ffmpeg: URL
   private var framesSent = 0
   /// Whether ffprobe read back what was written (false where it is not installed).
-  private(set) var wasReadBack = false
+  package private(set) var wasReadBack = false
+  private let shouldStop: () -> Bool
   private let child: pid_t
   private var status: Int32?
   private var input: Int32
@@ -132,10 +138,10 @@ final class VideoWriter {
   static let stallLimit: Seconds = 20
 
   /// The ffmpeg program on PATH, or nil.
-  static func findFFmpeg() -> URL? { findProgram("ffmpeg") }
+  package static func findFFmpeg() -> URL? { findProgram("ffmpeg") }
 
   /// The program `name` in `first` or else on PATH, or nil.
-  static func findProgram(_ name: String, first: URL? = nil) -> URL? {
+  package static func findProgram(_ name: String, first: URL? = nil) -> URL? {
     let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
       .map { URL(fileURLWithPath: String($0)) }
     return ([first].compactMap { $0 } + folders).map { $0.appending(path: name) }
@@ -145,7 +151,10 @@ final class VideoWriter {
   /// Starts ffmpeg to write `path` from frames of `width` × `height` pixels at `fps` (that
   /// the format does not refuse, ``VideoFormat/refusal(width:height:fps:)``), with straight
   /// alpha; `transparent` keeps their alpha where the format can.
-  init(path: String, width: Int, height: Int, fps: Double, transparent: Bool) throws {
+  package init(
+    path: String, width: Int, height: Int, fps: Double, transparent: Bool,
+    shouldStop: @escaping () -> Bool = { false }
+  ) throws {
     guard let format = VideoFormat(path: path) else {
       throw VideoError(description: "cannot tell the animation format of \(path)")
     }
@@ -155,8 +164,7 @@ final class VideoWriter {
           + "installed — apt-get install ffmpeg")
     }
     try OutputFile.check(path)
-    // SIGPIPE would kill the program when ffmpeg dies; a failed write says so instead.
-    signal(SIGPIPE, SIG_IGN)
+    self.shouldStop = shouldStop
     self.path = path
     self.format = format
     self.width = width
@@ -200,7 +208,7 @@ final class VideoWriter {
   }
 
   /// Sends one frame (straight alpha, `width` × `height` as given at the start).
-  func append(_ image: RGBAImage) throws {
+  package func append(_ image: RGBAImage) throws {
     try image.bytes.withUnsafeBytes { buffer in
       var offset = 0
       var progress = Date()
@@ -229,9 +237,9 @@ final class VideoWriter {
     framesSent += 1
   }
 
-  /// Ends the input, waits for ffmpeg (a signal noted by ``Interruption`` meanwhile cancels the
+  /// Ends the input, waits for ffmpeg (`shouldStop` saying so meanwhile cancels the
   /// animation), checks what it wrote and puts the animation under its name.
-  func finish() throws {
+  package func finish() throws {
     closeInput()
     let started = Date()
     while !hasEnded() {
@@ -289,7 +297,7 @@ final class VideoWriter {
         break
       }
       let stalled = Date().timeIntervalSince(began) > Self.stallLimit
-      if Interruption.caught != nil || stalled {
+      if shouldStop() || stalled {
         kill(-reader, SIGKILL)
         while waitpid(reader, &ending, 0) < 0 && errno == EINTR {}
         try stopIfInterrupted()
@@ -318,7 +326,7 @@ final class VideoWriter {
 
   /// Stops ffmpeg and what it started, and removes what it wrote: nothing is left under either
   /// name.
-  func cancel() {
+  package func cancel() {
     finished = true
     closeInput()
     if !hasEnded() {
@@ -335,11 +343,11 @@ final class VideoWriter {
     temporary.remove()
   }
 
-  /// Throws the interruption when ``Interruption`` has noted a signal, cancelling first.
+  /// Throws ``RenderStopped`` when `shouldStop` says so, cancelling first.
   private func stopIfInterrupted() throws {
-    guard let signal = Interruption.caught else { return }
+    guard shouldStop() else { return }
     cancel()
-    throw InterruptedError(signal: signal, out: path, whole: true)
+    throw RenderStopped(out: path, whole: true)
   }
 
   /// Whether ffmpeg has ended (reaped, its status kept).

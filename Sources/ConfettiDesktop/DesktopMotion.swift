@@ -5,9 +5,9 @@ import Foundation
 /// `gtk-enable-animations` in its `settings.ini`, and KDE Plasma's animation speed set to
 /// instant (`AnimationDurationFactor=0` in `kdeglobals`). Pictures and videos (`render`) and the
 /// bench are the same on every desktop: they do not look.
-enum DesktopMotion {
+package enum DesktopMotion {
   /// Whether the desktop asks for no animations, in `environment` (`XDG_CONFIG_HOME`, `HOME`).
-  static func isReduced(in environment: [String: String]) -> Bool {
+  package static func isReduced(in environment: [String: String]) -> Bool {
     let configHome =
       environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
       ?? environment["HOME"].map { $0 + "/.config" }
@@ -41,7 +41,7 @@ enum DesktopMotion {
   }
 
   /// The value of `key` in section `section` of the INI file at `path`, if it is there.
-  static func iniValue(_ key: String, in section: String, of path: String) -> String? {
+  package static func iniValue(_ key: String, in section: String, of path: String) -> String? {
     guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
     var current = ""
     var found: String?

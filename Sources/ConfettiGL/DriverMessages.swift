@@ -6,8 +6,8 @@ import Foundation
 /// Mesa's logging is turned down through its variables (unless the user set them), and what the
 /// driver still writes to standard error while a context is being made is dropped. Setting
 /// `CONFETTI_DRIVER_MESSAGES=1` lets it all through, for a bug report.
-enum DriverMessages {
-  static let showVariable = "CONFETTI_DRIVER_MESSAGES"
+package enum DriverMessages {
+  package static let showVariable = "CONFETTI_DRIVER_MESSAGES"
 
   private static var shown: Bool {
     let value = ProcessInfo.processInfo.environment[showVariable] ?? ""
@@ -15,7 +15,7 @@ enum DriverMessages {
   }
 
   /// Turns Mesa's EGL and GLX loaders' logging down. Call before any GL library is used.
-  static func quietDrivers() {
+  package static func quietDrivers() {
     guard !shown else { return }
     setenv("EGL_LOG_LEVEL", "fatal", 0)
     setenv("LIBGL_DEBUG", "quiet", 0)
@@ -27,7 +27,7 @@ enum DriverMessages {
   /// Runs `body` with standard error going nowhere (unless the messages are to be shown), then
   /// puts it back. Should a library abort meanwhile (GLFW asserts), one line says so on the
   /// real standard error and the program exits 1, instead of dying without a word.
-  static func silenced<T>(_ body: () throws -> T) rethrows -> T {
+  package static func silenced<T>(_ body: () throws -> T) rethrows -> T {
     guard !shown else { return try body() }
     fflush(nil)
     let saved = dup(STDERR_FILENO)

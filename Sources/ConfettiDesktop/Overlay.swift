@@ -1,6 +1,7 @@
 import CGLFW
 import CX11
 import Confetti
+import ConfettiCelebration
 import ConfettiCore
 import ConfettiGL
 import ConfettiImage
@@ -11,27 +12,33 @@ import Foundation
 /// every click and key reaches the windows below. On a Wayland desktop whose compositor offers
 /// the layer shell, ``LayerOverlay`` draws it natively instead; elsewhere it is this X11 window
 /// (through XWayland on other Wayland desktops).
-struct Overlay {
-  struct Settings {
+package struct Overlay {
+  package struct Settings {
     /// The monitor to cover, from 1 (GLFW's order, the primary first); nil: the primary.
-    var monitor: Int?
-    /// Keep running until SIGINT or SIGTERM, instead of exiting when the last particle is gone:
-    /// a continuous effect emits on, a one-off effect is fired again each time it is over.
-    var loop: Bool
+    package var monitor: Int?
+    /// Keep running until stopped, instead of ending when the last particle is gone: a
+    /// continuous effect emits on, a one-off effect is fired again each time it is over.
+    package var loop: Bool
     /// Without ``loop``: how long a continuous effect's emitters run, in seconds, before its
     /// pieces are left to live out their lives.
-    var duration: Seconds = OverlayOptions.defaultDuration
+    package var duration: Seconds = Celebration.defaultDuration
     /// A PNG to write the framebuffer to, as stored (premultiplied), once the effect has run
     /// ``OverlaySnapshot/time``: how tests see what a compositor is given.
-    var snapshot: String?
+    package var snapshot: String?
+
+    package init(
+      monitor: Int? = nil, loop: Bool = false, duration: Seconds = Celebration.defaultDuration,
+      snapshot: String? = nil
+    ) {
+      (self.monitor, self.loop, self.duration, self.snapshot) = (monitor, loop, duration, snapshot)
+    }
   }
 
   private var snapshot: OverlaySnapshot
 
   /// Runs the effect over the desktop until it is over: natively on a Wayland overlay layer
   /// where the compositor offers one, otherwise in an X11 window.
-  static func run(_ settings: WindowSettings) throws {
-    Interruption.watch(endingWithin: Interruption.promptEnd)
+  package static func run(_ settings: WindowSettings) throws {
     let environment = ProcessInfo.processInfo.environment
     let x11 = !(environment["DISPLAY"] ?? "").isEmpty
     switch try LayerOverlay.open(settings) {

@@ -1,0 +1,333 @@
+import CProcess
+import ConfettiCore
+import Foundation
+
+/// What a celebration throws, and how long.
+public struct CelebrationOptions: Sendable, Equatable {
+  /// The effect: at most one of the three. None: the celebrate preset (two corner cannons,
+  /// over in about 4 s).
+  public var preset: String?
+  /// A configuration file; its images are found beside it.
+  public var path: String?
+  /// A configuration as JSON text.
+  public var json: String?
+  /// Every random draw comes from it.
+  public var seed: UInt64 = 1
+  /// The monitor to cover, from 1; nil: the primary.
+  public var monitor: Int?
+  /// How long a continuous effect (snow, rain) falls before its last pieces settle, in
+  /// seconds; nil: ``Celebration/defaultDuration``. One-off effects end by themselves.
+  public var duration: Seconds?
+  /// Keep going until cancelled: a continuous effect emits on, a one-off effect is thrown again
+  /// each time it is over.
+  public var loop = false
+  /// true: each piece appears near where its motion would take it and fades in place; nil: as
+  /// the desktop's own setting for fewer animations says (GNOME's, GTK's, KDE's).
+  public var reduceMotion: Bool?
+
+  public init() {}
+
+  /// Throws ``CelebrationError`` unless these options can be celebrated, saying why in one line;
+  /// `option` spells a setting's name as the caller does (`--monitor`, `monitor`).
+  public func check(naming option: (String) -> String = { $0 }) throws {
+    let given = [("preset", preset), ("path", path), ("json", json)].filter { $0.1 != nil }
+    if given.count > 1 {
+      throw CelebrationError(
+        "give one effect: \(given.map { option($0.0) }.joined(separator: " or ")), not both")
+    }
+    try Celebration.check(monitor: monitor, duration: duration, loop: loop, naming: option)
+  }
+}
+
+/// Confetti thrown over the desktop, as `confetti overlay` throws it — transparent, on top,
+/// every click and key passing through to the windows below — until its last piece is gone.
+///
+/// It runs as a process of its own (the confetti program, found as ``program()`` says): a
+/// window system's library is one per process, and one started inside a host that has its own
+/// windows (GLFW, pygame, pyglet) would take them over, and end them with it. So a host keeps
+/// its windows, its GL contexts and its signals, and no failure of the overlay's (no desktop,
+/// no compositor, a crash in the window system) can end the host: each is a ``CelebrationError``
+/// with the overlay's own one-line reason. The overlay ends with the host, should the host end
+/// first (even killed), and with the thread that started it.
+///
+/// Start it, then ``wait(timeout:)`` or ``cancel()``, from any thread.
+public final class Celebration: @unchecked Sendable {
+  private let child: pid_t
+  private let errors: Int32
+  private let lock = NSLock()
+  /// How it ended: its exit code, or 128 + the signal that ended it; nil while it runs.
+  private var status: Int32?
+  private var said: [UInt8] = []
+  private var cancelled = false
+  /// The file a JSON effect was written to for the program, removed once it has ended.
+  private let effectFile: String?
+
+  /// The effect thrown over the desktop when none is named: a celebration over in about 4 s.
+  public static let defaultPreset = "celebrate"
+
+  /// How long a continuous effect falls when no duration is given, in seconds.
+  public static let defaultDuration: Seconds = 10
+
+  /// The most monitors an overlay counts: more than any desktop has.
+  public static let mostMonitors = 1024
+
+  /// The longest a continuous effect may be asked to fall, in seconds: a day.
+  public static let longestDuration: Seconds = 86_400
+
+  /// Throws ``CelebrationError`` unless an overlay can cover monitor `monitor` (from 1) and
+  /// fall for `duration` seconds, or `loop`; `option` spells each setting's name as the caller
+  /// does.
+  public static func check(
+    monitor: Int?, duration: Seconds?, loop: Bool, naming option: (String) -> String
+  ) throws {
+    if let monitor, monitor < 1 {
+      throw CelebrationError("\(option("monitor")) counts from 1, not \(monitor)")
+    }
+    if let monitor, monitor > mostMonitors {
+      throw CelebrationError(
+        "there is no monitor \(monitor): \(option("monitor")) counts the desktop's monitors "
+          + "from 1")
+    }
+    if let duration {
+      guard duration.isFinite, (0.1...longestDuration).contains(duration) else {
+        throw CelebrationError(
+          "\(option("duration")) must be 0.1 to 86400 seconds, not \(duration)")
+      }
+      if loop {
+        throw CelebrationError("give \(option("duration")) or \(option("loop")), not both")
+      }
+    }
+  }
+
+  /// The variable that names the confetti program to run, before any other place is looked at.
+  public static let programVariable = "CONFETTI_PROGRAM"
+
+  /// The confetti program a celebration runs: the one ``programVariable`` names, else the one
+  /// beside this library (`confetti` in the library's own folder, as a Python wheel has it, or
+  /// in `../bin` or `../../bin`, as a system package has it), else the running program itself
+  /// if it is confetti, else the first on PATH; nil when there is none.
+  public static func program() -> URL? {
+    let environment = ProcessInfo.processInfo.environment
+    var candidates: [String] = []
+    if let named = environment[programVariable], !named.isEmpty {
+      return URL(fileURLWithPath: named)
+    }
+    if let file = confetti_file_holding(#dsohandle) {
+      let folder = URL(fileURLWithPath: String(cString: file)).resolvingSymlinksInPath()
+        .deletingLastPathComponent()
+      candidates += ["confetti", "../bin/confetti", "../../bin/confetti"].map {
+        folder.appendingPathComponent($0).standardized.path
+      }
+    }
+    if let me = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"),
+      URL(fileURLWithPath: me).lastPathComponent == "confetti"
+    {
+      candidates.append(me)
+    }
+    candidates += (environment["PATH"] ?? "").split(separator: ":").map { "\($0)/confetti" }
+    return candidates.first {
+      var folder: ObjCBool = false
+      return FileManager.default.fileExists(atPath: $0, isDirectory: &folder) && !folder.boolValue
+        && FileManager.default.isExecutableFile(atPath: $0)
+    }.map { URL(fileURLWithPath: $0) }
+  }
+
+  /// Starts the celebration; throws ``CelebrationError`` when the options are refused or the
+  /// program cannot be found or started.
+  ///
+  /// - Parameters:
+  ///   - program: the confetti program to run; by default ``program()``.
+  ///   - environment: the program's environment (`DISPLAY`, `WAYLAND_DISPLAY` name the
+  ///     desktop); by default this process's.
+  ///   - temporaryFolder: where a JSON effect is written for the program, until it has ended;
+  ///     by default `$TMPDIR`, else /tmp.
+  public init(
+    _ options: CelebrationOptions = CelebrationOptions(), program: URL? = nil,
+    environment: [String: String]? = nil, temporaryFolder: String? = nil
+  ) throws {
+    try options.check()
+    guard let program = program ?? Self.program() else {
+      throw CelebrationError(
+        "cannot find the confetti program that shows a celebration: install the confetti "
+          + "package, or name it in \(Self.programVariable)")
+    }
+    var effect: [String] = []
+    var effectFile: String?
+    if let preset = options.preset { effect = ["--preset", preset] }
+    if let path = options.path { effect = ["--config", path] }
+    if let json = options.json {
+      let file = try Self.temporaryFile(holding: json, in: temporaryFolder)
+      effect = ["--config", file]
+      effectFile = file
+    }
+    var arguments = ["overlay", "--seed", String(options.seed), "--parent", String(getpid())]
+    arguments += effect
+    arguments += options.monitor.map { ["--monitor", String($0)] } ?? []
+    arguments += options.duration.map { ["--duration", String($0)] } ?? []
+    arguments += options.loop ? ["--loop"] : []
+    arguments += options.reduceMotion == true ? ["--reduce-motion"] : []
+    var environment = environment ?? ProcessInfo.processInfo.environment
+    if options.reduceMotion == false { environment["CONFETTI_REDUCE_MOTION"] = "0" }
+    do {
+      (child, errors) = try Self.spawn([program.path] + arguments, environment: environment)
+    } catch {
+      if let effectFile { unlink(effectFile) }
+      throw error
+    }
+    self.effectFile = effectFile
+  }
+
+  deinit {
+    cancel()
+    _ = try? wait()
+    close(errors)
+  }
+
+  /// Whether it is still on the desktop.
+  public var isRunning: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return !reaped()
+  }
+
+  /// Ends it now: its pieces vanish, and ``wait(timeout:)`` returns without an error.
+  public func cancel() {
+    lock.lock()
+    defer { lock.unlock() }
+    guard !reaped() else { return }
+    cancelled = true
+    kill(child, SIGTERM)
+  }
+
+  /// Waits until it is over, or `timeout` seconds have passed (nil: as long as it takes);
+  /// returns whether it is over. Throws ``CelebrationError`` with the overlay's own reason when it
+  /// could not be shown or failed (no desktop, no compositor), once it is over.
+  @discardableResult
+  public func wait(timeout: Seconds? = nil) throws -> Bool {
+    let deadline = timeout.map { Date().addingTimeInterval(max(0, $0)) }
+    var buffer = [UInt8](repeating: 0, count: 512)
+    while true {
+      lock.lock()
+      let over = reaped()
+      lock.unlock()
+      if over { break }
+      if let deadline, Date() >= deadline { return false }
+      // What it says, read as it comes: its one line of failure, if any.
+      var ready = pollfd(fd: errors, events: Int16(POLLIN), revents: 0)
+      if poll(&ready, 1, 50) > 0 {
+        let count = buffer.withUnsafeMutableBytes { read(errors, $0.baseAddress, $0.count) }
+        lock.lock()
+        if count > 0, said.count < 65536 { said += buffer[..<count] }
+        lock.unlock()
+        if count <= 0 { usleep(10_000) }  // it closed standard error: it is ending
+      }
+    }
+    lock.lock()
+    defer { lock.unlock() }
+    // The rest of what it said, now that it has ended.
+    while true {
+      let count = buffer.withUnsafeMutableBytes { read(errors, $0.baseAddress, $0.count) }
+      guard count > 0, said.count < 65536 else { break }
+      said += buffer[..<count]
+    }
+    if let effectFile { unlink(effectFile) }
+    guard let status, status != 0, !cancelled else { return true }
+    let lines = String(decoding: said, as: UTF8.self).split(whereSeparator: \.isNewline)
+    let line = lines.last.map { String($0) }.map {
+      $0.hasPrefix("confetti: ") ? String($0.dropFirst("confetti: ".count)) : $0
+    }
+    if status > 128 {
+      throw CelebrationError("the celebration stopped (signal \(status - 128))")
+    }
+    throw CelebrationError(line ?? "the celebration failed (exit status \(status))")
+  }
+
+  /// Whether the program has ended, reaping it if it just has. Call holding the lock.
+  private func reaped() -> Bool {
+    guard status == nil else { return true }
+    var ending: Int32 = 0
+    let result = waitpid(child, &ending, WNOHANG)
+    guard result == child else { return result < 0 && errno == ECHILD ? markLost() : false }
+    let signal = ending & 0x7f
+    status = signal == 0 ? (ending >> 8) & 0xff : 128 + signal
+    return true
+  }
+
+  /// The program was reaped by someone else (a host that waits for every child): its status
+  /// is unknown, and taken as a success.
+  private func markLost() -> Bool {
+    status = 0
+    return true
+  }
+
+  /// Starts `arguments` with standard input and output on /dev/null and standard error on a
+  /// pipe; returns its process and the pipe's reading end.
+  private static func spawn(
+    _ arguments: [String], environment: [String: String]
+  ) throws -> (pid_t, Int32) {
+    var pipe: [Int32] = [-1, -1]
+    guard confetti_private_pipe(&pipe) == 0 else {
+      throw CelebrationError("cannot start the celebration: \(String(cString: strerror(errno)))")
+    }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_adddup2(&actions, pipe[1], 2)
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    // It starts with every signal at its default and none blocked, whatever the host set.
+    var all = sigset_t()
+    sigfillset(&all)
+    var none = sigset_t()
+    sigemptyset(&none)
+    posix_spawnattr_setsigdefault(&attributes, &all)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+    var argv = arguments.map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer { envp.forEach { free($0) } }
+    var pid: pid_t = 0
+    let failed = posix_spawn(&pid, arguments[0], &actions, &attributes, &argv, &envp)
+    close(pipe[1])
+    guard failed == 0 else {
+      close(pipe[0])
+      throw CelebrationError(
+        "cannot start the celebration (\(arguments[0])): \(String(cString: strerror(failed)))")
+    }
+    return (pid, pipe[0])
+  }
+
+  /// A new file of this user's alone in `folder` (nil: `$TMPDIR`, else /tmp) holding `text`,
+  /// for the program to read.
+  private static func temporaryFile(holding text: String, in folder: String?) throws -> String {
+    let folder =
+      folder ?? ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 }
+    var template = Array("\(folder ?? "/tmp")/confetti-effect-XXXXXX.json".utf8CString)
+    let descriptor = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 5) }
+    guard descriptor >= 0 else {
+      throw CelebrationError(
+        "cannot write the effect for the celebration: \(String(cString: strerror(errno)))")
+    }
+    defer { close(descriptor) }
+    let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    let bytes = Array(text.utf8)
+    let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    guard written == bytes.count else {
+      unlink(path)
+      throw CelebrationError(
+        "cannot write the effect for the celebration: \(String(cString: strerror(errno)))")
+    }
+    return path
+  }
+}
+
+/// Why a celebration cannot be shown, or failed, in one line: options refused, no confetti
+/// program, no desktop, no compositing window manager (the overlay's own reason).
+public struct CelebrationError: Error, CustomStringConvertible {
+  public var description: String
+  public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,477 @@
+import Confetti
+import ConfettiCore
+import ConfettiGL
+import ConfettiImage
+import Foundation
+
+/// What a render makes: one picture, a numbered sequence of pictures, or an animation (GIF,
+/// WebM, MP4, MOV through ffmpeg), of an effect from a moment on. `confetti render` is a user
+/// of it, and so are the C and Python renders: the same settings give the same files.
+public struct RenderSettings: Sendable {
+  /// The file to write: `.png` (a picture, or numbered pictures `NAME-0000.png`…), `.gif`,
+  /// `.webm`, `.mp4` or `.mov`.
+  public var out: String
+  /// The picture's size in pixels.
+  public var size = PixelSize(width: 800, height: 600)
+  /// Pixels per window point: 2 renders a HiDPI picture of the same scene.
+  public var scale = 1
+  /// The first frame's moment, in seconds after the effect starts.
+  public var time: Seconds = RenderSettings.defaultTime
+  /// How many frames the whole sequence has, from ``time`` on, ``fps`` apart.
+  public var frames = 1
+  /// Frames per second of a sequence.
+  public var fps: Double = 30
+  /// Only these frames of the sequence, numbered as in the whole (nil: all of them), so that a
+  /// long sequence can be split across processes or machines.
+  public var frameRange: Range<Int>?
+  /// The backdrop; an alpha below 255 is kept where the format has transparency.
+  public var background = GLFrame.background
+  /// Emitters fired at moments of the render, as a key press or a click in the window would.
+  public var triggers: [RenderTrigger] = []
+  /// Every random draw comes from it.
+  public var seed: UInt64 = 1
+  public var reduceMotion = false
+  public var primitive = SpritePrimitive.auto
+  /// Also write the picture's particle records here (`NAME.bin`), and how to draw them beside
+  /// it (`NAME.json`): one picture only, drawn as points.
+  public var records: String?
+  /// Files the render must never write over: the effect's own file and pictures.
+  public var inputs: [String] = []
+
+  /// The first frame's moment when none is given, in seconds.
+  public static let defaultTime: Seconds = 0.6
+  /// The most frames one render makes.
+  public static let mostFrames = 100_000
+  /// The latest moment a frame may show, in seconds after the effect starts.
+  public static let latestTime: Seconds = 3600
+  /// The most pixels per point.
+  public static let largestScale = 8
+
+  public init(out: String) { self.out = out }
+
+  /// The backdrop `text` names: `transparent`, or a colour `#rrggbb` or `#rrggbbaa` (the `#`
+  /// may be left out); nil for anything else.
+  public static func background(named text: String) -> RGBA8? {
+    if text.lowercased() == "transparent" { return .transparent }
+    let hex = text.hasPrefix("#") ? text.dropFirst() : Substring(text)
+    // Hex digits only: UInt32(_:radix:) would also take a sign ("+fffff").
+    guard hex.count == 6 || hex.count == 8, hex.allSatisfy(\.isHexDigit),
+      let value = UInt32(hex, radix: 16)
+    else { return nil }
+    let full = hex.count == 6 ? value << 8 | 0xff : value
+    return RGBA8(
+      red: UInt8(full >> 24), green: UInt8(full >> 16 & 0xff), blue: UInt8(full >> 8 & 0xff),
+      alpha: UInt8(full & 0xff))
+  }
+
+  /// The animation format ``out`` names; nil for PNG.
+  public var video: VideoFormat? { VideoFormat(path: out) }
+
+  /// The frames this render makes.
+  public var renderedFrames: Range<Int> {
+    guard let frameRange else { return 0..<frames }
+    return frameRange.clamped(to: 0..<frames)
+  }
+
+  /// Throws ``RenderError`` unless these settings can be rendered, saying why in one line.
+  /// `option` turns a setting's name (`fps`, `frame_range`) into the caller's spelling of it:
+  /// the program's `--fps`, or a keyword argument's `fps`.
+  public func check(naming option: (String) -> String = { $0 }) throws {
+    func refuse(_ why: String) -> RenderError { RenderError(description: why) }
+    guard time.isFinite, (0...Self.latestTime).contains(time) else {
+      throw refuse("\(option("time")) must be a number of seconds from 0 to 3600")
+    }
+    guard fps.isFinite, fps > 0 else { throw refuse("\(option("fps")) must be finite and > 0") }
+    guard (1...Self.mostFrames).contains(frames) else {
+      throw refuse("\(option("frames")) must be 1 to \(Self.mostFrames)")
+    }
+    if let frameRange {
+      guard frameRange.lowerBound >= 0, !frameRange.isEmpty else {
+        throw refuse(
+          "\(option("frame_range")) \(frameRange.lowerBound):\(frameRange.upperBound) holds no "
+            + "frame: it runs from a first frame (0 or more) to one past the last")
+      }
+      guard frameRange.upperBound <= frames else {
+        throw refuse(
+          "\(option("frame_range")) \(frameRange.lowerBound):\(frameRange.upperBound) reaches "
+            + "past the sequence's \(frames) frames (0:\(frames) is all of it)")
+      }
+    }
+    guard (1...Self.largestScale).contains(scale) else {
+      throw refuse("\(option("scale")) must be 1 to \(Self.largestScale)")
+    }
+    // (How large a picture this GL draws is the GL's to say, as the render starts.)
+    guard size.width >= 1, size.height >= 1 else {
+      throw refuse("\(option("size")) \(size) holds no pixel: each side must be 1 or more")
+    }
+    guard size.width / scale >= 1, size.height / scale >= 1 else {
+      throw refuse(
+        "\(option("size")) \(size) at \(option("scale")) \(scale) leaves no window: the size "
+          + "must be at least the scale")
+    }
+    let last = time + Double(frames - 1) / fps
+    guard last <= Self.latestTime else {
+      throw refuse(
+        "the last frame would be at \(format(last)) s; \(option("time")) plus "
+          + "(\(option("frames")) - 1) / \(option("fps")) must stay within 3600 s")
+    }
+    let isPNG = URL(fileURLWithPath: out).pathExtension.lowercased() == "png"
+    guard isPNG || video != nil else {
+      throw refuse(
+        "\(option("out")) must name a .png, .gif, .webm, .mp4 or .mov file, not "
+          + "'\(oneLine(out))'")
+    }
+    if let video,
+      let refusal = video.refusal(
+        width: size.width, height: size.height, fps: fps, naming: option)
+    {
+      throw refuse(refusal)
+    }
+    if let video, !video.keepsTransparency, background.alpha < 255 {
+      throw refuse(
+        "\(video.name) has no transparency: write .webm or .mov for a transparent background, "
+          + "or give \(option("background")) an opaque colour (#rrggbb)")
+    }
+    if let records {
+      guard records.lowercased().hasSuffix(".bin") else {
+        throw refuse("\(option("records")) must name a .bin file, not '\(oneLine(records))'")
+      }
+      guard frames == 1, video == nil else {
+        throw refuse(
+          "\(option("records")) writes one picture's records: render one picture, not a "
+            + "sequence or an animation")
+      }
+    }
+  }
+
+  /// The PNG file of `frame`: ``out`` itself for a single picture, numbered in a sequence (at
+  /// least four digits, and as many as the last frame's: names sort as frames do).
+  public func picture(_ frame: Int) -> String {
+    guard frames > 1 else { return out }
+    let url = URL(fileURLWithPath: out)
+    let ext = url.pathExtension.isEmpty ? "png" : url.pathExtension
+    let stem = url.deletingPathExtension().path
+    let digits = max(4, String(frames - 1).count)
+    let number = String(frame)
+    return stem + "-" + String(repeating: "0", count: max(0, digits - number.count)) + number
+      + "." + ext
+  }
+
+  /// The PNG files of `frames`, for a message: the first … the last, or the one.
+  func pictures(_ frames: Range<Int>) -> String {
+    frames.count == 1
+      ? picture(frames.lowerBound)
+      : "\(picture(frames.lowerBound)) … \(picture(frames.upperBound - 1))"
+  }
+}
+
+/// Emitters fired at a moment of a render, as the window fires them at a key press or a click.
+public struct RenderTrigger: Sendable, Equatable {
+  public var kind: EmitterTrigger
+  /// Where a click is, in window points; nil: the emitters' configured places.
+  public var point: Point?
+  /// Seconds after the effect starts.
+  public var time: Seconds
+
+  public init(_ kind: EmitterTrigger, at point: Point? = nil, time: Seconds) {
+    (self.kind, self.point, self.time) = (kind, point, time)
+  }
+}
+
+/// How far a render has come: `done` of `total` frames written.
+public struct RenderProgress: Sendable, Equatable {
+  public var done: Int
+  public var total: Int
+
+  public init(done: Int, total: Int) { (self.done, self.total) = (done, total) }
+}
+
+/// What a render wrote.
+public struct RenderResult: Sendable, CustomStringConvertible {
+  /// The files written, in order: the picture or pictures, the animation, the records.
+  public var files: [String]
+  /// Whether an animation's frames were counted back with ffprobe (false where ffprobe is not
+  /// installed; a picture is always whole).
+  public var wasReadBack: Bool
+  /// Pieces the effect makes that were not drawn: more are born at once than a scene holds.
+  public var droppedCount: Int
+  /// One line: what was written where.
+  public var description: String
+}
+
+/// A render that cannot be done as asked, said in one line: settings that are refused, a
+/// picture of a sequence that could not be written after others were, records that cannot
+/// carry the effect.
+public struct RenderError: Error, CustomStringConvertible {
+  public var description: String
+  public init(description: String) { self.description = description }
+}
+
+/// A render stopped part-way because it was asked to: what was being written is removed.
+public struct RenderStopped: Error, CustomStringConvertible {
+  /// The file that was being written.
+  public var out: String
+  /// Whether `out` is one file (an animation, a picture), not a numbered sequence, whose
+  /// finished pictures are kept.
+  public var whole: Bool
+  public var description: String {
+    whole ? "\(out) was not written" : "the frames written so far are whole"
+  }
+}
+
+/// Renders effects to files, headless, on a GL context of its own.
+public enum Export {
+  /// The scene's steps between pictures: births are decided per step, as in the window.
+  static let step: Seconds = oneFrame
+
+  /// Renders `effect` as `settings` say; returns what was written.
+  ///
+  /// The frames are made on a thread of the render's own, with a headless GL context of its
+  /// own current there, so that the calling thread's GL context (a host's window) is never
+  /// touched. This call waits for it, and calls `progress` after each frame and `shouldStop`
+  /// every few hundredths of a second, both on the calling thread. Once `shouldStop` says true
+  /// the render stops, removes what it was writing (an animation, a single picture; a sequence
+  /// keeps its whole pictures) and throws ``RenderStopped``. Nothing is written over the
+  /// effect's own files (`settings.inputs`), nothing is left half-written, and the library
+  /// prints nothing. Messages name settings as `option` spells them (see
+  /// ``RenderSettings/check(naming:)``).
+  public static func render(
+    _ effect: Effect, _ settings: RenderSettings,
+    naming option: @escaping @Sendable (String) -> String = { $0 },
+    progress: ((RenderProgress) -> Void)? = nil,
+    shouldStop: () -> Bool = { false }
+  ) throws -> RenderResult {
+    try settings.check(naming: option)
+    let shared = SharedState()
+    let thread = Thread {
+      // A write to an ffmpeg that has died raises SIGPIPE in the writing thread: kept pending
+      // on this one, it ends neither the program nor a host, and the write says EPIPE.
+      var pipe = sigset_t()
+      sigemptyset(&pipe)
+      sigaddset(&pipe, SIGPIPE)
+      pthread_sigmask(SIG_BLOCK, &pipe, nil)
+      let result = Result {
+        let context = try DriverMessages.silenced { try HeadlessContext() }
+        // Every GL object below dies on this context: it must outlive them all.
+        return try withExtendedLifetime(context) {
+          try renderFrames(
+            effect, settings, on: context, naming: option,
+            progress: { shared.post(progress: $0) }, shouldStop: { shared.isStopping })
+        }
+      }
+      shared.post(result: result)
+    }
+    // Big pictures and ffmpeg's pipes want more than a secondary thread's default stack.
+    thread.stackSize = 8 << 20
+    thread.start()
+    var told = 0
+    while true {
+      let (reached, result) = shared.next(within: 0.05)
+      // Every frame is told, in order, however many were written since the last look.
+      while let reached, told < reached.done, !shared.isStopping {
+        told += 1
+        progress?(RenderProgress(done: told, total: reached.total))
+        if shouldStop() { shared.stop() }
+      }
+      if let result { return try result.get() }
+      if !shared.isStopping, shouldStop() { shared.stop() }
+    }
+  }
+
+  /// What the render's thread and the calling thread share: the latest progress, the outcome,
+  /// and whether to stop.
+  private final class SharedState: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var progress: RenderProgress?
+    private var result: Result<RenderResult, Error>?
+    private var stopping = false
+
+    func post(progress: RenderProgress) {
+      condition.withLock {
+        self.progress = progress
+        condition.signal()
+      }
+    }
+
+    func post(result: Result<RenderResult, Error>) {
+      condition.withLock {
+        self.result = result
+        condition.signal()
+      }
+    }
+
+    var isStopping: Bool { condition.withLock { stopping } }
+
+    func stop() { condition.withLock { stopping = true } }
+
+    /// Waits up to `seconds` for news; returns the progress not yet seen, and the outcome once
+    /// there is one.
+    func next(within seconds: Double) -> (RenderProgress?, Result<RenderResult, Error>?) {
+      condition.withLock {
+        if progress == nil, result == nil {
+          _ = condition.wait(until: Date().addingTimeInterval(seconds))
+        }
+        defer { progress = nil }
+        return (progress, result)
+      }
+    }
+  }
+
+  private static func renderFrames(
+    _ effect: Effect, _ settings: RenderSettings, on context: HeadlessContext,
+    naming option: (String) -> String, progress: ((RenderProgress) -> Void)?,
+    shouldStop: @escaping () -> Bool
+  ) throws -> RenderResult {
+    let video = settings.video
+    let rendered = settings.renderedFrames
+    let (size, scale, out) = (settings.size, settings.scale, settings.out)
+    // Nothing written may be the effect it is made from: its file, or its pictures.
+    let inputs = settings.inputs
+    if video == nil {
+      for frame in rendered { try OutputFile.check(settings.picture(frame), sparing: inputs) }
+    } else {
+      try OutputFile.check(out, sparing: inputs)
+    }
+    if let records = settings.records {
+      try OutputFile.check(records, sparing: inputs)
+      try OutputFile.check(RecordExport.descriptionPath(of: records), sparing: inputs)
+      let scene = try EffectScene(
+        config: effect.config.validated(), capacity: 1, seed: settings.seed)
+      guard !scene.expectedFeatures.contains(.images) else {
+        throw RenderError(
+          description:
+            "\(option("records")) cannot carry this effect's picture shapes (emoji, text, "
+            + "images): their texture atlas is not exported; choose an effect without them")
+      }
+    }
+    let target = try OffscreenTarget(width: size.width, height: size.height, info: context.info)
+    defer { target.release() }
+    let system = try ConfettiSystem(
+      effect: effect,
+      size: Size(width: Double(size.width / scale), height: Double(size.height / scale)),
+      seed: settings.seed, reduceMotion: settings.reduceMotion,
+      primitive: settings.records == nil ? settings.primitive : .points)
+    defer { system.release() }
+    // The picture's context is the system's own, and its rectangle never changes.
+    system.glStatePolicy = .cache
+    let transparent = settings.background.alpha < 255
+    let writer = try video.map { _ in
+      try VideoWriter(
+        path: out, width: size.width, height: size.height, fps: settings.fps,
+        transparent: transparent, shouldStop: shouldStop)
+    }
+    let start = ConfettiSystem.openingReading
+    system.fireOpening(time: start)
+    // The others in the order of their moments, each fired as the clock reaches it.
+    var pending = settings.triggers.sorted { $0.time < $1.time }[...]
+    func fireDue(by clock: Seconds) {
+      while let next = pending.first, start + next.time <= clock {
+        system.trigger(next.kind, at: next.point, time: start + next.time)
+        pending.removeFirst()
+      }
+    }
+    fireDue(by: start)
+    var clock = start
+    var written: [String] = []
+    target.bind()
+    // Every frame from the first is stepped to, drawn or not: the emission is replayed the
+    // same way whichever frames this run renders.
+    for frame in 0..<rendered.upperBound {
+      let now = start + settings.time + Double(frame) / settings.fps
+      while clock < now {
+        // A step ends at the next trigger's moment, if it comes first.
+        let due = pending.first.map { start + $0.time } ?? .infinity
+        clock = min(now, clock + step, max(clock, due))
+        system.advance(to: clock)
+        fireDue(by: clock)
+      }
+      guard rendered.contains(frame) else { continue }
+      // Before the frame's work and once more before anything of it is written: a big frame
+      // takes seconds, and a stop meanwhile must not let it be written.
+      func stopIfAsked() throws {
+        guard shouldStop() else { return }
+        writer?.cancel()
+        throw RenderStopped(out: out, whole: video != nil || settings.frames == 1)
+      }
+      try stopIfAsked()
+      GLFrame.clear(to: settings.background)
+      let exported =
+        settings.records == nil ? nil : try system.drawExported(in: target.rect, time: now)
+      if exported == nil { try system.draw(in: target.rect, time: now) }
+      if let exported, exported.records.isEmpty {
+        throw RenderError(
+          description: "no piece is in flight at \(format(settings.time)) s, so there are no "
+            + "records to write: give a \(option("time")) when pieces are")
+      }
+      let image = try target.read().unpremultiplied()
+      try stopIfAsked()
+      if let writer {
+        try writer.append(image)
+      } else {
+        do {
+          // Encoding a big picture takes a while: a stop meanwhile leaves it unwritten.
+          let encoded = try PNG.encode(image)
+          try stopIfAsked()
+          try OutputFile.write(encoded, to: settings.picture(frame))
+          written.append(settings.picture(frame))
+        } catch let error as RenderStopped {
+          throw error
+        } catch  where frame > rendered.lowerBound && settings.frames > 1 {
+          // The frames before it are whole: say so, and how to render the rest.
+          let whole = rendered.lowerBound..<frame
+          throw RenderError(
+            description: "\(error); \(settings.pictures(whole)) "
+              + "\(whole.count == 1 ? "is" : "are") written: \(option("frame_range")) "
+              + "\(frame):\(rendered.upperBound) renders the rest")
+        }
+      }
+      if let exported, let records = settings.records {
+        do {
+          try RecordExport.write(
+            exported, to: records, size: size, background: settings.background,
+            time: settings.time)
+          written += [records, RecordExport.descriptionPath(of: records)]
+        } catch {
+          // All three files or none.
+          unlink(out)
+          throw error
+        }
+      }
+      // A single picture stopped while it was being written is not kept.
+      if settings.frames == 1, writer == nil, shouldStop() {
+        for file in written { unlink(file) }
+        throw RenderStopped(out: out, whole: true)
+      }
+      progress?(RenderProgress(done: frame - rendered.lowerBound + 1, total: rendered.count))
+    }
+    try writer?.finish()
+    if writer != nil { written = [out] }
+    return RenderResult(
+      files: written, wasReadBack: writer?.wasReadBack ?? false,
+      droppedCount: system.droppedCount, description: summary(of: settings))
+  }
+
+  /// The render's last line: what was written where.
+  static func summary(of settings: RenderSettings) -> String {
+    let rendered = settings.renderedFrames
+    let pixels = "\(settings.size.width)×\(settings.size.height)"
+    if settings.video == nil, settings.frames == 1 {
+      let described = settings.records.map {
+        ", its records \($0) and \(RecordExport.descriptionPath(of: $0))"
+      }
+      return "wrote \(settings.out) (\(pixels))\(described ?? "")"
+    }
+    let seconds = format(Double(rendered.count) / settings.fps)
+    let frames = rendered.count == 1 ? "1 frame" : "\(rendered.count) frames"
+    let what = "\(frames) (\(seconds) s at \(format(settings.fps)) fps, \(pixels))"
+    if let video = settings.video { return "wrote \(what) to \(settings.out), \(video.name)" }
+    return "wrote \(what) to \(settings.pictures(rendered))"
+  }
+}
+
+/// Seconds in messages: at most three decimals, no trailing zeros.
+package func format(_ seconds: Double) -> String {
+  seconds < 1e9
+    ? String(format: "%.3f", seconds).replacingOccurrences(
+      of: #"\.?0+$"#, with: "", options: .regularExpression) : String(seconds)
+}

@@ -1,0 +1,172 @@
+import Confetti
+import ConfettiCelebration
+import ConfettiExport
+import ConfettiGL
+import Foundation
+import XCTest
+
+/// The library's celebrate and render, as a Swift host calls them: the same overlay and the same
+/// files as `confetti overlay` and `confetti render`, started, waited on, cancelled, refused.
+final class LibraryVerbsTests: XCTestCase {
+  /// This process's environment with `changes` (nil removes a variable).
+  func environment(_ changes: [String: String?]) -> [String: String] {
+    var environment = ProcessInfo.processInfo.environment
+    for (key, value) in changes { environment[key] = value }
+    return environment
+  }
+
+  // MARK: Celebrate
+
+  func testTheProgramIsFoundBesideTheLibrary() throws {
+    let found = try XCTUnwrap(Celebration.program(), "no confetti program found")
+    XCTAssertEqual(
+      found.resolvingSymlinksInPath().path, confettiBinary.resolvingSymlinksInPath().path)
+  }
+
+  func testACelebrationShowsOverTheDesktopAndEndsByItself() throws {
+    let display = try compositedDisplay()
+    let started = Date()
+    let celebration = try Celebration(environment: environment(["DISPLAY": display.name]))
+    let window = try xdotool(["search", "--sync", "--name", "^Confetti"], display: display.name)
+    XCTAssertFalse(window.isEmpty, "the overlay's window appeared")
+    XCTAssert(celebration.isRunning)
+    XCTAssertTrue(try celebration.wait(timeout: 120), "it ended by itself")
+    XCTAssertFalse(celebration.isRunning)
+    XCTAssertGreaterThan(Date().timeIntervalSince(started), 2, "the celebrate preset's 4 s")
+  }
+
+  func testALoopingCelebrationGoesOnUntilCancelled() throws {
+    let display = try compositedDisplay()
+    var options = CelebrationOptions()
+    options.preset = "snow"
+    options.loop = true
+    let celebration = try Celebration(options, environment: environment(["DISPLAY": display.name]))
+    _ = try xdotool(["search", "--sync", "--name", "^Confetti"], display: display.name)
+    XCTAssertFalse(try celebration.wait(timeout: 1), "a loop does not end by itself")
+    celebration.cancel()
+    XCTAssertTrue(try celebration.wait(timeout: 30), "cancelled, it ends, without an error")
+    XCTAssertFalse(celebration.isRunning)
+    celebration.cancel()  // again, once it is over: nothing happens
+  }
+
+  func testNoDesktopIsAnErrorWithTheOverlaysOwnReason() throws {
+    let celebration = try Celebration(
+      environment: environment(["DISPLAY": nil, "WAYLAND_DISPLAY": nil]))
+    XCTAssertThrowsError(try celebration.wait(timeout: 60)) { error in
+      XCTAssert(error is CelebrationError, "\(error)")
+      XCTAssert("\(error)".hasPrefix("no desktop to show the overlay on"), "\(error)")
+      XCTAssertFalse("\(error)".contains("\n"))
+    }
+  }
+
+  func testAJSONEffectIsCelebratedFromAFileThatIsRemovedAfterwards() throws {
+    let folder = try temporaryDirectory()
+    var options = CelebrationOptions()
+    options.json = try confetti(["presets", "show", "cannon"]).stdout
+    let celebration = try Celebration(
+      options, environment: environment(["DISPLAY": nil, "WAYLAND_DISPLAY": nil]),
+      temporaryFolder: folder.path)
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).count, 1)
+    // The effect was read (a bad one would say so): what stops it is the missing desktop.
+    XCTAssertThrowsError(try celebration.wait(timeout: 60)) {
+      XCTAssert("\($0)".hasPrefix("no desktop"), "\($0)")
+    }
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [])
+  }
+
+  func testRefusedOptionsStartNothing() throws {
+    var cases: [(CelebrationOptions, String)] = []
+    var options = CelebrationOptions()
+    options.monitor = 0
+    cases.append((options, "monitor counts from 1, not 0"))
+    options = CelebrationOptions()
+    options.duration = .nan
+    cases.append((options, "duration must be 0.1 to 86400 seconds, not nan"))
+    options.duration = 5
+    options.loop = true
+    cases.append((options, "give duration or loop, not both"))
+    options = CelebrationOptions()
+    options.preset = "snow"
+    options.path = "snow.json"
+    cases.append((options, "give one effect: preset or path, not both"))
+    for (options, message) in cases {
+      XCTAssertThrowsError(try Celebration(options)) {
+        XCTAssertEqual("\($0)", message)
+      }
+    }
+    XCTAssertThrowsError(
+      try Celebration(program: URL(fileURLWithPath: "/nonexistent-confetti-program"))
+    ) { XCTAssert("\($0)".hasPrefix("cannot start the celebration"), "\($0)") }
+  }
+
+  // MARK: Render
+
+  /// The settings of the comparison renders below.
+  func settings(_ out: URL, frames: Int = 1) -> RenderSettings {
+    var settings = RenderSettings(out: out.path)
+    settings.size = PixelSize(width: 240, height: 160)
+    settings.time = 0.4
+    settings.frames = frames
+    settings.seed = 3
+    return settings
+  }
+
+  func testARenderIsTheProgramsRender() throws {
+    let folder = try temporaryDirectory()
+    let mine = folder.appendingPathComponent("library.png")
+    let result = try Export.render(try Effect.preset("confetti"), settings(mine))
+    XCTAssertEqual(result.files, [mine.path])
+    XCTAssertEqual(result.description, "wrote \(mine.path) (240×160)")
+    let program = folder.appendingPathComponent("program.png")
+    let rendered = try confetti([
+      "render", "--preset", "confetti", "--size", "240x160", "--time", "0.4", "--seed", "3",
+      "--out", program.path,
+    ])
+    XCTAssertEqual(rendered.status, 0, rendered.stderr)
+    XCTAssertEqual(try Data(contentsOf: mine), try Data(contentsOf: program))
+  }
+
+  func testEveryFrameIsToldInOrderAndAStopLeavesNothing() throws {
+    _ = try requiredProgram("ffmpeg", for: "animations")
+    let folder = try temporaryDirectory()
+    let clip = folder.appendingPathComponent("clip.webm")
+    var told: [RenderProgress] = []
+    let result = try Export.render(
+      try Effect.preset("cannon"), settings(clip, frames: 6), progress: { told.append($0) })
+    XCTAssertEqual(told, (1...6).map { RenderProgress(done: $0, total: 6) })
+    XCTAssertEqual(result.files, [clip.path])
+    try FileManager.default.removeItem(at: clip)
+
+    told = []
+    XCTAssertThrowsError(
+      try Export.render(
+        try Effect.preset("cannon"), settings(clip, frames: 60), progress: { told.append($0) },
+        shouldStop: { told.count >= 2 })
+    ) { error in
+      XCTAssert(error is RenderStopped, "\(error)")
+      XCTAssertEqual("\(error)", "\(clip.path) was not written")
+    }
+    XCTAssertEqual(told.count, 2, "nothing is told once it stops")
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [])
+  }
+
+  func testRefusedSettingsNameTheSettingAsTheCallerSpellsIt() throws {
+    var settings = RenderSettings(out: "x.png")
+    settings.fps = 0
+    XCTAssertThrowsError(try settings.check()) {
+      XCTAssertEqual("\($0)", "fps must be finite and > 0")
+    }
+    settings.fps = 30
+    settings.frames = 10
+    settings.frameRange = 5..<12
+    XCTAssertThrowsError(try settings.check { "--" + $0.replacingOccurrences(of: "_", with: "-") })
+    {
+      XCTAssertEqual(
+        "\($0)", "--frame-range 5:12 reaches past the sequence's 10 frames (0:10 is all of it)")
+    }
+    XCTAssertNil(RenderSettings.background(named: "+fffff"), "hex digits only")
+    XCTAssertNil(RenderSettings.background(named: "-fffff"))
+    XCTAssertEqual(RenderSettings.background(named: "#ff000080")?.alpha, 0x80)
+    XCTAssertEqual(RenderSettings.background(named: "Transparent"), .transparent)
+  }
+}
