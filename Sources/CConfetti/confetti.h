@@ -96,7 +96,17 @@ typedef enum confetti_status {
   CONFETTI_ERROR_EFFECT = 3,
   /* The GL cannot do it: no context current, older than OpenGL 3.3, a shader that did not
    * compile, more particles than one GL buffer holds. */
-  CONFETTI_ERROR_GL = 4
+  CONFETTI_ERROR_GL = 4,
+  /* A celebration cannot be shown: no desktop (no DISPLAY or WAYLAND_DISPLAY, a remote
+   * shell), no compositing window manager, no confetti program to show it. */
+  CONFETTI_ERROR_DESKTOP = 5,
+  /* A render's file cannot be written: a folder that is not there, a full disk, a name that
+   * is a folder or a special file, the effect's own file, ffmpeg missing or failing. Nothing
+   * is left under the name. */
+  CONFETTI_ERROR_OUTPUT = 6,
+  /* A render was stopped by its progress callback: what it was writing is removed (a
+   * sequence keeps the pictures it finished). */
+  CONFETTI_STOPPED = 7
 } confetti_status;
 
 /* What starts an effect's emitters (each emitter in a configuration names its trigger). */
@@ -127,7 +137,10 @@ enum {
    * the lower left where the GL has clip control, and a viewport a margin wider than the
    * rectangle. The host's own scissor box is not read: the confetti is clipped to the draw's
    * rectangle only. */
-  CONFETTI_CACHE_GL_STATE = 2
+  CONFETTI_CACHE_GL_STATE = 2,
+  /* For confetti_celebrate_options.flags: keep going until cancelled (a continuous effect
+   * emits on, a one-off effect is thrown again each time it is over). */
+  CONFETTI_LOOP = 4
 };
 
 /* What to run, and where. Zero-initialise it ({0}) and set what you need: zeros mean defaults,
@@ -228,6 +241,103 @@ confetti_status confetti_alive_count(const confetti_system *system, double time,
  * makes. 0 while everything promised is drawn. Time a call skips beyond its one second is not
  * counted (see confetti_advance). */
 confetti_status confetti_dropped_count(const confetti_system *system, int64_t *count);
+
+/* CELEBRATE. The effect thrown over the whole desktop, as `confetti overlay` throws it:
+ * transparent, on top, every click and key passing through to the windows below, until its
+ * last piece is gone (the celebrate preset: about 4 s). It needs no GL context of the host's:
+ * it runs as a process of its own, the confetti program (found through $CONFETTI_PROGRAM,
+ * beside libconfetti, as ../bin/confetti or ../../bin/confetti from it, or on PATH), so that
+ * the host keeps its windows, contexts and signals and nothing the window system does can end
+ * it. The overlay ends when the host ends, even killed, and when the thread that started it
+ * ends. Where it cannot be shown (no desktop, no compositing window manager) the call returns
+ * CONFETTI_ERROR_DESKTOP with the reason. Zeros mean defaults. */
+typedef struct confetti_celebrate_options {
+  /* The effect: at most one of the three. None: the preset "celebrate". */
+  const char *preset;
+  const char *json;
+  const char *path;
+  /* Every random draw comes from it. 0: 1. */
+  uint64_t seed;
+  /* The monitor to cover, from 1. 0: the primary. */
+  int32_t monitor;
+  /* How long a continuous effect (snow, rain) falls before its last pieces settle, in seconds,
+   * 0.1 to 86400. 0: 10. One-off effects end by themselves. */
+  double duration;
+  /* CONFETTI_REDUCE_MOTION (else the desktop's own setting for fewer animations is followed),
+   * CONFETTI_LOOP. */
+  uint32_t flags;
+} confetti_celebrate_options;
+
+/* A celebration under way. Opaque: made by confetti_celebration_start, ended by
+ * confetti_celebration_destroy. */
+typedef struct confetti_celebration confetti_celebration;
+
+/* Celebrates and returns once it is over. `options` may be NULL: the defaults. */
+confetti_status confetti_celebrate(const confetti_celebrate_options *options);
+
+/* Starts a celebration into *celebration and returns at once. */
+confetti_status confetti_celebration_start(
+    const confetti_celebrate_options *options, confetti_celebration **celebration);
+
+/* Waits until it is over or `timeout` seconds have passed (a negative timeout: as long as it
+ * takes); *over says which (it may be NULL). Returns the celebration's failure, if it failed
+ * (CONFETTI_ERROR_DESKTOP), once it is over. */
+confetti_status confetti_celebration_wait(
+    confetti_celebration *celebration, double timeout, bool *over);
+
+/* Ends it now; a later wait returns CONFETTI_OK. */
+confetti_status confetti_celebration_cancel(confetti_celebration *celebration);
+
+/* Ends it if it still runs, waits for that, and ends the handle. */
+confetti_status confetti_celebration_destroy(confetti_celebration *celebration);
+
+/* RENDER. An effect written to a file, as `confetti render` writes it: one picture (.png), a
+ * numbered sequence (NAME-0000.png, ...), or an animation (.gif, .webm, .mp4, .mov, made by
+ * the ffmpeg program). It needs no GL context of the host's: the frames are drawn on a
+ * headless one of the library's own, on a thread of its own, so the calling thread's context
+ * and GL state are left alone. Nothing is written over the effect's own files; a failure
+ * leaves nothing under the name (a sequence keeps the pictures it finished, and says so).
+ * Zeros mean defaults. */
+
+/* Told after each frame, on the calling thread: `done` of `total` frames written. Return 0 to
+ * go on, anything else to stop the render (it returns CONFETTI_STOPPED). */
+typedef int (*confetti_progress_callback)(int64_t done, int64_t total, void *user);
+
+typedef struct confetti_render_options {
+  /* The effect: at most one of the three. None: the preset "confetti". */
+  const char *preset;
+  const char *json;
+  const char *path;
+  /* The file to write: .png, .gif, .webm, .mp4 or .mov. Required. */
+  const char *out;
+  /* The picture's size in pixels. 0: 800 x 600. */
+  int32_t width;
+  int32_t height;
+  /* Pixels per point, 1 to 8 (2: a HiDPI picture of the same scene). 0: 1. */
+  int32_t scale;
+  /* The first frame's moment, in seconds after the effect starts, 0 to 3600. */
+  double time;
+  /* How many frames the sequence has, 1 to 100000. 0: 1. */
+  int64_t frames;
+  /* Frames per second of a sequence. 0: 30. */
+  double fps;
+  /* Only frames first_frame to end_frame - 1 of the sequence, numbered as in the whole (a long
+   * sequence split across processes). Both 0: all. */
+  int64_t first_frame;
+  int64_t end_frame;
+  /* "transparent", "#rrggbb" or "#rrggbbaa". NULL: the program's dark backdrop, #12141c. */
+  const char *background;
+  /* Every random draw comes from it. 0: 1. */
+  uint64_t seed;
+  /* CONFETTI_REDUCE_MOTION, or 0. */
+  uint32_t flags;
+  /* Told after each frame (NULL: not told), with `user`. */
+  confetti_progress_callback progress;
+  void *user;
+} confetti_render_options;
+
+/* Renders as `options` say and returns once the files are written. */
+confetti_status confetti_render(const confetti_render_options *options);
 
 #ifdef __cplusplus
 }

@@ -182,20 +182,36 @@ public func confetti_dropped_count(
 
 // MARK: - Arguments
 
-/// A refusal of the C layer's own: an argument the facade would stop the program for.
-private enum CallError: Error, CustomStringConvertible {
+/// A refusal of the C layer's own: an argument the facade would stop the program for, or a
+/// failure the layer names its status for.
+enum CallError: Error, CustomStringConvertible {
   case argument(String)
   case handle(String)
+  case desktop(String)
+  case output(String)
+  case stopped(String)
 
   var description: String {
     switch self {
-    case .argument(let why), .handle(let why): return why
+    case .argument(let why), .handle(let why), .desktop(let why), .output(let why),
+      .stopped(let why):
+      return why
+    }
+  }
+
+  var status: confetti_status {
+    switch self {
+    case .argument: CONFETTI_ERROR_ARGUMENT
+    case .handle: CONFETTI_ERROR_HANDLE
+    case .desktop: CONFETTI_ERROR_DESKTOP
+    case .output: CONFETTI_ERROR_OUTPUT
+    case .stopped: CONFETTI_STOPPED
     }
   }
 }
 
 /// Runs one entry point's body: its error becomes a status and this thread's last error.
-private func calling(_ body: () throws -> Void) -> confetti_status {
+func calling(_ body: () throws -> Void) -> confetti_status {
   do {
     try body()
     LastError.clear()
@@ -203,9 +219,7 @@ private func calling(_ body: () throws -> Void) -> confetti_status {
   } catch {
     LastError.set("\(error)")
     switch error {
-    case let refusal as CallError:
-      if case .handle = refusal { return CONFETTI_ERROR_HANDLE }
-      return CONFETTI_ERROR_ARGUMENT
+    case let refusal as CallError: return refusal.status
     case is GLError: return CONFETTI_ERROR_GL
     default: return CONFETTI_ERROR_EFFECT
     }
@@ -249,16 +263,30 @@ private func emitterTrigger(_ trigger: confetti_trigger_type) throws -> EmitterT
 
 /// The effect a description names: a preset, JSON text or a file (by default, "confetti").
 private func effect(of desc: confetti_desc) throws -> Effect {
-  let sources = [desc.preset, desc.json, desc.path].compactMap { $0 }
+  try effect(preset: desc.preset, json: desc.json, path: desc.path)
+}
+
+/// The effect one of `preset`, `json` and `path` names (none: the preset `fallback`).
+func effect(
+  preset: UnsafePointer<CChar>?, json: UnsafePointer<CChar>?, path: UnsafePointer<CChar>?,
+  fallback: String = "confetti"
+) throws -> Effect {
+  let sources = [preset, json, path].compactMap { $0 }
   guard sources.count <= 1 else {
     throw CallError.argument(
       "give the effect as one of preset, json and path, not \(sources.count)")
   }
-  if let json = desc.json {
-    return try Effect(json: String(cString: json))
-  }
-  if let path = desc.path { return try Effect(contentsOfFile: String(cString: path)) }
-  return try Effect.preset(desc.preset.map { String(cString: $0) } ?? "confetti")
+  if let json { return try Effect(json: try text(json, "the effect's JSON")) }
+  if let path { return try Effect(contentsOfFile: try text(path, "the effect's path")) }
+  return try Effect.preset(try preset.map { try text($0, "the preset's name") } ?? fallback)
+}
+
+/// `pointer`'s C string, refused unless it is UTF-8 (`what` names it in the message).
+func text(_ pointer: UnsafePointer<CChar>, _ what: String) throws -> String {
+  let bytes = UnsafeBufferPointer(start: pointer, count: strlen(pointer))
+  guard let text = String(validating: bytes.lazy.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  else { throw CallError.argument("\(what) is not UTF-8 text") }
+  return text
 }
 
 // MARK: - Handles and errors

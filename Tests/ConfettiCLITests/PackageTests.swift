@@ -399,6 +399,137 @@ final class PackageTests: XCTestCase {
     return URL(fileURLWithPath: found).deletingLastPathComponent().path + ":/usr/bin:/bin"
   }
 
+  /// The C host of the celebrate and render verbs, built against the package.
+  func celebrateAndRenderHost(_ package: Installed) throws -> URL {
+    try compileC(
+      repository.appendingPathComponent("Tests/ConfettiCLITests/Hosts/celebrate-render.c"),
+      packages: ["confetti"], package: package)
+  }
+
+  /// confetti_render writes what `confetti render` writes, with the same settings: the same
+  /// picture, the same numbered sequence, and an animation, telling its progress frame by frame.
+  func testTheCLibraryRendersWhatConfettiRenderRenders() throws {
+    let package = try installed()
+    let host = try celebrateAndRenderHost(package)
+    let directory = try temporaryDirectory()
+    for (name, frames) in [("one.png", 1), ("seq.png", 3), ("clip.webm", 4)] {
+      let out = directory.appendingPathComponent("c-\(name)").path
+      let run = try runInstalled(host, ["render", out, String(frames)], package)
+      XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+      XCTAssertEqual(run.stderr, "", "the library says nothing on stderr")
+      let told = run.stdout.split(separator: "\n").map(String.init).filter {
+        $0.hasPrefix("progress ")
+      }
+      let expected = (1...frames).map { "progress \($0)/\(frames)" }
+      XCTAssertEqual(told, expected, run.stdout)
+      let reference = directory.appendingPathComponent("cli-\(name)").path
+      let render = try runInstalled(
+        package.program,
+        [
+          "render", "--preset", "cannon", "--size", "320x240", "--time", "0.5", "--seed", "7",
+          "--frames", String(frames), "--out", reference,
+        ], package)
+      XCTAssertEqual(render.status, 0, render.stderr)
+      if name.hasSuffix(".webm") {
+        let size = try FileManager.default.attributesOfItem(atPath: out)[.size] as? Int ?? 0
+        XCTAssertGreaterThan(size, 1000, "the WebM is written")
+        continue
+      }
+      let pictures =
+        frames == 1
+        ? [(out, reference)]
+        : (0..<frames).map {
+          (
+            out.replacingOccurrences(of: ".png", with: String(format: "-%04d.png", $0)),
+            reference.replacingOccurrences(of: ".png", with: String(format: "-%04d.png", $0))
+          )
+        }
+      for (drawn, rendered) in pictures {
+        let mine = try Data(contentsOf: URL(fileURLWithPath: drawn))
+        XCTAssertEqual(
+          mine, try Data(contentsOf: URL(fileURLWithPath: rendered)), "\(drawn) is the same file")
+      }
+    }
+  }
+
+  /// A render stopped by its callback, and everything the library refuses: a status and a
+  /// one-line message each, nothing written, nothing on stderr.
+  func testTheCLibraryStopsAndRefusesRendersAndCelebrations() throws {
+    let package = try installed()
+    let host = try celebrateAndRenderHost(package)
+    let directory = try temporaryDirectory()
+    let clip = directory.appendingPathComponent("stopped.webm").path
+    let stopped = try runInstalled(host, ["stop", clip], package)
+    XCTAssertEqual(stopped.status, 0, stopped.stdout + stopped.stderr)
+    XCTAssert(
+      stopped.stdout.contains("stop: status 7: stopped by the progress callback"), stopped.stdout)
+    XCTAssertFalse(stopped.stdout.contains("progress 4/30"), "it stopped at 3: \(stopped.stdout)")
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), [])
+
+    let refused = try runInstalled(
+      host, ["refuse"], package, environment: ["TMPDIR": directory.path])
+    XCTAssertEqual(refused.status, 0, refused.stderr)
+    XCTAssertEqual(refused.stderr, "", "the library says nothing on stderr")
+    let expected = [
+      "no options: status 1: the options are null",
+      "no out: status 1: the file to write (out) is null",
+      "avi: status 1: out must name a .png, .gif, .webm, .mp4 or .mov file, not 'x.avi'",
+      "background: status 1: the background is transparent, #rrggbb or #rrggbbaa, not '+fffff'",
+      "fps: status 1: fps must be finite and > 0",
+      "preset: status 3: no preset named \"nope\"",
+      "proc: status 6: cannot write /proc/x.png",
+      "monitor: status 1: monitor counts from 1, not -1",
+      "celebrate preset: status 3: no preset named \"nope\"",
+      "flags: status 1: unknown flags 0x40",
+      "wait null: status 2: the celebration is null",
+      "cancel made-up: status 2: not a celebration made by confetti_celebration_start",
+    ]
+    let lines = refused.stdout.split(separator: "\n").map(String.init)
+    XCTAssertEqual(lines.count, expected.count, refused.stdout)
+    for (line, start) in zip(lines, expected) {
+      XCTAssert(line.hasPrefix(start), "\(line) should start \(start)")
+    }
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), [])
+  }
+
+  /// A C program celebrates over a desktop and returns when it is over; cancels a looping one;
+  /// and is told, without a crash or a hang, where there is no desktop.
+  func testTheCLibraryCelebratesOverTheDesktop() throws {
+    let package = try installed()
+    let host = try celebrateAndRenderHost(package)
+    let nowhere = try runInstalled(host, ["celebrate"], package, environment: ["DISPLAY": ""])
+    XCTAssertEqual(nowhere.status, 1, nowhere.stdout)
+    XCTAssert(
+      nowhere.stdout.hasPrefix("celebrate: status 5: no desktop to show the overlay on"),
+      nowhere.stdout)
+    XCTAssertEqual(nowhere.stderr, "")
+
+    let display = try compositedDisplay()
+    var shown = ""
+    let started = Date()
+    let celebrated = try runInstalled(
+      host, ["celebrate"], package, environment: ["DISPLAY": display.name]
+    ) {
+      shown = try xdotool(["search", "--sync", "--name", "^Confetti"], display: display.name)
+    }
+    XCTAssertEqual(celebrated.status, 0, celebrated.stdout + celebrated.stderr)
+    XCTAssertEqual(celebrated.stdout, "celebrate: status 0: \n")
+    XCTAssertFalse(shown.isEmpty, "the overlay's window appeared")
+    XCTAssertGreaterThan(Date().timeIntervalSince(started), 2, "it returned once it was over")
+
+    let cancelled = try runInstalled(
+      host, ["cancel"], package, environment: ["DISPLAY": display.name])
+    XCTAssertEqual(cancelled.status, 0, cancelled.stdout + cancelled.stderr)
+    XCTAssertEqual(
+      cancelled.stdout.split(separator: "\n"),
+      [
+        "start: status 0: ", "wait: status 0: ", "over after 1.5 s: no", "cancel: status 0: ",
+        "wait: status 0: ", "over after cancel: yes", "destroy: status 0: ",
+        "destroyed: status 2: the celebration was destroyed: start a new one with "
+          + "confetti_celebration_start",
+      ])
+  }
+
   /// Runs a window host under Xvfb, clicks the middle of its 960×540 window, and checks the
   /// click reached the library and the last frame shows the host's backdrop with confetti on it.
   func assertWindowHost(

@@ -1,0 +1,234 @@
+// libconfetti's celebrations and renders: confetti.h's CELEBRATE and RENDER over
+// ConfettiCelebration and ConfettiExport, as `confetti overlay` and `confetti render` use them.
+import CConfetti
+import Confetti
+import ConfettiCelebration
+import ConfettiCore
+import ConfettiExport
+import ConfettiGL
+import Foundation
+import Synchronization
+
+// MARK: - Celebrate
+
+@_cdecl("confetti_celebrate")
+public func confetti_celebrate(_ options: UnsafePointer<confetti_celebrate_options>?)
+  -> confetti_status
+{
+  calling {
+    let celebration = try startCelebration(options)
+    try desktop { _ = try celebration.wait() }
+  }
+}
+
+@_cdecl("confetti_celebration_start")
+public func confetti_celebration_start(
+  _ options: UnsafePointer<confetti_celebrate_options>?,
+  _ celebration: UnsafeMutablePointer<OpaquePointer?>?
+) -> confetti_status {
+  calling {
+    guard let celebration else {
+      throw CallError.argument("the pointer for the new celebration is null")
+    }
+    celebration.pointee = Celebrations.add(try startCelebration(options))
+  }
+}
+
+@_cdecl("confetti_celebration_wait")
+public func confetti_celebration_wait(
+  _ celebration: OpaquePointer?, _ timeout: Double, _ over: UnsafeMutablePointer<Bool>?
+) -> confetti_status {
+  calling {
+    let running = try Celebrations.find(celebration)
+    guard !timeout.isNaN else { throw CallError.argument("the timeout is not a number") }
+    let ended = try desktop {
+      try running.wait(timeout: timeout < 0 || timeout.isInfinite ? nil : timeout)
+    }
+    over?.pointee = ended
+  }
+}
+
+@_cdecl("confetti_celebration_cancel")
+public func confetti_celebration_cancel(_ celebration: OpaquePointer?) -> confetti_status {
+  calling { try Celebrations.find(celebration).cancel() }
+}
+
+@_cdecl("confetti_celebration_destroy")
+public func confetti_celebration_destroy(_ celebration: OpaquePointer?) -> confetti_status {
+  calling {
+    let running = try Celebrations.remove(celebration)
+    running.cancel()
+    _ = try? running.wait()
+  }
+}
+
+/// The celebration `options` ask for (nil: the defaults), started.
+private func startCelebration(
+  _ options: UnsafePointer<confetti_celebrate_options>?
+) throws -> Celebration {
+  var asked = CelebrationOptions()
+  if let given = options?.pointee {
+    let sources = [given.preset, given.json, given.path].compactMap { $0 }
+    guard sources.count <= 1 else {
+      throw CallError.argument(
+        "give the effect as one of preset, json and path, not \(sources.count)")
+    }
+    asked.preset = try given.preset.map { try text($0, "the preset's name") }
+    asked.json = try given.json.map { try text($0, "the effect's JSON") }
+    asked.path = try given.path.map { try text($0, "the effect's path") }
+    // The effect is checked here, as confetti_create checks it: a bad one is this call's
+    // CONFETTI_ERROR_EFFECT, not the overlay's failure later.
+    _ = try effect(
+      preset: given.preset, json: given.json, path: given.path,
+      fallback: Celebration.defaultPreset)
+    asked.seed = given.seed == 0 ? 1 : given.seed
+    asked.monitor = given.monitor == 0 ? nil : Int(given.monitor)
+    guard !given.duration.isNaN else {
+      throw CallError.argument("the duration is not a number of seconds")
+    }
+    asked.duration = given.duration == 0 ? nil : given.duration
+    let known = UInt32(CONFETTI_REDUCE_MOTION | CONFETTI_LOOP)
+    guard given.flags & ~known == 0 else {
+      throw CallError.argument("unknown flags 0x\(String(given.flags & ~known, radix: 16))")
+    }
+    asked.reduceMotion = given.flags & UInt32(CONFETTI_REDUCE_MOTION) != 0 ? true : nil
+    asked.loop = given.flags & UInt32(CONFETTI_LOOP) != 0
+    do {
+      try asked.check()
+    } catch let error as CelebrationError {
+      throw CallError.argument(error.description)
+    }
+  }
+  return try desktop { try Celebration(asked) }
+}
+
+/// Runs `body`; a celebration's failure is CONFETTI_ERROR_DESKTOP.
+private func desktop<T>(_ body: () throws -> T) throws -> T {
+  do {
+    return try body()
+  } catch let error as CelebrationError {
+    throw CallError.desktop(error.description)
+  }
+}
+
+/// The celebrations under way, by handle: numbers counted up and never used again, as the
+/// systems' handles are.
+private enum Celebrations {
+  private static let table = Mutex<(next: UInt, live: [UInt: Celebration])>((1, [:]))
+
+  static func add(_ celebration: Celebration) -> OpaquePointer {
+    let id = table.withLock { table in
+      let id = table.next
+      table.next += 1
+      table.live[id] = celebration
+      return id
+    }
+    return OpaquePointer(bitPattern: id)!
+  }
+
+  static func find(_ handle: OpaquePointer?) throws -> Celebration {
+    let id = try number(handle)
+    guard let found = table.withLock({ $0.live[id] }) else { throw missing(id) }
+    return found
+  }
+
+  static func remove(_ handle: OpaquePointer?) throws -> Celebration {
+    let id = try number(handle)
+    guard let found = table.withLock({ $0.live.removeValue(forKey: id) }) else {
+      throw missing(id)
+    }
+    return found
+  }
+
+  private static func number(_ handle: OpaquePointer?) throws -> UInt {
+    guard let handle else { throw CallError.handle("the celebration is null") }
+    return UInt(bitPattern: handle)
+  }
+
+  private static func missing(_ id: UInt) -> CallError {
+    let made = table.withLock { $0.next }
+    return CallError.handle(
+      id < made
+        ? "the celebration was destroyed: start a new one with confetti_celebration_start"
+        : "not a celebration made by confetti_celebration_start")
+  }
+}
+
+// MARK: - Render
+
+@_cdecl("confetti_render")
+public func confetti_render(_ options: UnsafePointer<confetti_render_options>?)
+  -> confetti_status
+{
+  calling {
+    guard let given = options?.pointee else { throw CallError.argument("the options are null") }
+    guard let out = given.out else { throw CallError.argument("the file to write (out) is null") }
+    var settings = RenderSettings(out: try text(out, "the file to write (out)"))
+    guard given.width >= 0, given.height >= 0 else {
+      throw CallError.argument(
+        "the picture's width and height are pixels, 1 or more (0: 800 x 600), not "
+          + "\(given.width)×\(given.height)")
+    }
+    if given.width != 0 || given.height != 0 {
+      settings.size = PixelSize(width: Int(given.width), height: Int(given.height))
+    }
+    settings.scale = given.scale == 0 ? 1 : Int(given.scale)
+    settings.time = given.time
+    guard let frames = Int(exactly: given.frames) else {
+      throw CallError.argument("the frames \(given.frames) do not fit this machine's integers")
+    }
+    settings.frames = frames == 0 ? 1 : frames
+    settings.fps = given.fps == 0 ? 30 : given.fps
+    if given.first_frame != 0 || given.end_frame != 0 {
+      guard let first = Int(exactly: given.first_frame), let end = Int(exactly: given.end_frame),
+        first >= 0, end > first
+      else {
+        throw CallError.argument(
+          "the frames to render run from first_frame (0 or more) to end_frame, past it: not "
+            + "\(given.first_frame) to \(given.end_frame)")
+      }
+      settings.frameRange = first..<end
+    }
+    if let named = given.background {
+      let name = try text(named, "the background")
+      guard let color = RenderSettings.background(named: name) else {
+        throw CallError.argument(
+          "the background is transparent, #rrggbb or #rrggbbaa, not '\(oneLine(name))'")
+      }
+      settings.background = color
+    }
+    settings.seed = given.seed == 0 ? 1 : given.seed
+    guard given.flags & ~UInt32(CONFETTI_REDUCE_MOTION) == 0 else {
+      throw CallError.argument(
+        "unknown flags 0x\(String(given.flags & ~UInt32(CONFETTI_REDUCE_MOTION), radix: 16))")
+    }
+    settings.reduceMotion = given.flags & UInt32(CONFETTI_REDUCE_MOTION) != 0
+    do {
+      try settings.check()
+    } catch let error as RenderError {
+      throw CallError.argument(error.description)
+    }
+    let effect = try effect(preset: given.preset, json: given.json, path: given.path)
+    settings.inputs = [given.path.map { String(cString: $0) }].compactMap { $0 } + effect.imageFiles
+    let callback = given.progress
+    var stopped = false
+    do {
+      _ = try Export.render(
+        effect, settings,
+        progress: { reached in
+          if let callback, !stopped {
+            stopped = callback(Int64(reached.done), Int64(reached.total), given.user) != 0
+          }
+        },
+        shouldStop: { stopped })
+    } catch let error as RenderStopped {
+      throw CallError.stopped("stopped by the progress callback: \(error)")
+    } catch let error as GLError {
+      throw error
+    } catch let error as EffectError {
+      throw error
+    } catch {
+      throw CallError.output("\(error)")
+    }
+  }
+}
