@@ -1,7 +1,7 @@
-"""The C host's window in Python: confetti over the program's own scene; a click throws a
-burst where it lands, space fires the cannons again, esc quits.
+"""The C host's window in Python, with the glfw package: confetti over the program's own
+scene; a click throws a burst where it lands, space fires the cannons again, esc quits.
 
-    pip install glfw
+    pip install confetti-gl glfw
     python3 window.py [PRESET] [--seconds S]
 """
 import argparse
@@ -10,7 +10,7 @@ import sys
 
 import glfw
 
-import confetti
+import confetti_gl as confetti
 
 parser = argparse.ArgumentParser(description="Confetti in a Python program's own window.")
 parser.add_argument("preset", nargs="?", default="confetti")
@@ -43,7 +43,7 @@ def on_click(window, button, action, mods):
     if button == glfw.MOUSE_BUTTON_LEFT and action == glfw.PRESS:
         x, y = glfw.get_cursor_pos(window)  # points from the top-left corner
         now = glfw.get_time()
-        system.trigger(confetti.CLICK, now, at=(x, y))
+        system.trigger(confetti.Trigger.CLICK, now, at=(x, y))
         print(f"click at {x:.0f},{y:.0f}: {system.alive_count(now)} particles alive", flush=True)
 
 
@@ -51,13 +51,13 @@ def on_key(window, key, scancode, action, mods):
     if action == glfw.PRESS and key == glfw.KEY_ESCAPE:
         glfw.set_window_should_close(window, True)
     elif action == glfw.PRESS and key == glfw.KEY_SPACE:
-        system.trigger(confetti.KEY, glfw.get_time())
+        system.trigger(confetti.Trigger.KEY, glfw.get_time())
 
 
 glfw.set_mouse_button_callback(window, on_click)
 glfw.set_key_callback(window, on_key)
-glfw.set_window_size_callback(window, lambda _, w, h: w and h and system.set_size(w, h))
-system.trigger(confetti.START, glfw.get_time())
+glfw.set_window_size_callback(window, lambda _, w, h: w and h and system.resize(w, h))
+system.fire_opening(glfw.get_time())
 
 # Loop: the program's own backdrop, then confetti over it.
 while not glfw.window_should_close(window) and (not options.seconds or glfw.get_time() < options.seconds):
@@ -68,5 +68,5 @@ while not glfw.window_should_close(window) and (not options.seconds or glfw.get_
     glfw.swap_buffers(window)
 
 # Tear down: the effect's GL objects go while its context is current.
-system.destroy()
+system.close()
 glfw.terminate()

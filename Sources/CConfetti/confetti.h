@@ -192,6 +192,16 @@ confetti_status confetti_trigger(
 confetti_status confetti_trigger_at(
     confetti_system *system, confetti_trigger_type trigger, double x, double y, double time);
 
+/* Fires what opens the effect, as the confetti program's window, overlay and render open it:
+ * its start emitters, or, where it has none, its key ones (or its click ones, at their
+ * configured places). `confetti render --time T` of an effect opened at reading R is what
+ * confetti_draw draws at R + T. */
+confetti_status confetti_fire_opening(confetti_system *system, double time);
+
+/* Stops every emitter from emitting any more (a continuous effect's end: its last pieces live
+ * out their lives). */
+confetti_status confetti_stop_emitting(confetti_system *system);
+
 /* Emits what the running emitters owe up to `time` and frees what has ended by then, without
  * drawing (a minimised window). confetti_draw does this itself. One call covers at most one
  * second of emission, as after a stall (a window left minimised makes up one second, not an
@@ -234,6 +244,15 @@ confetti_status confetti_end_time(const confetti_system *system, double *end_tim
 /* *count: how many particles are visible at `time`: born by then (a trigger writes some born
  * later, a shell's sparks) and not yet gone. */
 confetti_status confetti_alive_count(const confetti_system *system, double time, int64_t *count);
+
+/* *capacity: the most particles the system holds alive at once (desc.capacity, or the
+ * effect's own when that was 0); beyond it, the oldest make way. */
+confetti_status confetti_capacity(const confetti_system *system, int64_t *capacity);
+
+/* *has: whether the effect has emitters that `trigger` starts (a host without a key to press
+ * or a click to make can tell what it would miss). */
+confetti_status confetti_has_trigger(
+    const confetti_system *system, confetti_trigger_type trigger, bool *has);
 
 /* *count: how many pieces the effect promised but the system does not show, since it was made:
  * those the full ring let go of before their end to make way for newer ones (the oldest make way:

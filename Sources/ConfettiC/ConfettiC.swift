@@ -87,6 +87,16 @@ public func confetti_trigger_at(
   }
 }
 
+@_cdecl("confetti_fire_opening")
+public func confetti_fire_opening(_ system: OpaquePointer?, _ time: Double) -> confetti_status {
+  calling { try Handles.system(system).fireOpening(time: try checkedTime(time)) }
+}
+
+@_cdecl("confetti_stop_emitting")
+public func confetti_stop_emitting(_ system: OpaquePointer?) -> confetti_status {
+  calling { try Handles.system(system).stopEmitting() }
+}
+
 @_cdecl("confetti_advance")
 public func confetti_advance(_ system: OpaquePointer?, _ time: Double) -> confetti_status {
   calling { try Handles.system(system).advance(to: try checkedTime(time)) }
@@ -167,6 +177,27 @@ public func confetti_alive_count(
     let confetti = try Handles.system(system)
     let time = try checkedTime(time)
     try answer(count).pointee = Int64(confetti.aliveCount(time: time))
+  }
+}
+
+@_cdecl("confetti_capacity")
+public func confetti_capacity(_ system: OpaquePointer?, _ capacity: UnsafeMutablePointer<Int64>?)
+  -> confetti_status
+{
+  calling {
+    let confetti = try Handles.system(system)
+    try answer(capacity).pointee = Int64(confetti.capacity)
+  }
+}
+
+@_cdecl("confetti_has_trigger")
+public func confetti_has_trigger(
+  _ system: OpaquePointer?, _ trigger: confetti_trigger_type, _ has: UnsafeMutablePointer<Bool>?
+) -> confetti_status {
+  calling {
+    let confetti = try Handles.system(system)
+    let kind = try emitterTrigger(trigger)
+    try answer(has).pointee = confetti.has(kind)
   }
 }
 

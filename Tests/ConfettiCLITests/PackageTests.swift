@@ -1,3 +1,4 @@
+import Confetti
 import ConfettiImage
 import ConfettiPresets
 import Foundation
@@ -248,30 +249,43 @@ final class PackageTests: XCTestCase {
     return output
   }
 
-  /// The first ```LANGUAGE block of a page in docs/hosts.
-  func program(in page: String, language: String) throws -> String {
+  /// The ```LANGUAGE blocks of a page in docs/hosts, in order.
+  func programs(in page: String, language: String) throws -> [String] {
     let text = try String(
       contentsOf: repository.appendingPathComponent("docs/hosts/\(page)"), encoding: .utf8)
-    guard let start = text.range(of: "```\(language)\n"),
+    var found: [String] = []
+    var rest = text.startIndex..<text.endIndex
+    while let start = text.range(of: "```\(language)\n", range: rest),
       let end = text.range(of: "\n```", range: start.upperBound..<text.endIndex)
-    else { throw PackageError("no \(language) program in docs/hosts/\(page)") }
-    return String(text[start.upperBound..<end.lowerBound]) + "\n"
+    {
+      found.append(String(text[start.upperBound..<end.lowerBound]) + "\n")
+      rest = end.upperBound..<text.endIndex
+    }
+    guard !found.isEmpty else { throw PackageError("no \(language) program in docs/hosts/\(page)") }
+    return found
   }
 
+  /// Every C program on the C page compiles against the package (the window one with GLFW);
+  /// every Python one on the Python page compiles.
   func testTheHostPagesProgramsBuild() throws {
     let package = try installed()
     let directory = try temporaryDirectory()
-    let c = directory.appendingPathComponent("smallest/main.c")
-    try FileManager.default.createDirectory(
-      at: c.deletingLastPathComponent(), withIntermediateDirectories: true)
-    try program(in: "c.md", language: "c").write(to: c, atomically: true, encoding: .utf8)
-    _ = try compileC(c, packages: ["confetti", "glfw3"], package: package)
-    let python = directory.appendingPathComponent("smallest.py")
-    try program(in: "python.md", language: "python").write(
-      to: python, atomically: true, encoding: .utf8)
-    let compiled = try runProgram(
-      URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-m", "py_compile", python.path])
-    XCTAssertEqual(compiled.status, 0, compiled.stderr)
+    for (index, source) in try programs(in: "c.md", language: "c").enumerated() {
+      let c = directory.appendingPathComponent("c\(index)/main.c")
+      try FileManager.default.createDirectory(
+        at: c.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try source.write(to: c, atomically: true, encoding: .utf8)
+      _ = try compileC(c, packages: ["confetti", "glfw3"], package: package)
+    }
+    let pythons = try programs(in: "python.md", language: "python")
+    XCTAssertGreaterThanOrEqual(pythons.count, 3, "draw, celebrate and render")
+    for (index, source) in pythons.enumerated() {
+      let python = directory.appendingPathComponent("program\(index).py")
+      try source.write(to: python, atomically: true, encoding: .utf8)
+      let compiled = try runProgram(
+        URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-m", "py_compile", python.path])
+      XCTAssertEqual(compiled.status, 0, compiled.stderr)
+    }
   }
 
   func testTheCHeadlessHostDrawsWhatConfettiRenderDraws() throws {
@@ -351,7 +365,8 @@ final class PackageTests: XCTestCase {
       program: URL(fileURLWithPath: python.stdout.trimmingCharacters(in: .whitespacesAndNewlines)),
       arguments: [window.path, "--seconds", "3"], title: "Confetti in Python", package: package,
       environment: [
-        "PYTHONPATH": site.path, "CONFETTI_LIBRARY": "libconfetti.so.0",
+        "PYTHONPATH": site.path + ":" + repository.appendingPathComponent("Sources").path,
+        "CONFETTI_LIBRARY": "libconfetti.so.0",
         "PYTHONDONTWRITEBYTECODE": "1",
       ])
     let lines = try String(contentsOf: window, encoding: .utf8).split(
@@ -362,29 +377,28 @@ final class PackageTests: XCTestCase {
   func testThePythonBindingRaisesTheLibrarysErrors() throws {
     let package = try installed()
     let script = """
-      import confetti
-      def refused(status, call):
+      import confetti_gl as confetti
+      def refused(kind, call):
           try:
               call()
-          except confetti.Error as error:
-              assert error.status == status and str(error), (status, error.status, str(error))
+          except kind as error:
+              assert error.status == kind.status and str(error), (kind, error.status, str(error))
               return
           raise AssertionError(f"accepted: {call}")
       make = lambda *a, **k: confetti.System(*a, width=k.pop("w", 64), height=64, **k)
-      refused(3, lambda: make("no-such-preset"))
-      refused(3, lambda: make(json='{"emitters": ['))
-      refused(1, lambda: make("snow", w=0))
-      refused(1, lambda: make("snow", capacity=2**64 + 5))
-      refused(1, lambda: make("snow", flags=2**32 + 1))
-      refused(1, lambda: make("snow\\0junk"))
-      refused(4, lambda: make("snow"))  # no GL context current
+      refused(confetti.EffectError, lambda: make("no-such-preset"))
+      refused(confetti.EffectError, lambda: make(json='{"emitters": ['))
+      refused(confetti.ArgumentError, lambda: make("snow", w=0))
+      refused(confetti.ArgumentError, lambda: make("snow", capacity=2**64 + 5))
+      refused(confetti.ArgumentError, lambda: make("snow\\0junk"))
+      refused(confetti.GLError, lambda: make("snow"))  # no GL context current
       assert confetti.version == "\(try runProgram(confettiBinary, ["--version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines))"
       print("refused as promised")
       """
     let result = try runInstalled(
       URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script], package,
       environment: [
-        "PYTHONPATH": repository.appendingPathComponent("Examples/python").path,
+        "PYTHONPATH": repository.appendingPathComponent("Sources").path,
         "PYTHONDONTWRITEBYTECODE": "1", "PATH": pythonFolder,
       ])
     XCTAssertEqual(result.status, 0, result.stderr)
@@ -449,6 +463,70 @@ final class PackageTests: XCTestCase {
         XCTAssertEqual(
           mine, try Data(contentsOf: URL(fileURLWithPath: rendered)), "\(drawn) is the same file")
       }
+    }
+  }
+
+  /// A C host built as CMake builds it: find_package(Confetti CONFIG) from the package's
+  /// config file and version file, the window host and the celebrate-and-render host, each run.
+  func testCMakeFindsThePackageAndItsHostsRun() throws {
+    let package = try installed()
+    let cmake = try requiredProgram("cmake", for: "the CMake package")
+    let prefix = package.usr.path
+    var built: [String: URL] = [:]
+    for (name, source) in [
+      ("c-glfw", "Examples/c-glfw"), ("celebrate-render", "Tests/ConfettiCLITests/Hosts"),
+    ] {
+      let build = try temporaryDirectory()
+      let configured = try runProgram(
+        cmake,
+        [
+          "-S", repository.appendingPathComponent(source).path, "-B", build.path,
+          "-DCMAKE_PREFIX_PATH=\(prefix)", "-DCMAKE_BUILD_TYPE=Release",
+        ], timeout: 300)
+      XCTAssertEqual(configured.status, 0, configured.stdout + configured.stderr)
+      let compiled = try runProgram(cmake, ["--build", build.path], timeout: 300)
+      XCTAssertEqual(compiled.status, 0, compiled.stdout + compiled.stderr)
+      built[name] = build.appendingPathComponent(name)
+    }
+    // A version past the package's is refused, as the version file says.
+    let newer = try temporaryDirectory()
+    try """
+    cmake_minimum_required(VERSION 3.16)
+    project(newer C)
+    find_package(Confetti 1.0 CONFIG REQUIRED)
+    """.write(
+      to: newer.appendingPathComponent("CMakeLists.txt"), atomically: true, encoding: .utf8)
+    let refused = try runProgram(
+      cmake,
+      [
+        "-S", newer.path, "-B", newer.appendingPathComponent("build").path,
+        "-DCMAKE_PREFIX_PATH=\(prefix)",
+      ], timeout: 300)
+    XCTAssertNotEqual(refused.status, 0)
+    XCTAssert(
+      refused.stderr.contains("compatible with requested version \"1.0\"")
+        && refused.stderr.contains("version: \(ConfettiVersion.current)"), refused.stderr)
+
+    let picture = try temporaryDirectory().appendingPathComponent("cmake.png").path
+    let rendered = try runInstalled(
+      try XCTUnwrap(built["celebrate-render"]), ["render", picture, "1"], package)
+    XCTAssertEqual(rendered.status, 0, rendered.stdout + rendered.stderr)
+    XCTAssert(FileManager.default.fileExists(atPath: picture))
+    try assertWindowHost(
+      program: try XCTUnwrap(built["c-glfw"]), arguments: ["--seconds", "2.5"],
+      title: "Confetti in C", package: package)
+  }
+
+  /// The examples a host's author starts from are installed beside the documentation.
+  func testTheExamplesAreInstalledWithTheDocumentation() throws {
+    let package = try installed()
+    let examples = package.usr.appendingPathComponent("share/doc/confetti/examples")
+    for file in [
+      "c-glfw/main.c", "c-glfw/CMakeLists.txt", "c-headless/main.c", "python/pyglet_window.py",
+      "python/moderngl_window.py", "python/window.py",
+    ] {
+      XCTAssert(
+        FileManager.default.fileExists(atPath: examples.appendingPathComponent(file).path), file)
     }
   }
 

@@ -1,0 +1,613 @@
+"""Physics-based confetti computed by the GPU, from Python: draw it in your own OpenGL window,
+celebrate over the desktop, or render a clip.
+
+    import confetti_gl as confetti
+
+    confetti.celebrate()                                   # over the desktop, until it is over
+    confetti.render("clip.webm", "fireworks", frames=90)   # a clip for a video editor
+
+    with confetti.System("confetti", width=1280, height=720) as system:  # your GL context current
+        system.trigger(confetti.Trigger.START, now)
+        system.draw(0, 0, framebuffer_width, framebuffer_height, now)    # every frame
+
+It is libconfetti (confetti.h documents every call) through ctypes. The library and the
+`confetti` program come inside the wheel; $CONFETTI_LIBRARY names another library, and
+$CONFETTI_PROGRAM another program. Every failure raises a confetti_gl.Error subclass with the
+library's one-line message; every argument is checked here, before the library sees it.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import enum
+import math
+import os
+import pathlib
+import secrets
+import weakref
+from typing import Callable, Optional, Sequence, Tuple, Union
+
+__all__ = [
+    "System", "Trigger", "Celebration", "celebrate", "render", "version", "program",
+    "Error", "ArgumentError", "HandleError", "EffectError", "GLError", "DesktopError",
+    "OutputError", "Stopped",
+]
+
+_HERE = pathlib.Path(__file__).resolve().parent
+_NATIVE = _HERE / "_native"
+
+
+def _find_library() -> str:
+    named = os.environ.get("CONFETTI_LIBRARY")
+    if named:
+        return named
+    bundled = _NATIVE / "libconfetti.so.0"
+    return str(bundled) if bundled.exists() else "libconfetti.so.0"
+
+
+def program() -> Optional[pathlib.Path]:
+    """The confetti program this package runs (`python -m confetti_gl`, celebrations): the one
+    $CONFETTI_PROGRAM names, else the one in the wheel; None where there is neither."""
+    named = os.environ.get("CONFETTI_PROGRAM")
+    if named:
+        return pathlib.Path(named)
+    bundled = _NATIVE / "confetti"
+    return bundled if bundled.exists() else None
+
+
+_lib = ctypes.CDLL(_find_library())
+# Celebrations find the program beside the library; the wheel's is named for them here.
+if program() is not None and "CONFETTI_PROGRAM" not in os.environ:
+    os.environ["CONFETTI_PROGRAM"] = str(program())
+
+
+# MARK: Errors
+
+class Error(Exception):
+    """Something libconfetti (or this binding, before calling it) refused: `status` is the
+    confetti_status, str() the one-line message."""
+
+    status = 0
+
+    def __init__(self, message: str, status: Optional[int] = None):
+        super().__init__(message)
+        if status is not None:
+            self.status = status
+
+
+class ArgumentError(Error, ValueError):
+    """An argument of the wrong type or out of range (CONFETTI_ERROR_ARGUMENT)."""
+    status = 1
+
+
+class HandleError(Error):
+    """A system or celebration that was closed (CONFETTI_ERROR_HANDLE)."""
+    status = 2
+
+
+class EffectError(Error):
+    """An effect that cannot be used: an unknown preset, bad JSON, a file that cannot be read
+    (CONFETTI_ERROR_EFFECT)."""
+    status = 3
+
+
+class GLError(Error):
+    """The GL cannot do it: no context current, older than OpenGL 3.3 (CONFETTI_ERROR_GL)."""
+    status = 4
+
+
+class DesktopError(Error):
+    """A celebration cannot be shown: no desktop, no compositing window manager, no confetti
+    program (CONFETTI_ERROR_DESKTOP)."""
+    status = 5
+
+
+class OutputError(Error, OSError):
+    """A render's file cannot be written; nothing is left under its name
+    (CONFETTI_ERROR_OUTPUT)."""
+    status = 6
+
+
+class Stopped(Error):
+    """A render stopped by its progress callback (CONFETTI_STOPPED)."""
+    status = 7
+
+
+_ERRORS = {cls.status: cls for cls in
+           (ArgumentError, HandleError, EffectError, GLError, DesktopError, OutputError, Stopped)}
+
+
+def _check(status: int, *_: object) -> None:
+    if status != 0:
+        message = _lib.confetti_last_error().decode("utf-8", "replace")
+        raise _ERRORS.get(status, Error)(message, status)
+
+
+# MARK: Arguments, checked before ctypes sees them
+
+def _shown(value: object) -> str:
+    """`value` for a message: its repr, cut short when it is long (10**400)."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:40] + "…" + text[-10:]
+
+
+def _number(value: object, name: str, low: float = -math.inf, high: float = math.inf) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ArgumentError(f"{name} must be a number, not {type(value).__name__} {_shown(value)}")
+    try:
+        number = float(value)
+    except OverflowError:
+        raise ArgumentError(f"{name} must be a number from {low} to {high}, not {_shown(value)}") \
+            from None
+    if not (math.isfinite(number) and low <= number <= high):
+        raise ArgumentError(f"{name} must be a finite number from {low} to {high}, not {_shown(value)}")
+    return number
+
+
+def _whole(value: object, name: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ArgumentError(f"{name} must be a whole number, not {type(value).__name__} {_shown(value)}")
+    if not low <= value <= high:
+        raise ArgumentError(f"{name} must be a whole number from {low} to {high}, not {_shown(value)}")
+    return value
+
+
+def _text(value: object, name: str) -> Optional[bytes]:
+    if value is None:
+        return None
+    if isinstance(value, os.PathLike):
+        value = os.fspath(value)
+    if not isinstance(value, str):
+        raise ArgumentError(f"{name} must be text, not {type(value).__name__} {_shown(value)}")
+    if "\0" in value:
+        raise ArgumentError(f"{name} must be text without NUL characters")
+    try:
+        return value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ArgumentError(f"{name} is not valid Unicode text (a lone surrogate?)") from None
+
+
+def _flag(value: object, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise ArgumentError(f"{name} must be True or False, not {_shown(value)}")
+    return value
+
+
+def _seed(seed: Optional[int]) -> int:
+    """None: a fresh random seed; else 1 to 2**64 - 1 (the library takes 0 as its default, 1)."""
+    if seed is None:
+        return secrets.randbits(64) or 1
+    return _whole(seed, "seed", 1, 2**64 - 1)
+
+
+def _point_pair(value: object, name: str) -> Tuple[float, float]:
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence) or len(value) != 2:
+        raise ArgumentError(f"{name} must be a pair of numbers (x, y), not {_shown(value)}")
+    return _number(value[0], f"{name}[0]"), _number(value[1], f"{name}[1]")
+
+
+class Trigger(enum.IntEnum):
+    """What starts an effect's emitters (each emitter in a configuration names its trigger)."""
+    START = 0  #: when the effect starts: a window opening, time 0 of a render
+    CLICK = 1  #: a click, at a place given to trigger(), else at the emitters' own places
+    KEY = 2    #: a key press (the program's space bar)
+
+
+def _trigger(value: object) -> Trigger:
+    if isinstance(value, bool) or not isinstance(value, (Trigger, int)):
+        raise ArgumentError(f"trigger must be a confetti_gl.Trigger, not {_shown(value)}")
+    try:
+        return Trigger(value)
+    except ValueError:
+        raise ArgumentError(f"trigger must be a confetti_gl.Trigger, not {_shown(value)}") \
+            from None
+
+
+_REDUCE_MOTION, _CACHE_GL_STATE, _LOOP = 1, 2, 4
+_LARGEST_SIDE = 1_048_576.0
+_LATEST_READING = float(2**43) - 2400.0
+
+
+# MARK: The C interface
+
+_handle, _d = ctypes.c_void_p, ctypes.c_double
+_PROGRESS = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_int64, ctypes.c_int64, ctypes.c_void_p)
+
+
+class _Desc(ctypes.Structure):
+    _fields_ = [("preset", ctypes.c_char_p), ("json", ctypes.c_char_p), ("path", ctypes.c_char_p),
+                ("width", _d), ("height", _d), ("capacity", ctypes.c_int64),
+                ("seed", ctypes.c_uint64), ("flags", ctypes.c_uint32)]
+
+
+class _CelebrateOptions(ctypes.Structure):
+    _fields_ = [("preset", ctypes.c_char_p), ("json", ctypes.c_char_p), ("path", ctypes.c_char_p),
+                ("seed", ctypes.c_uint64), ("monitor", ctypes.c_int32), ("duration", _d),
+                ("flags", ctypes.c_uint32)]
+
+
+class _RenderOptions(ctypes.Structure):
+    _fields_ = [("preset", ctypes.c_char_p), ("json", ctypes.c_char_p), ("path", ctypes.c_char_p),
+                ("out", ctypes.c_char_p), ("width", ctypes.c_int32), ("height", ctypes.c_int32),
+                ("scale", ctypes.c_int32), ("time", _d), ("frames", ctypes.c_int64),
+                ("fps", _d), ("first_frame", ctypes.c_int64), ("end_frame", ctypes.c_int64),
+                ("background", ctypes.c_char_p), ("seed", ctypes.c_uint64),
+                ("flags", ctypes.c_uint32), ("progress", _PROGRESS), ("user", ctypes.c_void_p)]
+
+
+for _name, _arguments in {
+    "confetti_create": [ctypes.POINTER(_Desc), ctypes.POINTER(_handle)],
+    "confetti_destroy": [_handle],
+    "confetti_trigger": [_handle, ctypes.c_int, _d],
+    "confetti_trigger_at": [_handle, ctypes.c_int, _d, _d, _d],
+    "confetti_advance": [_handle, _d],
+    "confetti_fire_opening": [_handle, _d],
+    "confetti_stop_emitting": [_handle],
+    "confetti_draw": [_handle, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int, _d],
+    "confetti_reset_gl_state_cache": [_handle],
+    "confetti_set_size": [_handle, _d, _d],
+    "confetti_clear": [_handle, ctypes.c_bool],
+    "confetti_is_alive": [_handle, _d, ctypes.POINTER(ctypes.c_bool)],
+    "confetti_end_time": [_handle, ctypes.POINTER(_d)],
+    "confetti_alive_count": [_handle, _d, ctypes.POINTER(ctypes.c_int64)],
+    "confetti_dropped_count": [_handle, ctypes.POINTER(ctypes.c_int64)],
+    "confetti_capacity": [_handle, ctypes.POINTER(ctypes.c_int64)],
+    "confetti_has_trigger": [_handle, ctypes.c_int, ctypes.POINTER(ctypes.c_bool)],
+    "confetti_celebrate": [ctypes.POINTER(_CelebrateOptions)],
+    "confetti_celebration_start": [ctypes.POINTER(_CelebrateOptions), ctypes.POINTER(_handle)],
+    "confetti_celebration_wait": [_handle, _d, ctypes.POINTER(ctypes.c_bool)],
+    "confetti_celebration_cancel": [_handle],
+    "confetti_celebration_destroy": [_handle],
+    "confetti_render": [ctypes.POINTER(_RenderOptions)],
+}.items():
+    _function = getattr(_lib, _name)
+    _function.argtypes, _function.restype, _function.errcheck = _arguments, ctypes.c_int, _check
+_lib.confetti_last_error.restype = _lib.confetti_version.restype = ctypes.c_char_p
+_lib.confetti_last_error.argtypes = _lib.confetti_version.argtypes = []
+
+version: str = _lib.confetti_version().decode()
+"""libconfetti's version, "MAJOR.MINOR.PATCH"."""
+
+
+def _effect(preset: object, json: object, path: object) -> Tuple[Optional[bytes], ...]:
+    given = [name for name, value in (("preset", preset), ("json", json), ("path", path))
+             if value is not None]
+    if len(given) > 1:
+        raise ArgumentError(f"give the effect as one of preset, json and path, not {given}")
+    return _text(preset, "preset"), _text(json, "json"), _text(path, "path")
+
+
+# MARK: Drawing in your own GL context
+
+def _destroy(handle: int) -> None:
+    """The finaliser of a System that was not closed."""
+    try:
+        _lib.confetti_destroy(handle)
+    except Error:
+        pass
+
+
+class System:
+    """An effect running on the current OpenGL 3.3 context, drawn into your own framebuffer.
+
+    Make it, trigger it, draw it every frame, and close it while its context is current (a
+    `with` block does). Times are clock readings in seconds from your clock; places are points
+    from the top-left corner of the area the effect lives in (`width` x `height`); draw takes a
+    framebuffer rectangle in pixels from its bottom-left corner, as glViewport does.
+
+    A System dropped without close() is closed by its finaliser, whenever Python collects it:
+    its GL objects are deleted if a GL context is current on that thread then, and otherwise
+    left to the context's own destruction (a few bytes each). Close it yourself to be sure
+    which. One thread at a time may use a System: the one whose context is current.
+    """
+
+    def __init__(self, preset: Optional[str] = None, *, json: Optional[str] = None,
+                 path: Union[str, os.PathLike, None] = None, width: float, height: float,
+                 capacity: Optional[int] = None, seed: Optional[int] = None,
+                 reduce_motion: bool = False, cache_gl_state: bool = False):
+        flags = (_REDUCE_MOTION if _flag(reduce_motion, "reduce_motion") else 0) | \
+            (_CACHE_GL_STATE if _flag(cache_gl_state, "cache_gl_state") else 0)
+        desc = _Desc(*_effect(preset, json, path),
+                     _number(width, "width", 0, _LARGEST_SIDE),
+                     _number(height, "height", 0, _LARGEST_SIDE),
+                     0 if capacity is None else _whole(capacity, "capacity", 1, 2**31 - 1),
+                     _seed(seed), flags)
+        handle = _handle()
+        _lib.confetti_create(ctypes.byref(desc), ctypes.byref(handle))
+        self._handle: Optional[int] = handle.value
+        self._finalizer = weakref.finalize(self, _destroy, handle.value)
+
+    def __enter__(self) -> "System":
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Deletes its GL objects (its context current) and its particles. Closing twice is
+        harmless; any other call after it raises HandleError."""
+        if self._handle is not None:
+            self._finalizer.detach()
+            handle, self._handle = self._handle, None
+            _lib.confetti_destroy(handle)
+
+    @property
+    def closed(self) -> bool:
+        return self._handle is None
+
+    def _live(self) -> int:
+        if self._handle is None:
+            raise HandleError("the system was closed: make a new one")
+        return self._handle
+
+    def trigger(self, trigger: Trigger, time: float,
+                at: Optional[Tuple[float, float]] = None) -> None:
+        """Starts every emitter with `trigger` at clock reading `time`, at `at` (x, y) in
+        points, or at its configured place."""
+        trigger = _trigger(trigger)
+        time = _number(time, "time", 0, _LATEST_READING)
+        if at is None:
+            _lib.confetti_trigger(self._live(), int(trigger), time)
+        else:
+            x, y = _point_pair(at, "at")
+            _lib.confetti_trigger_at(self._live(), int(trigger), x, y, time)
+
+    def fire_opening(self, time: float) -> None:
+        """Fires what opens the effect, as the confetti program opens it: its start emitters,
+        or, where it has none, its key ones (or its click ones). `confetti render --time T` is
+        what draw() draws T seconds after the reading it was opened at."""
+        _lib.confetti_fire_opening(self._live(), _number(time, "time", 0, _LATEST_READING))
+
+    def stop_emitting(self) -> None:
+        """Stops every emitter: a continuous effect's last pieces live out their lives."""
+        _lib.confetti_stop_emitting(self._live())
+
+    def advance(self, time: float) -> None:
+        """Emits what the running emitters owe up to `time`, without drawing."""
+        _lib.confetti_advance(self._live(), _number(time, "time", 0, _LATEST_READING))
+
+    def draw(self, x: int, y: int, width: int, height: int, time: float) -> None:
+        """Draws the effect at `time` into the bound framebuffer's rectangle, in pixels."""
+        rect = [_whole(v, n, -(2**31), 2**31 - 1)
+                for v, n in zip((x, y, width, height), ("x", "y", "width", "height"))]
+        _lib.confetti_draw(self._live(), *rect, _number(time, "time", 0, _LATEST_READING))
+
+    def reset_gl_state_cache(self) -> None:
+        """With cache_gl_state: you changed the GL state since the last draw."""
+        _lib.confetti_reset_gl_state_cache(self._live())
+
+    def resize(self, width: float, height: float) -> None:
+        """Changes the area the effect lives in, in points (a resized window)."""
+        _lib.confetti_set_size(self._live(), _number(width, "width", 0, _LARGEST_SIDE),
+                               _number(height, "height", 0, _LARGEST_SIDE))
+
+    def clear(self, *, keep_start_emitters: bool = False) -> None:
+        """Forgets every particle and stops every emitter (but the start ones, if asked)."""
+        _lib.confetti_clear(self._live(), _flag(keep_start_emitters, "keep_start_emitters"))
+
+    def is_alive(self, time: float) -> bool:
+        """Whether anything is, or may yet be, drawn at or after `time`."""
+        alive = ctypes.c_bool()
+        _lib.confetti_is_alive(self._live(), _number(time, "time", 0, _LATEST_READING),
+                               ctypes.byref(alive))
+        return alive.value
+
+    @property
+    def end_time(self) -> Optional[float]:
+        """The clock reading from which nothing is drawn any more; None while an emitter is
+        still emitting (no end yet); -inf when it holds no particle."""
+        end = _d()
+        _lib.confetti_end_time(self._live(), ctypes.byref(end))
+        return None if end.value == math.inf else end.value
+
+    def alive_count(self, time: float) -> int:
+        """How many particles are visible at `time`."""
+        count = ctypes.c_int64()
+        _lib.confetti_alive_count(self._live(), _number(time, "time", 0, _LATEST_READING),
+                                  ctypes.byref(count))
+        return count.value
+
+    @property
+    def capacity(self) -> int:
+        """The most particles it holds alive at once; beyond it, the oldest make way."""
+        count = ctypes.c_int64()
+        _lib.confetti_capacity(self._live(), ctypes.byref(count))
+        return count.value
+
+    def has(self, trigger: Trigger) -> bool:
+        """Whether the effect has emitters that `trigger` starts."""
+        has = ctypes.c_bool()
+        _lib.confetti_has_trigger(self._live(), int(_trigger(trigger)), ctypes.byref(has))
+        return has.value
+
+    @property
+    def dropped_count(self) -> int:
+        """Pieces the effect promised but does not show (raise capacity)."""
+        count = ctypes.c_int64()
+        _lib.confetti_dropped_count(self._live(), ctypes.byref(count))
+        return count.value
+
+
+# MARK: Celebrating over the desktop
+
+def _end_celebration(handle: int) -> None:
+    """The finaliser of a Celebration that was not closed: it is cancelled."""
+    try:
+        _lib.confetti_celebration_destroy(handle)
+    except Error:
+        pass
+
+
+class Celebration:
+    """A celebration under way over the desktop (see celebrate()): wait for it, or cancel it,
+    from any thread. Closing (or leaving a `with` block) cancels it if it still runs."""
+
+    def __init__(self, options: _CelebrateOptions):
+        handle = _handle()
+        _lib.confetti_celebration_start(ctypes.byref(options), ctypes.byref(handle))
+        self._handle: Optional[int] = handle.value
+        self._finalizer = weakref.finalize(self, _end_celebration, handle.value)
+
+    def __enter__(self) -> "Celebration":
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def _live(self) -> int:
+        if self._handle is None:
+            raise HandleError("the celebration was closed")
+        return self._handle
+
+    def wait(self, timeout: Optional[float] = None) -> bool:
+        """Waits until it is over, or `timeout` seconds (None: as long as it takes); returns
+        whether it is over. Raises DesktopError with the reason if it could not be shown.
+        Ctrl-C while waiting cancels it and raises KeyboardInterrupt."""
+        deadline = None if timeout is None else \
+            _number(timeout, "timeout", 0) + _monotonic()
+        over = ctypes.c_bool()
+        try:
+            while True:
+                # Short waits, so that Python sees Ctrl-C between them.
+                step = 0.1 if deadline is None else max(0.0, min(0.1, deadline - _monotonic()))
+                _lib.confetti_celebration_wait(self._live(), step, ctypes.byref(over))
+                if over.value or (deadline is not None and _monotonic() >= deadline):
+                    return over.value
+        except KeyboardInterrupt:
+            self.cancel()
+            raise
+
+    def cancel(self) -> None:
+        """Ends it now; a later wait() returns True without an error."""
+        _lib.confetti_celebration_cancel(self._live())
+
+    @property
+    def running(self) -> bool:
+        over = ctypes.c_bool()
+        try:
+            _lib.confetti_celebration_wait(self._live(), 0.0, ctypes.byref(over))
+        except DesktopError:
+            return False
+        return not over.value
+
+    def close(self) -> None:
+        """Cancels it if it still runs, and ends the handle. Closing twice is harmless."""
+        if self._handle is not None:
+            self._finalizer.detach()
+            handle, self._handle = self._handle, None
+            _lib.confetti_celebration_destroy(handle)
+
+
+def _monotonic() -> float:
+    import time
+    return time.monotonic()
+
+
+def celebrate(preset: Optional[str] = None, *, json: Optional[str] = None,
+              path: Union[str, os.PathLike, None] = None, seed: Optional[int] = None,
+              monitor: Optional[int] = None, duration: Optional[float] = None,
+              loop: bool = False, reduce_motion: Optional[bool] = None,
+              wait: bool = True) -> Optional[Celebration]:
+    """Throws confetti over the whole desktop, as `confetti overlay` does: transparent, on top,
+    every click and key passing through to the windows below, until its last piece is gone
+    (the "celebrate" preset by default: about 4 s).
+
+    It runs as a process of its own, so your program keeps its windows and GL contexts. With
+    wait=True (the default) it returns once it is over; with wait=False it returns the
+    Celebration at once. Raises DesktopError where it cannot be shown (no desktop, no
+    compositing window manager). `duration` is how long a continuous effect (snow) falls;
+    `loop` keeps going until cancelled; reduce_motion None follows the desktop's own setting.
+    """
+    flags = 0
+    if reduce_motion is not None and _flag(reduce_motion, "reduce_motion"):
+        flags |= _REDUCE_MOTION
+    if _flag(loop, "loop"):
+        flags |= _LOOP
+    if loop and wait:
+        raise ArgumentError("loop=True never ends by itself: give wait=False, then cancel() it")
+    options = _CelebrateOptions(
+        *_effect(preset, json, path), _seed(seed),
+        0 if monitor is None else _whole(monitor, "monitor", 1, 1024),
+        0.0 if duration is None else _number(duration, "duration", 0.1, 86400), flags)
+    celebration = Celebration(options)
+    if not _flag(wait, "wait"):
+        return celebration
+    with celebration:
+        celebration.wait()
+    return None
+
+
+# MARK: Rendering to files
+
+def _fps(fps: object) -> float:
+    rate = _number(fps, "fps", 0, 1000)
+    if rate <= 0:
+        raise ArgumentError(f"fps must be above 0, not {_shown(fps)}")
+    return rate
+
+
+def render(out: Union[str, os.PathLike], preset: Optional[str] = None, *,
+           json: Optional[str] = None, path: Union[str, os.PathLike, None] = None,
+           size: Tuple[int, int] = (800, 600), scale: int = 1, time: float = 0.0,
+           frames: int = 1, fps: float = 30.0, frame_range: Optional[Tuple[int, int]] = None,
+           background: Optional[str] = None, seed: Optional[int] = None,
+           reduce_motion: bool = False,
+           progress: Optional[Callable[[int, int], object]] = None) -> pathlib.Path:
+    """Renders an effect to `out`, as `confetti render` does: one picture (.png), a numbered
+    sequence (NAME-0000.png, ... when frames > 1), or an animation (.gif, .webm, .mp4, .mov,
+    made by ffmpeg). Returns `out` as a Path.
+
+    `time` is the first frame's moment in seconds after the effect starts; `background` is
+    "transparent", "#rrggbb" or "#rrggbbaa" (None: the program's dark backdrop); `frame_range`
+    (first, end) renders only those frames of the sequence. `progress(done, total)` is called
+    after each frame; returning False stops the render (Stopped), and so does an exception
+    raised in it (or Ctrl-C), which is raised again once the render has cleaned up. Nothing is
+    written over the effect's own files, and a failure leaves nothing under the name.
+
+    The frames are drawn on a GL context of the library's own, on a thread of its own: any GL
+    context your program has current is left alone.
+    """
+    if isinstance(size, (str, bytes)) or not isinstance(size, Sequence) or len(size) != 2:
+        raise ArgumentError(f"size must be a pair (width, height) in pixels, not {_shown(size)}")
+    width, height = (_whole(v, n, 1, 2**31 - 1) for v, n in zip(size, ("width", "height")))
+    first, end = 0, 0
+    if frame_range is not None:
+        if isinstance(frame_range, (str, bytes)) or not isinstance(frame_range, Sequence) \
+                or len(frame_range) != 2:
+            raise ArgumentError(f"frame_range must be a pair (first, end), not {_shown(frame_range)}")
+        first = _whole(frame_range[0], "frame_range[0]", 0, 2**62)
+        end = _whole(frame_range[1], "frame_range[1]", 0, 2**62)
+        if end <= first:
+            raise ArgumentError(
+                f"frame_range {first}:{end} holds no frame: it runs from a first frame to one "
+                "past the last")
+    if progress is not None and not callable(progress):
+        raise ArgumentError(f"progress must be callable, not {_shown(progress)}")
+    raised: list = []
+
+    def told(done: int, total: int, _user: object) -> int:
+        try:
+            if progress is not None and progress(done, total) is False:
+                return 1
+        except BaseException as error:  # noqa: B036 - handed back to the caller below
+            raised.append(error)
+            return 1
+        return 0
+
+    callback = _PROGRESS(told)
+    target = _text(out, "out")
+    options = _RenderOptions(
+        *_effect(preset, json, path), target, width, height, _whole(scale, "scale", 1, 8),
+        _number(time, "time", 0, 3600), _whole(frames, "frames", 1, 100_000),
+        _fps(fps), first, end, _text(background, "background"),
+        _seed(seed), _REDUCE_MOTION if _flag(reduce_motion, "reduce_motion") else 0,
+        callback, None)
+    try:
+        _lib.confetti_render(ctypes.byref(options))
+    except Stopped:
+        if raised:
+            raise raised[0] from None
+        raise
+    if raised:  # after the last frame: the files are whole, and the exception is still news
+        raise raised[0]
+    return pathlib.Path(os.fsdecode(target))

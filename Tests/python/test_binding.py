@@ -1,0 +1,304 @@
+"""confetti_gl as a Python program uses it: its errors, its renders, its celebrations, and the
+confetti program that comes with it. Every bad argument is a confetti_gl.Error (and a ValueError)
+raised before the library sees it, in one line."""
+import gc
+import os
+import pathlib
+import subprocess
+import sys
+import threading
+
+import pytest
+
+import confetti_gl as confetti
+from conftest import required, wait_for
+
+
+def program(*arguments, **kwargs):
+    """`python -m confetti_gl ARGUMENTS`: the wheel's confetti program."""
+    return subprocess.run([sys.executable, "-m", "confetti_gl", *arguments], capture_output=True,
+                          text=True, timeout=300, **kwargs)
+
+
+# MARK: The package
+
+
+def test_the_wheel_carries_the_library_and_the_program():
+    native = pathlib.Path(confetti.__file__).parent / "_native"
+    assert (native / "libconfetti.so.0").is_file()
+    assert os.access(native / "confetti", os.X_OK)
+    assert confetti.program() == native / "confetti"
+    assert (pathlib.Path(confetti.__file__).parent / "py.typed").exists()
+
+
+def test_the_program_runs_as_a_module_and_as_a_command():
+    said = program("--version")
+    assert said.returncode == 0, said.stderr
+    assert said.stdout.strip() == confetti.version
+    command = pathlib.Path(sys.executable).parent / "confetti"
+    said = subprocess.run([command, "version"], capture_output=True, text=True, timeout=60)
+    assert said.returncode == 0, said.stderr
+    assert said.stdout.strip() == f"confetti {confetti.version}"
+
+
+# MARK: Refusals
+
+REFUSED_RENDERS = [
+    dict(out=None),
+    dict(out=42),
+    dict(out="x\0y.png"),
+    dict(out="x.avi"),
+    dict(out="x.png", size=None),
+    dict(out="x.png", size="800x600"),
+    dict(out="x.png", size=(800,)),
+    dict(out="x.png", size=(800, 600, 3)),
+    dict(out="x.png", size=(0, 600)),
+    dict(out="x.png", size=(800.5, 600)),
+    dict(out="x.png", size=(2**40, 600)),
+    dict(out="x.png", size=(True, 600)),
+    dict(out="x.png", scale=0),
+    dict(out="x.png", scale=9),
+    dict(out="x.png", scale="2"),
+    dict(out="x.png", time=None),
+    dict(out="x.png", time="1"),
+    dict(out="x.png", time=-1),
+    dict(out="x.png", time=float("nan")),
+    dict(out="x.png", time=float("inf")),
+    dict(out="x.png", time=10**400),
+    dict(out="x.png", frames=0),
+    dict(out="x.png", frames=100_001),
+    dict(out="x.png", frames=2.0),
+    dict(out="x.png", frames=10**400),
+    dict(out="x.png", fps=0),
+    dict(out="x.png", fps=-30),
+    dict(out="x.png", fps=None),
+    dict(out="x.gif", frames=3, fps=60),
+    dict(out="x.png", frame_range=(5, 2)),
+    dict(out="x.png", frame_range=(0, 5)),
+    dict(out="x.png", frame_range="0:1"),
+    dict(out="x.png", frame_range=(-1, 1)),
+    dict(out="x.png", background="+fffff"),
+    dict(out="x.png", background="-fffff"),
+    dict(out="x.png", background="red"),
+    dict(out="x.png", background=0xffffff),
+    dict(out="x.mp4", background="transparent"),
+    dict(out="x.png", seed=0),
+    dict(out="x.png", seed=-1),
+    dict(out="x.png", seed=2**64),
+    dict(out="x.png", seed="1"),
+    dict(out="x.png", reduce_motion=1),
+    dict(out="x.png", reduce_motion="yes"),
+    dict(out="x.png", progress=42),
+    dict(out="x.png", preset="snow", json="{}"),
+    dict(out="x.png", preset=3),
+    dict(out="x.png", preset="\udcff"),
+    dict(out="x.png", path=b"snow.json"),
+]
+
+
+@pytest.mark.parametrize("arguments", REFUSED_RENDERS, ids=lambda a: repr(a)[:60])
+def test_a_bad_render_argument_is_an_argument_error(tmp_path, arguments):
+    os.chdir(tmp_path)
+    with pytest.raises(confetti.Error) as raised:
+        confetti.render(**arguments)
+    assert isinstance(raised.value, (ValueError, TypeError)), type(raised.value)
+    message = str(raised.value)
+    assert message and "\n" not in message and len(message) < 300, message
+    assert list(tmp_path.iterdir()) == [], "nothing written"
+
+
+REFUSED_SYSTEMS = [
+    dict(width=None, height=64),
+    dict(width="wide", height=64),
+    dict(width=10**400, height=64),
+    dict(width=-1, height=64),
+    dict(width=float("nan"), height=64),
+    dict(width=2**21, height=64),
+    dict(width=64, height=64, capacity=0),
+    dict(width=64, height=64, capacity=2**64 + 5),
+    dict(width=64, height=64, capacity=1.5),
+    dict(width=64, height=64, seed=0),
+    dict(width=64, height=64, seed=-3),
+    dict(width=64, height=64, reduce_motion="no"),
+    dict(width=64, height=64, cache_gl_state=None),
+    dict(preset="snow\0junk", width=64, height=64),
+    dict(preset="snow", path="snow.json", width=64, height=64),
+    dict(preset=["snow"], width=64, height=64),
+]
+
+
+@pytest.mark.parametrize("arguments", REFUSED_SYSTEMS, ids=lambda a: repr(a)[:60])
+def test_a_bad_system_argument_is_an_argument_error(arguments):
+    with pytest.raises(confetti.ArgumentError) as raised:
+        confetti.System(**arguments)
+    assert "\n" not in str(raised.value)
+
+
+REFUSED_CELEBRATIONS = [
+    dict(monitor=0),
+    dict(monitor=-1),
+    dict(monitor=1025),
+    dict(monitor="1"),
+    dict(duration=0),
+    dict(duration=-5),
+    dict(duration=float("nan")),
+    dict(duration=86401),
+    dict(loop=True),
+    dict(loop=1, wait=False),
+    dict(wait="no"),
+    dict(seed=0),
+    dict(reduce_motion="yes"),
+    dict(preset="snow", json="{}"),
+    dict(preset=b"snow"),
+]
+
+
+@pytest.mark.parametrize("arguments", REFUSED_CELEBRATIONS, ids=lambda a: repr(a)[:60])
+def test_a_bad_celebration_argument_is_an_argument_error(arguments):
+    with pytest.raises(confetti.ArgumentError):
+        confetti.celebrate(**arguments)
+
+
+def test_what_the_library_refuses_comes_with_its_status_and_message(tmp_path):
+    with pytest.raises(confetti.EffectError) as raised:
+        confetti.render(tmp_path / "x.png", "no-such-preset")
+    assert raised.value.status == 3 and "no preset named" in str(raised.value)
+    with pytest.raises(confetti.EffectError):
+        confetti.render(tmp_path / "x.png", json='{"emitters": [')
+    with pytest.raises(confetti.OutputError) as raised:
+        confetti.render(tmp_path / "missing" / "x.png")
+    assert raised.value.status == 6 and isinstance(raised.value, OSError)
+    (tmp_path / "folder.png").mkdir()
+    with pytest.raises(confetti.OutputError) as raised:
+        confetti.render(tmp_path / "folder.png")
+    assert "it is a folder" in str(raised.value)
+    (tmp_path / "folder.png").rmdir()
+    with pytest.raises(confetti.GLError) as raised:
+        confetti.System("snow", width=64, height=64)  # no GL context current
+    assert raised.value.status == 4
+    with pytest.raises(confetti.EffectError):
+        confetti.celebrate("no-such-preset")
+    assert list(tmp_path.iterdir()) == []
+
+
+# MARK: Renders
+
+
+def test_a_render_is_the_programs_render_and_takes_a_path(tmp_path):
+    mine = confetti.render(tmp_path / "mine.png", "cannon", size=(320, 240), time=0.5, seed=7)
+    assert mine == tmp_path / "mine.png"
+    said = program("render", "--preset", "cannon", "--size", "320x240", "--time", "0.5",
+                   "--seed", "7", "--out", str(tmp_path / "program.png"))
+    assert said.returncode == 0, said.stderr
+    assert mine.read_bytes() == (tmp_path / "program.png").read_bytes()
+
+
+def test_a_webm_is_written_and_every_frame_is_told(tmp_path):
+    required("ffmpeg")
+    told = []
+    clip = confetti.render(str(tmp_path / "clip.webm"), "fireworks", size=(320, 240), frames=12,
+                           fps=24, background="transparent", seed=3,
+                           progress=lambda done, total: told.append((done, total)))
+    assert told == [(n, 12) for n in range(1, 13)]
+    assert clip.stat().st_size > 1000
+    probe = subprocess.run(
+        [required("ffprobe"), "-v", "error", "-count_frames", "-select_streams", "v:0",
+         "-show_entries", "stream=nb_read_frames,width,height", "-of", "csv=p=0", clip],
+        capture_output=True, text=True, timeout=60)
+    assert probe.stdout.strip() == "320,240,12", probe.stderr
+
+
+def test_a_progress_that_says_false_stops_the_render_and_leaves_nothing(tmp_path):
+    told = []
+
+    def progress(done, total):
+        told.append(done)
+        return done < 2
+
+    with pytest.raises(confetti.Stopped) as raised:
+        confetti.render(tmp_path / "clip.webm", size=(160, 120), frames=40, progress=progress)
+    assert raised.value.status == 7
+    assert told == [1, 2]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_exception_in_progress_stops_the_render_and_is_raised_again(tmp_path):
+    def progress(done, total):
+        raise KeyboardInterrupt  # as Ctrl-C would, in the callback
+
+    with pytest.raises(KeyboardInterrupt):
+        confetti.render(tmp_path / "clip.gif", size=(64, 48), frames=20, progress=progress)
+    assert list(tmp_path.iterdir()) == [], "an animation stopped is not kept"
+    with pytest.raises(KeyboardInterrupt):
+        confetti.render(tmp_path / "f.png", size=(64, 48), frames=20, progress=progress)
+    assert [p.name for p in tmp_path.iterdir()] == ["f-0000.png"], "a sequence keeps its whole"
+
+
+def test_a_sequence_is_numbered_and_a_frame_range_renders_its_part(tmp_path):
+    confetti.render(tmp_path / "f.png", "snow", size=(64, 48), frames=6, frame_range=(2, 4))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f-0002.png", "f-0003.png"]
+
+
+def test_renders_on_threads_at_once_each_get_their_own_file(tmp_path):
+    errors = []
+
+    def one(index):
+        try:
+            confetti.render(tmp_path / f"t{index}.png", "confetti", size=(96, 64), seed=index + 1)
+        except Exception as error:  # reported below
+            errors.append(error)
+
+    threads = [threading.Thread(target=one, args=(i,)) for i in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=300)
+    assert errors == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == [f"t{i}.png" for i in range(4)]
+
+
+# MARK: Celebrations
+
+
+def test_a_celebration_shows_over_the_desktop_and_returns_when_it_is_over(desktop, monkeypatch):
+    monkeypatch.setenv("DISPLAY", desktop.name)
+    seen = []
+    watcher = threading.Thread(
+        target=lambda: seen.append(wait_for("the overlay's window", desktop.windows)))
+    watcher.start()
+    confetti.celebrate()
+    watcher.join()
+    assert seen and seen[0], "the overlay's window appeared while it celebrated"
+    wait_for("the overlay's window to go", lambda: desktop.windows() == [])
+
+
+def test_where_there_is_no_desktop_a_celebration_says_why(monkeypatch):
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    with pytest.raises(confetti.DesktopError) as raised:
+        confetti.celebrate()
+    assert raised.value.status == 5
+    assert str(raised.value).startswith("no desktop to show the overlay on")
+
+
+def test_a_looping_celebration_runs_until_it_is_cancelled(desktop, monkeypatch):
+    monkeypatch.setenv("DISPLAY", desktop.name)
+    with confetti.celebrate("snow", loop=True, wait=False) as celebration:
+        wait_for("the overlay's window", desktop.windows)
+        assert celebration.running
+        assert celebration.wait(timeout=0.5) is False
+        celebration.cancel()
+        assert celebration.wait(timeout=30) is True
+        assert not celebration.running
+    with pytest.raises(confetti.HandleError):
+        celebration.cancel()
+    celebration.close()  # twice: harmless
+
+
+def test_a_forgotten_celebration_is_cancelled_by_its_finaliser(desktop, monkeypatch):
+    monkeypatch.setenv("DISPLAY", desktop.name)
+    celebration = confetti.celebrate("snow", loop=True, wait=False)
+    wait_for("the overlay's window", desktop.windows)
+    del celebration
+    gc.collect()
+    wait_for("the overlay's window to go", lambda: desktop.windows() == [])

@@ -1,0 +1,112 @@
+"""The Python examples, run as their users run them under an X display of their own: a pyglet
+window and a moderngl window draw confetti over their own scene, and the moment each saves is
+`confetti render` of that moment, within 4/255 a channel (their windows have core-profile GL
+contexts, whose points the GL rasterises as exact sprites; render's headless one draws whole
+pixels). And a System forgotten without close() is freed by its finaliser."""
+import gc
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+from pyglet.extlibs import png
+
+import confetti_gl as confetti
+
+EXAMPLES = pathlib.Path(__file__).resolve().parents[2] / "Examples" / "python"
+STAGE = 60  # the examples' stage along the bottom, in pixels
+BACKDROP = "#1a1f33"
+
+
+def pixels(path):
+    width, height, rows, _ = png.Reader(filename=str(path)).asRGBA8()
+    return width, height, [bytes(row) for row in rows]
+
+
+@pytest.mark.parametrize("example", ["pyglet_window.py", "moderngl_window.py"])
+def test_an_example_window_draws_what_render_draws(example, display, tmp_path):
+    snapshot = tmp_path / "window.png"
+    ran = subprocess.run(
+        [sys.executable, EXAMPLES / example, "confetti", "--seed", "5", "--at", "0.6",
+         "--snapshot", snapshot], env={**os.environ, "DISPLAY": display.name},
+        capture_output=True, text=True, timeout=120)
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.strip() == f"saved {snapshot} at 0.6 s"
+    reference = tmp_path / "render.png"
+    rendered = subprocess.run(
+        [sys.executable, "-m", "confetti_gl", "render", "--preset", "confetti", "--size",
+         "960x540", "--seed", "5", "--time", "0.6", "--background", BACKDROP, "--out",
+         reference], capture_output=True, text=True, timeout=120)
+    assert rendered.returncode == 0, rendered.stderr
+    width, height, mine = pixels(snapshot)
+    assert (width, height) == (960, 540)
+    _, _, theirs = pixels(reference)
+    worst, confetti_pixels = 0, 0
+    for y in range(height - STAGE):
+        for x in range(width):
+            a, b = mine[y][4 * x:4 * x + 3], theirs[y][4 * x:4 * x + 3]
+            worst = max(worst, *(abs(p - q) for p, q in zip(a, b)))
+            confetti_pixels += max(b) - min(b) > 60
+    assert worst <= 4, f"a channel differs by {worst}/255"
+    assert confetti_pixels > 5000, "there is confetti to compare"
+    stage = mine[height - 10][4 * 480:4 * 480 + 3]
+    assert all(abs(p - q) <= 2 for p, q in zip(stage, (199, 161, 61))), \
+        f"the program's own scene is drawn: {tuple(stage)}"
+
+
+def test_a_forgotten_system_is_freed_by_its_finaliser():
+    moderngl = pytest.importorskip("moderngl")
+    context = moderngl.create_standalone_context(backend="egl")
+    try:
+        def resident():
+            with open("/proc/self/status") as status:
+                line = next(line for line in status if line.startswith("VmRSS:"))
+            return int(line.split()[1]) * 1024
+
+        def churn(count):
+            for _ in range(count):
+                system = confetti.System("confetti", width=640, height=360, capacity=20000)
+                system.fire_opening(1.0)
+                del system  # never closed
+            gc.collect()
+
+        churn(50)  # warm: the library's caches, the driver's
+        before = resident()
+        churn(300)
+        grown = resident() - before
+        # 300 systems of 20,000 pieces hold about 800 MB of records if none is freed.
+        assert grown < 40 * 1024 * 1024, f"memory grew by {grown / 2**20:.1f} MB"
+    finally:
+        context.release()
+
+
+def test_a_system_answers_what_it_holds_on_a_headless_context():
+    moderngl = pytest.importorskip("moderngl")
+    context = moderngl.create_standalone_context(backend="egl")
+    try:
+        with confetti.System("confetti", width=640, height=360, seed=9) as system:
+            assert system.has(confetti.Trigger.START) and system.has(confetti.Trigger.KEY)
+            assert system.capacity > 1000
+            assert system.end_time == float("-inf"), "nothing born yet"
+            system.fire_opening(1.0)
+            system.advance(1.5)
+            assert system.alive_count(1.5) > 50
+            assert system.end_time > 1.5, "bursts: their end is known"
+            assert system.dropped_count == 0
+            system.clear()
+            assert not system.is_alive(1.7)
+        with pytest.raises(confetti.HandleError):
+            system.advance(2.0)
+        snow_json = (EXAMPLES.parents[1] / "Presets" / "snow.json").read_text()
+        with confetti.System(json=snow_json, width=640, height=360) as snow:
+            snow.fire_opening(1.0)
+            snow.advance(1.5)
+            assert snow.end_time is None, "it snows on: no end yet"
+            snow.stop_emitting()
+            snow.advance(1.6)
+            assert snow.end_time is not None and snow.end_time > 1.6
+        with pytest.raises(confetti.ArgumentError):
+            confetti.System("snow", width=64, height=64).trigger(7, 1.0)
+    finally:
+        context.release()
