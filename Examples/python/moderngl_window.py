@@ -1,7 +1,7 @@
 """Confetti over a moderngl program's own scene, in a GLFW window: a click throws a burst where
 it lands, space fires the effect's cannons again, esc quits.
 
-    pip install confetti-gl moderngl glfw
+    pip install dist/confetti_gl-*.whl moderngl glfw     # the wheel: sh .ci/wheel
     python3 moderngl_window.py [PRESET] [--seconds S] [--snapshot OUT.png --at T]
 
 --snapshot draws the moment T seconds after the effect opened, saves the window's pixels and

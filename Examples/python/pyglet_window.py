@@ -1,7 +1,7 @@
 """Confetti over a pyglet program's own scene: a click throws a burst where it lands, space
 fires the effect's cannons again, esc quits.
 
-    pip install confetti-gl pyglet
+    pip install dist/confetti_gl-*.whl pyglet     # the wheel: sh .ci/wheel
     python3 pyglet_window.py [PRESET] [--seconds S] [--snapshot OUT.png --at T]
 
 --snapshot draws the moment T seconds after the effect opened, saves the window's pixels and

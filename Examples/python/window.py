@@ -1,7 +1,7 @@
 """The C host's window in Python, with the glfw package: confetti over the program's own
 scene; a click throws a burst where it lands, space fires the cannons again, esc quits.
 
-    pip install confetti-gl glfw
+    pip install dist/confetti_gl-*.whl glfw     # the wheel: sh .ci/wheel
     python3 window.py [PRESET] [--seconds S]
 """
 import argparse

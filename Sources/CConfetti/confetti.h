@@ -140,7 +140,10 @@ enum {
   CONFETTI_CACHE_GL_STATE = 2,
   /* For confetti_celebrate_options.flags: keep going until cancelled (a continuous effect
    * emits on, a one-off effect is thrown again each time it is over). */
-  CONFETTI_LOOP = 4
+  CONFETTI_LOOP = 4,
+  /* For confetti_celebrate_options.flags: full motion whatever the desktop's setting for fewer
+   * animations says (without it or CONFETTI_REDUCE_MOTION, that setting is followed). */
+  CONFETTI_FULL_MOTION = 8
 };
 
 /* What to run, and where. Zero-initialise it ({0}) and set what you need: zeros mean defaults,
@@ -282,8 +285,8 @@ typedef struct confetti_celebrate_options {
   /* How long a continuous effect (snow, rain) falls before its last pieces settle, in seconds,
    * 0.1 to 86400. 0: 10. One-off effects end by themselves. */
   double duration;
-  /* CONFETTI_REDUCE_MOTION (else the desktop's own setting for fewer animations is followed),
-   * CONFETTI_LOOP. */
+  /* CONFETTI_REDUCE_MOTION or CONFETTI_FULL_MOTION (with neither, the desktop's own setting
+   * for fewer animations is followed), CONFETTI_LOOP. */
   uint32_t flags;
 } confetti_celebrate_options;
 
@@ -300,7 +303,7 @@ confetti_status confetti_celebration_start(
 
 /* Waits until it is over or `timeout` seconds have passed (a negative timeout: as long as it
  * takes); *over says which (it may be NULL). Returns the celebration's failure, if it failed
- * (CONFETTI_ERROR_DESKTOP), once it is over. */
+ * (CONFETTI_ERROR_DESKTOP, *over true), once it is over. */
 confetti_status confetti_celebration_wait(
     confetti_celebration *celebration, double timeout, bool *over);
 

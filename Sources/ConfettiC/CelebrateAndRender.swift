@@ -41,10 +41,15 @@ public func confetti_celebration_wait(
   calling {
     let running = try Celebrations.find(celebration)
     guard !timeout.isNaN else { throw CallError.argument("the timeout is not a number") }
-    let ended = try desktop {
-      try running.wait(timeout: timeout < 0 || timeout.isInfinite ? nil : timeout)
+    do {
+      let ended = try desktop {
+        try running.wait(timeout: timeout < 0 || timeout.isInfinite ? nil : timeout)
+      }
+      over?.pointee = ended
+    } catch {
+      over?.pointee = true  // it is over: it failed
+      throw error
     }
-    over?.pointee = ended
   }
 }
 
@@ -87,11 +92,16 @@ private func startCelebration(
       throw CallError.argument("the duration is not a number of seconds")
     }
     asked.duration = given.duration == 0 ? nil : given.duration
-    let known = UInt32(CONFETTI_REDUCE_MOTION | CONFETTI_LOOP)
+    let known = UInt32(CONFETTI_REDUCE_MOTION | CONFETTI_FULL_MOTION | CONFETTI_LOOP)
     guard given.flags & ~known == 0 else {
       throw CallError.argument("unknown flags 0x\(String(given.flags & ~known, radix: 16))")
     }
-    asked.reduceMotion = given.flags & UInt32(CONFETTI_REDUCE_MOTION) != 0 ? true : nil
+    let reduce = given.flags & UInt32(CONFETTI_REDUCE_MOTION) != 0
+    let full = given.flags & UInt32(CONFETTI_FULL_MOTION) != 0
+    guard !(reduce && full) else {
+      throw CallError.argument("give CONFETTI_REDUCE_MOTION or CONFETTI_FULL_MOTION, not both")
+    }
+    asked.reduceMotion = reduce ? true : full ? false : nil
     asked.loop = given.flags & UInt32(CONFETTI_LOOP) != 0
     do {
       try asked.check()

@@ -156,9 +156,10 @@ struct Render: ParsableCommand {
       let bar = ProgressBar(total: settings.renderedFrames.count, shown: frameCount > 1)
       let result: RenderResult
       do {
+        // The program's standard error is its own: the drivers' chatter is kept off it.
         result = try Export.render(
-          effect, settings, naming: Self.option, progress: { bar.show($0) },
-          shouldStop: { Interruption.caught != nil })
+          effect, settings, naming: Self.option, silencingDrivers: true,
+          progress: { bar.show($0) }, shouldStop: { Interruption.caught != nil })
       } catch let stopped as RenderStopped {
         bar.clear()
         throw InterruptedError(

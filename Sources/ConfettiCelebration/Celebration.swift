@@ -112,7 +112,9 @@ public final class Celebration: @unchecked Sendable {
     if let named = environment[programVariable], !named.isEmpty {
       return URL(fileURLWithPath: named)
     }
-    if let file = confetti_file_holding(#dsohandle) {
+    // (A library's file is named in full; a program's may be as typed, relative to a folder
+    // that is not this one: that is read from /proc instead, below.)
+    if let file = confetti_file_holding(#dsohandle), file.pointee == 0x2F {
       let folder = URL(fileURLWithPath: String(cString: file)).resolvingSymlinksInPath()
         .deletingLastPathComponent()
       candidates += ["confetti", "../bin/confetti", "../../bin/confetti"].map {
@@ -224,10 +226,10 @@ public final class Celebration: @unchecked Sendable {
     }
     lock.lock()
     defer { lock.unlock() }
-    // The rest of what it said, now that it has ended.
-    while true {
+    // The rest of what it said, now that it has ended (what is in the pipe; none is waited for).
+    while said.count < 65536 {
       let count = buffer.withUnsafeMutableBytes { read(errors, $0.baseAddress, $0.count) }
-      guard count > 0, said.count < 65536 else { break }
+      guard count > 0 else { break }
       said += buffer[..<count]
     }
     if let effectFile { unlink(effectFile) }
@@ -293,6 +295,9 @@ public final class Celebration: @unchecked Sendable {
     var pid: pid_t = 0
     let failed = posix_spawn(&pid, arguments[0], &actions, &attributes, &argv, &envp)
     close(pipe[1])
+    // Read as it comes, never waited on: a copy of the writing end that outlives the program
+    // (a host thread that forked meanwhile) must not hold a wait or a cancel for ever.
+    _ = fcntl(pipe[0], F_SETFL, fcntl(pipe[0], F_GETFL) | O_NONBLOCK)
     guard failed == 0 else {
       close(pipe[0])
       throw CelebrationError(

@@ -228,18 +228,33 @@ public enum Export {
   ///
   /// The frames are made on a thread of the render's own, with a headless GL context of its
   /// own current there, so that the calling thread's GL context (a host's window) is never
-  /// touched. This call waits for it, and calls `progress` after each frame and `shouldStop`
-  /// every few hundredths of a second, both on the calling thread. Once `shouldStop` says true
-  /// the render stops, removes what it was writing (an animation, a single picture; a sequence
-  /// keeps its whole pictures) and throws ``RenderStopped``. Nothing is written over the
-  /// effect's own files (`settings.inputs`), nothing is left half-written, and the library
-  /// prints nothing. Messages name settings as `option` spells them (see
+  /// touched. This call waits for it, and calls `progress` after each frame (the next frame
+  /// waits for it) and `shouldStop` after each and every few hundredths of a second meanwhile,
+  /// both on the calling thread. Once `shouldStop` says true the render stops before its next
+  /// frame, removes what it was writing (an animation, a single picture; a sequence keeps its
+  /// whole pictures) and throws ``RenderStopped``; a stop asked after the last frame still
+  /// stops it, so a caller that asked to stop is never told the render succeeded. Nothing is
+  /// written over the effect's own files (`settings.inputs`), nothing is left half-written, and
+  /// the library prints nothing. Messages name settings as `option` spells them (see
   /// ``RenderSettings/check(naming:)``).
   public static func render(
     _ effect: Effect, _ settings: RenderSettings,
     naming option: @escaping @Sendable (String) -> String = { $0 },
     progress: ((RenderProgress) -> Void)? = nil,
     shouldStop: () -> Bool = { false }
+  ) throws -> RenderResult {
+    try render(
+      effect, settings, naming: option, silencingDrivers: false, progress: progress,
+      shouldStop: shouldStop)
+  }
+
+  /// ``render(_:_:naming:progress:shouldStop:)``, with the graphics drivers' own messages kept
+  /// off standard error while the context is made (``DriverMessages``): the program's choice,
+  /// whose standard error is its own. A library never redirects its host's.
+  package static func render(
+    _ effect: Effect, _ settings: RenderSettings,
+    naming option: @escaping @Sendable (String) -> String, silencingDrivers: Bool,
+    progress: ((RenderProgress) -> Void)?, shouldStop: () -> Bool
   ) throws -> RenderResult {
     try settings.check(naming: option)
     let shared = SharedState()
@@ -251,52 +266,56 @@ public enum Export {
       sigaddset(&pipe, SIGPIPE)
       pthread_sigmask(SIG_BLOCK, &pipe, nil)
       let result = Result {
-        let context = try DriverMessages.silenced { try HeadlessContext() }
+        let context =
+          silencingDrivers
+          ? try DriverMessages.silenced { try HeadlessContext() } : try HeadlessContext()
         // Every GL object below dies on this context: it must outlive them all.
         return try withExtendedLifetime(context) {
           try renderFrames(
             effect, settings, on: context, naming: option,
-            progress: { shared.post(progress: $0) }, shouldStop: { shared.isStopping })
+            progress: { shared.tell($0) }, shouldStop: { shared.isStopping })
         }
       }
-      shared.post(result: result)
+      shared.finish(with: result)
     }
     // Big pictures and ffmpeg's pipes want more than a secondary thread's default stack.
     thread.stackSize = 8 << 20
     thread.start()
-    var told = 0
     while true {
       let (reached, result) = shared.next(within: 0.05)
-      // Every frame is told, in order, however many were written since the last look.
-      while let reached, told < reached.done, !shared.isStopping {
-        told += 1
-        progress?(RenderProgress(done: told, total: reached.total))
+      if let reached {
+        progress?(reached)
         if shouldStop() { shared.stop() }
+        shared.acknowledge()
+      } else if result == nil, !shared.isStopping, shouldStop() {
+        shared.stop()
       }
       if let result { return try result.get() }
-      if !shared.isStopping, shouldStop() { shared.stop() }
     }
   }
 
-  /// What the render's thread and the calling thread share: the latest progress, the outcome,
-  /// and whether to stop.
+  /// What the render's thread and the calling thread share. The render tells each frame and
+  /// waits until the calling thread has told its caller (and asked whether to stop): frames
+  /// are told one by one, in order, and none is made after a stop was asked.
   private final class SharedState: @unchecked Sendable {
     private let condition = NSCondition()
     private var progress: RenderProgress?
     private var result: Result<RenderResult, Error>?
     private var stopping = false
 
-    func post(progress: RenderProgress) {
+    /// From the render's thread: `reached`, then wait until it is acknowledged.
+    func tell(_ reached: RenderProgress) {
       condition.withLock {
-        self.progress = progress
-        condition.signal()
+        progress = reached
+        condition.broadcast()
+        while progress != nil { condition.wait() }
       }
     }
 
-    func post(result: Result<RenderResult, Error>) {
+    func finish(with result: Result<RenderResult, Error>) {
       condition.withLock {
         self.result = result
-        condition.signal()
+        condition.broadcast()
       }
     }
 
@@ -304,15 +323,22 @@ public enum Export {
 
     func stop() { condition.withLock { stopping = true } }
 
-    /// Waits up to `seconds` for news; returns the progress not yet seen, and the outcome once
-    /// there is one.
+    /// From the calling thread: the frame told has been told on.
+    func acknowledge() {
+      condition.withLock {
+        progress = nil
+        condition.broadcast()
+      }
+    }
+
+    /// Waits up to `seconds` for news; returns the frame told and not yet acknowledged, and
+    /// the outcome once there is one.
     func next(within seconds: Double) -> (RenderProgress?, Result<RenderResult, Error>?) {
       condition.withLock {
         if progress == nil, result == nil {
           _ = condition.wait(until: Date().addingTimeInterval(seconds))
         }
-        defer { progress = nil }
-        return (progress, result)
+        return (progress, progress == nil ? result : nil)
       }
     }
   }
@@ -443,6 +469,13 @@ public enum Export {
         throw RenderStopped(out: out, whole: true)
       }
       progress?(RenderProgress(done: frame - rendered.lowerBound + 1, total: rendered.count))
+    }
+    // Asked to stop once the last frame was told: not a success. A single picture or an
+    // animation is removed; a sequence's pictures are whole, and kept.
+    if shouldStop() {
+      writer?.cancel()
+      if settings.frames == 1 { for file in written { unlink(file) } }
+      throw RenderStopped(out: out, whole: video != nil || settings.frames == 1)
     }
     try writer?.finish()
     if writer != nil { written = [out] }

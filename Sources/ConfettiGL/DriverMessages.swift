@@ -21,6 +21,9 @@ package enum DriverMessages {
     setenv("LIBGL_DEBUG", "quiet", 0)
   }
 
+  /// One silencing at a time.
+  private static let lock = NSLock()
+
   /// Standard error while it is silenced, for the abort handler's one line.
   nonisolated(unsafe) private static var savedError: Int32 = -1
 
@@ -29,6 +32,10 @@ package enum DriverMessages {
   /// real standard error and the program exits 1, instead of dying without a word.
   package static func silenced<T>(_ body: () throws -> T) rethrows -> T {
     guard !shown else { return try body() }
+    // Standard error is the process's: two threads redirecting it at once would each save the
+    // other's /dev/null and leave it silenced for good.
+    lock.lock()
+    defer { lock.unlock() }
     fflush(nil)
     let saved = dup(STDERR_FILENO)
     let null = open("/dev/null", O_WRONLY)

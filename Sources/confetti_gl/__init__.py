@@ -203,7 +203,7 @@ def _trigger(value: object) -> Trigger:
             from None
 
 
-_REDUCE_MOTION, _CACHE_GL_STATE, _LOOP = 1, 2, 4
+_REDUCE_MOTION, _CACHE_GL_STATE, _LOOP, _FULL_MOTION = 1, 2, 4, 8
 _LARGEST_SIDE = 1_048_576.0
 _LATEST_READING = float(2**43) - 2400.0
 
@@ -514,23 +514,26 @@ def celebrate(preset: Optional[str] = None, *, json: Optional[str] = None,
 
     It runs as a process of its own, so your program keeps its windows and GL contexts. With
     wait=True (the default) it returns once it is over; with wait=False it returns the
-    Celebration at once. Raises DesktopError where it cannot be shown (no desktop, no
-    compositing window manager). `duration` is how long a continuous effect (snow) falls;
-    `loop` keeps going until cancelled; reduce_motion None follows the desktop's own setting.
+    Celebration at once: keep it (wait on it, or cancel it) — one dropped is cancelled by its
+    finaliser — and start it from a thread that lives as long as it should (the overlay ends
+    with the thread that started it, and with your program). Raises DesktopError where it
+    cannot be shown (no desktop, no compositing window manager). `duration` is how long a
+    continuous effect (snow) falls; `loop` keeps going until cancelled; reduce_motion None
+    follows the desktop's own setting for fewer animations, True and False override it.
     """
     flags = 0
-    if reduce_motion is not None and _flag(reduce_motion, "reduce_motion"):
-        flags |= _REDUCE_MOTION
+    if reduce_motion is not None:
+        flags |= _REDUCE_MOTION if _flag(reduce_motion, "reduce_motion") else _FULL_MOTION
     if _flag(loop, "loop"):
         flags |= _LOOP
-    if loop and wait:
+    if _flag(wait, "wait") and loop:
         raise ArgumentError("loop=True never ends by itself: give wait=False, then cancel() it")
     options = _CelebrateOptions(
         *_effect(preset, json, path), _seed(seed),
         0 if monitor is None else _whole(monitor, "monitor", 1, 1024),
         0.0 if duration is None else _number(duration, "duration", 0.1, 86400), flags)
     celebration = Celebration(options)
-    if not _flag(wait, "wait"):
+    if not wait:
         return celebration
     with celebration:
         celebration.wait()

@@ -12,7 +12,8 @@ def main() -> None:
     found = program()
     if found is None or not os.access(found, os.X_OK):
         sys.exit("confetti: this installation of confetti_gl has no confetti program: install "
-                 "the wheel (pip install confetti-gl), or name one in $CONFETTI_PROGRAM")
+                 "the wheel (sh .ci/wheel, then pip install dist/confetti_gl-*.whl), or name one in "
+                 "$CONFETTI_PROGRAM")
     sys.stdout.flush()
     sys.stderr.flush()
     os.execv(found, [str(found)] + sys.argv[1:])

@@ -6,6 +6,7 @@ libraries hidden); under CI=true a missing tool is a failure, not a skip.
 """
 import ctypes
 import os
+import select
 import shutil
 import subprocess
 import time
@@ -77,7 +78,9 @@ def _start_xvfb(size: str):
     # The server picks a free display itself and says it once it takes clients (-displayfd).
     server = subprocess.Popen([xvfb, "-displayfd", "1", "-screen", "0", size, "-nolisten", "tcp"],
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    line = server.stdout.readline().strip()
+    # (Waited for, within a generous bound: a server that never answers fails the test.)
+    ready, _, _ = select.select([server.stdout], [], [], 30)
+    line = server.stdout.readline().strip() if ready else ""
     if not line.isdigit():
         server.kill()
         pytest.fail("Xvfb did not start")

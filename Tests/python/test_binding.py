@@ -97,8 +97,8 @@ REFUSED_RENDERS = [
 
 
 @pytest.mark.parametrize("arguments", REFUSED_RENDERS, ids=lambda a: repr(a)[:60])
-def test_a_bad_render_argument_is_an_argument_error(tmp_path, arguments):
-    os.chdir(tmp_path)
+def test_a_bad_render_argument_is_an_argument_error(tmp_path, monkeypatch, arguments):
+    monkeypatch.chdir(tmp_path)
     with pytest.raises(confetti.Error) as raised:
         confetti.render(**arguments)
     assert isinstance(raised.value, (ValueError, TypeError)), type(raised.value)
@@ -209,6 +209,7 @@ def test_a_webm_is_written_and_every_frame_is_told(tmp_path):
 
 
 def test_a_progress_that_says_false_stops_the_render_and_leaves_nothing(tmp_path):
+    required("ffmpeg")
     told = []
 
     def progress(done, total):
@@ -226,12 +227,19 @@ def test_an_exception_in_progress_stops_the_render_and_is_raised_again(tmp_path)
     def progress(done, total):
         raise KeyboardInterrupt  # as Ctrl-C would, in the callback
 
+    required("ffmpeg")
     with pytest.raises(KeyboardInterrupt):
         confetti.render(tmp_path / "clip.gif", size=(64, 48), frames=20, progress=progress)
     assert list(tmp_path.iterdir()) == [], "an animation stopped is not kept"
     with pytest.raises(KeyboardInterrupt):
         confetti.render(tmp_path / "f.png", size=(64, 48), frames=20, progress=progress)
     assert [p.name for p in tmp_path.iterdir()] == ["f-0000.png"], "a sequence keeps its whole"
+
+
+def test_a_stop_asked_after_the_last_frame_is_not_a_success(tmp_path):
+    with pytest.raises(confetti.Stopped):
+        confetti.render(tmp_path / "one.png", size=(64, 48), progress=lambda done, total: False)
+    assert list(tmp_path.iterdir()) == [], "a single picture stopped is not kept"
 
 
 def test_a_sequence_is_numbered_and_a_frame_range_renders_its_part(tmp_path):
