@@ -30,7 +30,7 @@ public func confetti_celebration_start(
     guard let celebration else {
       throw CallError.argument("the pointer for the new celebration is null")
     }
-    celebration.pointee = Celebrations.add(try startCelebration(options))
+    celebration.pointee = celebrations.add(try startCelebration(options))
   }
 }
 
@@ -39,7 +39,7 @@ public func confetti_celebration_wait(
   _ celebration: OpaquePointer?, _ timeout: Double, _ over: UnsafeMutablePointer<Bool>?
 ) -> confetti_status {
   calling {
-    let running = try Celebrations.find(celebration)
+    let running = try celebrations.find(celebration)
     guard !timeout.isNaN else { throw CallError.argument("the timeout is not a number") }
     do {
       let ended = try desktop {
@@ -55,13 +55,13 @@ public func confetti_celebration_wait(
 
 @_cdecl("confetti_celebration_cancel")
 public func confetti_celebration_cancel(_ celebration: OpaquePointer?) -> confetti_status {
-  calling { try Celebrations.find(celebration).cancel() }
+  calling { try celebrations.find(celebration).cancel() }
 }
 
 @_cdecl("confetti_celebration_destroy")
 public func confetti_celebration_destroy(_ celebration: OpaquePointer?) -> confetti_status {
   calling {
-    let running = try Celebrations.remove(celebration)
+    let running = try celebrations.remove(celebration)
     running.cancel()
     _ = try? running.wait()
   }
@@ -121,48 +121,11 @@ private func desktop<T>(_ body: () throws -> T) throws -> T {
   }
 }
 
-/// The celebrations under way, by handle: numbers counted up and never used again, as the
-/// systems' handles are.
-private enum Celebrations {
-  private static let table = Mutex<(next: UInt, live: [UInt: Celebration])>((1, [:]))
-
-  static func add(_ celebration: Celebration) -> OpaquePointer {
-    let id = table.withLock { table in
-      let id = table.next
-      table.next += 1
-      table.live[id] = celebration
-      return id
-    }
-    return OpaquePointer(bitPattern: id)!
-  }
-
-  static func find(_ handle: OpaquePointer?) throws -> Celebration {
-    let id = try number(handle)
-    guard let found = table.withLock({ $0.live[id] }) else { throw missing(id) }
-    return found
-  }
-
-  static func remove(_ handle: OpaquePointer?) throws -> Celebration {
-    let id = try number(handle)
-    guard let found = table.withLock({ $0.live.removeValue(forKey: id) }) else {
-      throw missing(id)
-    }
-    return found
-  }
-
-  private static func number(_ handle: OpaquePointer?) throws -> UInt {
-    guard let handle else { throw CallError.handle("the celebration is null") }
-    return UInt(bitPattern: handle)
-  }
-
-  private static func missing(_ id: UInt) -> CallError {
-    let made = table.withLock { $0.next }
-    return CallError.handle(
-      id < made
-        ? "the celebration was destroyed: start a new one with confetti_celebration_start"
-        : "not a celebration made by confetti_celebration_start")
-  }
-}
+/// The celebrations under way.
+private let celebrations = HandleTable<Celebration>(
+  name: "celebration",
+  remade: "start a new one with confetti_celebration_start",
+  maker: "confetti_celebration_start")
 
 // MARK: - Render
 

@@ -322,26 +322,28 @@ func text(_ pointer: UnsafePointer<CChar>, _ what: String) throws -> String {
 
 // MARK: - Handles and errors
 
-/// The live systems by handle. A handle is a number, counted up and never used again, shown to
-/// C as a pointer it cannot look inside: a destroyed or made-up one is found missing, not
-/// followed.
-private enum Handles {
-  /// A system, sendable between the threads that call in (each system is used by one thread at
-  /// a time, as confetti.h says).
-  final class Entry: @unchecked Sendable {
-    let system: ConfettiSystem
-    init(_ system: ConfettiSystem) { self.system = system }
+/// Live objects by handle: a handle is a number, counted up and never used again, shown to C
+/// as a pointer it cannot look inside, so a destroyed or made-up one is found missing, not
+/// followed. `name` says what it is in messages ("system"), and `remade` how to get a new one.
+final class HandleTable<Value: AnyObject>: Sendable {
+  /// An object, sendable between the threads that call in (each is used by one thread at a
+  /// time, as confetti.h says).
+  private final class Entry: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
   }
 
-  private static let table = Mutex<(next: UInt, live: [UInt: Entry])>((1, [:]))
+  private let table = Mutex<(next: UInt, live: [UInt: Entry])>((1, [:]))
+  private let name: String
+  private let remade: String
+  private let maker: String
 
-  // Never written: a C string for the life of the process.
-  nonisolated(unsafe) static let version: UnsafePointer<CChar> = {
-    UnsafePointer(strdup(ConfettiVersion.current)!)
-  }()
+  init(name: String, remade: String, maker: String) {
+    (self.name, self.remade, self.maker) = (name, remade, maker)
+  }
 
-  static func add(_ system: ConfettiSystem) -> OpaquePointer {
-    let entry = Entry(system)
+  func add(_ value: Value) -> OpaquePointer {
+    let entry = Entry(value)
     let id = table.withLock { table in
       let id = table.next
       table.next += 1
@@ -351,31 +353,48 @@ private enum Handles {
     return OpaquePointer(bitPattern: id)!
   }
 
-  static func system(_ handle: OpaquePointer?) throws -> ConfettiSystem {
+  func find(_ handle: OpaquePointer?) throws -> Value {
     let id = try number(handle)
     guard let entry = table.withLock({ $0.live[id] }) else { throw missing(id) }
-    return entry.system
+    return entry.value
   }
 
-  static func remove(_ handle: OpaquePointer?) throws -> ConfettiSystem {
+  func remove(_ handle: OpaquePointer?) throws -> Value {
     let id = try number(handle)
     guard let entry = table.withLock({ $0.live.removeValue(forKey: id) }) else {
       throw missing(id)
     }
-    return entry.system
+    return entry.value
   }
 
-  private static func number(_ handle: OpaquePointer?) throws -> UInt {
-    guard let handle else { throw CallError.handle("the system is null") }
+  private func number(_ handle: OpaquePointer?) throws -> UInt {
+    guard let handle else { throw CallError.handle("the \(name) is null") }
     return UInt(bitPattern: handle)
   }
 
-  private static func missing(_ id: UInt) -> CallError {
+  private func missing(_ id: UInt) -> CallError {
     let made = table.withLock { $0.next }
     return CallError.handle(
-      id < made
-        ? "the system was destroyed: make a new one with confetti_create"
-        : "not a system made by confetti_create")
+      id < made ? "the \(name) was destroyed: \(remade)" : "not a \(name) made by \(maker)")
+  }
+}
+
+/// The live systems.
+private enum Handles {
+  static let systems = HandleTable<ConfettiSystem>(
+    name: "system", remade: "make a new one with confetti_create", maker: "confetti_create")
+
+  // Never written: a C string for the life of the process.
+  nonisolated(unsafe) static let version: UnsafePointer<CChar> = {
+    UnsafePointer(strdup(ConfettiVersion.current)!)
+  }()
+
+  static func add(_ system: ConfettiSystem) -> OpaquePointer { systems.add(system) }
+  static func system(_ handle: OpaquePointer?) throws -> ConfettiSystem {
+    try systems.find(handle)
+  }
+  static func remove(_ handle: OpaquePointer?) throws -> ConfettiSystem {
+    try systems.remove(handle)
   }
 }
 
