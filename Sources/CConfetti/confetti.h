@@ -54,8 +54,11 @@
  * scissor box of the host's: see that flag.)
  *
  * THREADS. A system is used by one thread at a time, the one whose context is current for the
- * GL calls. Different systems may be used on different threads at once. confetti_last_error()
- * is per thread.
+ * GL calls. Different systems may be used on different threads at once. A call made while
+ * another thread is in a call with the same system is refused, CONFETTI_ERROR_BUSY, and does
+ * nothing (checked on entry: breaking the rule is an error, never memory corruption).
+ * Celebrations may be waited on and cancelled from any thread. confetti_last_error() is per
+ * thread.
  *
  * LIFETIMES. A confetti_system is a handle, not memory: after confetti_destroy every call with
  * it returns CONFETTI_ERROR_HANDLE, and no later system gets the same handle. Strings passed in
@@ -106,7 +109,10 @@ typedef enum confetti_status {
   CONFETTI_ERROR_OUTPUT = 6,
   /* A render was stopped by its progress callback: what it was writing is removed (a
    * sequence keeps the pictures it finished). */
-  CONFETTI_STOPPED = 7
+  CONFETTI_STOPPED = 7,
+  /* Another thread is in a call with the same system at this moment (see THREADS): the call
+   * did nothing. */
+  CONFETTI_ERROR_BUSY = 8
 } confetti_status;
 
 /* What starts an effect's emitters (each emitter in a configuration names its trigger). */

@@ -52,7 +52,7 @@ public func confetti_create(
 @_cdecl("confetti_destroy")
 public func confetti_destroy(_ system: OpaquePointer?) -> confetti_status {
   calling {
-    let confetti = try Handles.remove(system)
+    let confetti = try Handles.remove(system)  // refused while another thread uses it
     // Without a current context, its GL objects are left to the context's own destruction.
     if GLInfo.isContextCurrent { confetti.release() } else { confetti.abandon() }
   }
@@ -65,8 +65,9 @@ public func confetti_trigger(
   _ system: OpaquePointer?, _ trigger: confetti_trigger_type, _ time: Double
 ) -> confetti_status {
   calling {
-    let confetti = try Handles.system(system)
-    confetti.trigger(try emitterTrigger(trigger), time: try checkedTime(time))
+    try Handles.using(system) { confetti in
+      confetti.trigger(try emitterTrigger(trigger), time: try checkedTime(time))
+    }
   }
 }
 
@@ -76,40 +77,47 @@ public func confetti_trigger_at(
   _ time: Double
 ) -> confetti_status {
   calling {
-    let confetti = try Handles.system(system)
-    let largest = ConfettiSystem.largestSide
-    guard abs(x) <= largest, abs(y) <= largest else {
-      throw CallError.argument(
-        "a trigger's place is points within \(Int(largest)) of the corner, not (\(x), \(y))")
+    try Handles.using(system) { confetti in
+      let largest = ConfettiSystem.largestSide
+      guard abs(x) <= largest, abs(y) <= largest else {
+        throw CallError.argument(
+          "a trigger's place is points within \(Int(largest)) of the corner, not (\(x), \(y))")
+      }
+      confetti.trigger(
+        try emitterTrigger(trigger), at: Point(x: x, y: y), time: try checkedTime(time))
     }
-    confetti.trigger(
-      try emitterTrigger(trigger), at: Point(x: x, y: y), time: try checkedTime(time))
   }
 }
 
 @_cdecl("confetti_fire_opening")
 public func confetti_fire_opening(_ system: OpaquePointer?, _ time: Double) -> confetti_status {
-  calling { try Handles.system(system).fireOpening(time: try checkedTime(time)) }
+  calling {
+    let time = try checkedTime(time)
+    try Handles.using(system) { $0.fireOpening(time: time) }
+  }
 }
 
 @_cdecl("confetti_stop_emitting")
 public func confetti_stop_emitting(_ system: OpaquePointer?) -> confetti_status {
-  calling { try Handles.system(system).stopEmitting() }
+  calling { try Handles.using(system) { $0.stopEmitting() } }
 }
 
 @_cdecl("confetti_advance")
 public func confetti_advance(_ system: OpaquePointer?, _ time: Double) -> confetti_status {
-  calling { try Handles.system(system).advance(to: try checkedTime(time)) }
+  calling {
+    let time = try checkedTime(time)
+    try Handles.using(system) { $0.advance(to: time) }
+  }
 }
 
 @_cdecl("confetti_clear")
 public func confetti_clear(_ system: OpaquePointer?, _ keepStartEmitters: Bool) -> confetti_status {
-  calling { try Handles.system(system).removeAll(keepingStartEmitters: keepStartEmitters) }
+  calling { try Handles.using(system) { $0.removeAll(keepingStartEmitters: keepStartEmitters) } }
 }
 
 @_cdecl("confetti_reset_gl_state_cache")
 public func confetti_reset_gl_state_cache(_ system: OpaquePointer?) -> confetti_status {
-  calling { try Handles.system(system).resetGLStateCache() }
+  calling { try Handles.using(system) { $0.resetGLStateCache() } }
 }
 
 @_cdecl("confetti_set_size")
@@ -117,8 +125,9 @@ public func confetti_set_size(_ system: OpaquePointer?, _ width: Double, _ heigh
   -> confetti_status
 {
   calling {
-    let confetti = try Handles.system(system)
-    try confetti.resize(to: try checkedSize(width, height))
+    try Handles.using(system) { confetti in
+      try confetti.resize(to: try checkedSize(width, height))
+    }
   }
 }
 
@@ -130,19 +139,20 @@ public func confetti_draw(
   _ time: Double
 ) -> confetti_status {
   calling {
-    let confetti = try Handles.system(system)
-    guard width >= 0, height >= 0 else {
-      throw CallError.argument(
-        "a rectangle's width and height are 0 or more, not \(width)×\(height)")
+    try Handles.using(system) { confetti in
+      guard width >= 0, height >= 0 else {
+        throw CallError.argument(
+          "a rectangle's width and height are 0 or more, not \(width)×\(height)")
+      }
+      let time = try checkedTime(time)
+      guard GLInfo.isContextCurrent else {
+        throw GLError.noContext(
+          "no OpenGL context is current on this thread: make the one the system was made on "
+            + "current first")
+      }
+      let rect = PixelRect(x: Int(x), y: Int(y), width: Int(width), height: Int(height))
+      try confetti.draw(in: rect, time: time)
     }
-    let time = try checkedTime(time)
-    guard GLInfo.isContextCurrent else {
-      throw GLError.noContext(
-        "no OpenGL context is current on this thread: make the one the system was made on "
-          + "current first")
-    }
-    let rect = PixelRect(x: Int(x), y: Int(y), width: Int(width), height: Int(height))
-    try confetti.draw(in: rect, time: time)
   }
 }
 
@@ -153,9 +163,10 @@ public func confetti_is_alive(
   _ system: OpaquePointer?, _ time: Double, _ alive: UnsafeMutablePointer<Bool>?
 ) -> confetti_status {
   calling {
-    let confetti = try Handles.system(system)
-    let time = try checkedTime(time)
-    try answer(alive).pointee = confetti.isAlive(time: time)
+    try Handles.using(system) { confetti in
+      let time = try checkedTime(time)
+      try answer(alive).pointee = confetti.isAlive(time: time)
+    }
   }
 }
 
@@ -164,8 +175,9 @@ public func confetti_end_time(_ system: OpaquePointer?, _ end: UnsafeMutablePoin
   -> confetti_status
 {
   calling {
-    let confetti = try Handles.system(system)
-    try answer(end).pointee = confetti.endTime ?? .infinity
+    try Handles.using(system) { confetti in
+      try answer(end).pointee = confetti.endTime ?? .infinity
+    }
   }
 }
 
@@ -174,9 +186,10 @@ public func confetti_alive_count(
   _ system: OpaquePointer?, _ time: Double, _ count: UnsafeMutablePointer<Int64>?
 ) -> confetti_status {
   calling {
-    let confetti = try Handles.system(system)
-    let time = try checkedTime(time)
-    try answer(count).pointee = Int64(confetti.aliveCount(time: time))
+    try Handles.using(system) { confetti in
+      let time = try checkedTime(time)
+      try answer(count).pointee = Int64(confetti.aliveCount(time: time))
+    }
   }
 }
 
@@ -185,8 +198,9 @@ public func confetti_capacity(_ system: OpaquePointer?, _ capacity: UnsafeMutabl
   -> confetti_status
 {
   calling {
-    let confetti = try Handles.system(system)
-    try answer(capacity).pointee = Int64(confetti.capacity)
+    try Handles.using(system) { confetti in
+      try answer(capacity).pointee = Int64(confetti.capacity)
+    }
   }
 }
 
@@ -195,9 +209,10 @@ public func confetti_has_trigger(
   _ system: OpaquePointer?, _ trigger: confetti_trigger_type, _ has: UnsafeMutablePointer<Bool>?
 ) -> confetti_status {
   calling {
-    let confetti = try Handles.system(system)
-    let kind = try emitterTrigger(trigger)
-    try answer(has).pointee = confetti.has(kind)
+    try Handles.using(system) { confetti in
+      let kind = try emitterTrigger(trigger)
+      try answer(has).pointee = confetti.has(kind)
+    }
   }
 }
 
@@ -206,8 +221,9 @@ public func confetti_dropped_count(
   _ system: OpaquePointer?, _ count: UnsafeMutablePointer<Int64>?
 ) -> confetti_status {
   calling {
-    let confetti = try Handles.system(system)
-    try answer(count).pointee = Int64(confetti.droppedCount)
+    try Handles.using(system) { confetti in
+      try answer(count).pointee = Int64(confetti.droppedCount)
+    }
   }
 }
 
@@ -221,11 +237,12 @@ enum CallError: Error, CustomStringConvertible {
   case desktop(String)
   case output(String)
   case stopped(String)
+  case busy(String)
 
   var description: String {
     switch self {
     case .argument(let why), .handle(let why), .desktop(let why), .output(let why),
-      .stopped(let why):
+      .stopped(let why), .busy(let why):
       return why
     }
   }
@@ -237,6 +254,7 @@ enum CallError: Error, CustomStringConvertible {
     case .desktop: CONFETTI_ERROR_DESKTOP
     case .output: CONFETTI_ERROR_OUTPUT
     case .stopped: CONFETTI_STOPPED
+    case .busy: CONFETTI_ERROR_BUSY
     }
   }
 }
@@ -330,6 +348,8 @@ final class HandleTable<Value: AnyObject>: Sendable {
   /// time, as confetti.h says).
   private final class Entry: @unchecked Sendable {
     let value: Value
+    /// Whether a call is using it now.
+    let busy = Atomic<Bool>(false)
     init(_ value: Value) { self.value = value }
   }
 
@@ -367,6 +387,36 @@ final class HandleTable<Value: AnyObject>: Sendable {
     return entry.value
   }
 
+  /// Runs `body` with the object, which no other call may use meanwhile: confetti.h's rule of
+  /// one thread at a time, checked on entry, so that a host that breaks it gets
+  /// CONFETTI_ERROR_BUSY instead of memory corruption.
+  func using<T>(_ handle: OpaquePointer?, _ body: (Value) throws -> T) throws -> T {
+    let entry = try take(handle)
+    defer { entry.busy.store(false, ordering: .releasing) }
+    return try body(entry.value)
+  }
+
+  /// Removes the object, unless another call is using it.
+  func removeUnused(_ handle: OpaquePointer?) throws -> Value {
+    let entry = try take(handle)
+    let id = try number(handle)
+    _ = table.withLock { $0.live.removeValue(forKey: id) }
+    return entry.value
+  }
+
+  /// The live entry of `handle`, marked busy; throws when it is not live, or busy already.
+  private func take(_ handle: OpaquePointer?) throws -> Entry {
+    let id = try number(handle)
+    guard let entry = table.withLock({ $0.live[id] }) else { throw missing(id) }
+    guard entry.busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged
+    else {
+      throw CallError.busy(
+        "another thread is using this \(name) now: confetti.h allows one thread at a time "
+          + "with each")
+    }
+    return entry
+  }
+
   private func number(_ handle: OpaquePointer?) throws -> UInt {
     guard let handle else { throw CallError.handle("the \(name) is null") }
     return UInt(bitPattern: handle)
@@ -390,11 +440,11 @@ private enum Handles {
   }()
 
   static func add(_ system: ConfettiSystem) -> OpaquePointer { systems.add(system) }
-  static func system(_ handle: OpaquePointer?) throws -> ConfettiSystem {
-    try systems.find(handle)
-  }
+  static func using<T>(_ handle: OpaquePointer?, _ body: (ConfettiSystem) throws -> T) throws
+    -> T
+  { try systems.using(handle, body) }
   static func remove(_ handle: OpaquePointer?) throws -> ConfettiSystem {
-    try systems.remove(handle)
+    try systems.removeUnused(handle)
   }
 }
 

@@ -30,7 +30,7 @@ from typing import Callable, Optional, Sequence, Tuple, Union
 __all__ = [
     "System", "Trigger", "Celebration", "celebrate", "render", "version", "program",
     "Error", "ArgumentError", "HandleError", "EffectError", "GLError", "DesktopError",
-    "OutputError", "Stopped",
+    "OutputError", "Stopped", "BusyError",
 ]
 
 _HERE = pathlib.Path(__file__).resolve().parent
@@ -113,8 +113,14 @@ class Stopped(Error):
     status = 7
 
 
-_ERRORS = {cls.status: cls for cls in
-           (ArgumentError, HandleError, EffectError, GLError, DesktopError, OutputError, Stopped)}
+class BusyError(Error):
+    """Another thread is in a call with the same System at this moment: one thread at a time
+    (CONFETTI_ERROR_BUSY). The call did nothing."""
+    status = 8
+
+
+_ERRORS = {cls.status: cls for cls in (ArgumentError, HandleError, EffectError, GLError,
+                                       DesktopError, OutputError, Stopped, BusyError)}
 
 
 def _check(status: int, *_: object) -> None:

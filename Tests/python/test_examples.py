@@ -110,3 +110,45 @@ def test_a_system_answers_what_it_holds_on_a_headless_context():
             confetti.System("snow", width=64, height=64).trigger(7, 1.0)
     finally:
         context.release()
+
+
+def test_threads_that_share_a_system_are_refused_not_crashed():
+    moderngl = pytest.importorskip("moderngl")
+    import threading
+    context = moderngl.create_standalone_context(backend="egl")
+    framebuffer = context.simple_framebuffer((320, 240))
+    framebuffer.use()
+    outcomes = {"done": 0, "busy": 0, "other": []}
+    lock = threading.Lock()
+
+    def count(call):
+        try:
+            call()
+            key = "done"
+        except confetti.BusyError:
+            key = "busy"
+        except Exception as error:  # reported by the assertion below
+            with lock:
+                outcomes["other"].append(error)
+            return
+        with lock:
+            outcomes[key] += 1
+
+    try:
+        with confetti.System("confetti", width=320, height=240) as system:
+            def hammer():
+                for i in range(3000):
+                    count(lambda: system.trigger(confetti.Trigger.CLICK, 1.0 + i * 1e-4,
+                                                 at=(i % 320, 100)))
+
+            threads = [threading.Thread(target=hammer) for _ in range(2)]
+            for thread in threads:
+                thread.start()
+            for frame in range(100):
+                count(lambda: system.draw(0, 0, 320, 240, 1.0 + frame * 0.01))
+            for thread in threads:
+                thread.join(timeout=120)
+            assert outcomes["other"] == [] and outcomes["done"] > 0, outcomes
+            system.draw(0, 0, 320, 240, 3.0)  # whole afterwards
+    finally:
+        context.release()

@@ -98,7 +98,7 @@ def test_every_member_has_its_counterparts_or_a_written_reason():
     assert c - named_c == set(), f"C functions with no concept: {c - named_c}"
     named_python = {name for _, _, names in CONCEPTS.values() for name in names}
     helpers = {"Trigger", "program", "Celebration", "ArgumentError", "HandleError", "EffectError",
-               "GLError", "DesktopError", "OutputError", "Stopped", "System.closed",
+               "GLError", "DesktopError", "OutputError", "Stopped", "BusyError", "System.closed",
                "Celebration.running"}
     assert python - named_python - helpers == set(), \
         f"Python names with no concept: {python - named_python - helpers}"

@@ -8,6 +8,7 @@
 #include <epoxy/egl.h>
 #include <epoxy/gl.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -40,6 +41,20 @@ static int make_context(void) {
                       EGL_NONE};
   context = eglCreateContext(display, config, EGL_NO_CONTEXT, version);
   return context != EGL_NO_CONTEXT;
+}
+
+/* Threads that break the one-thread rule: each call is done, or refused as busy. */
+static confetti_system *shared_system;
+static int thread_statuses[2][16];
+
+static void *hammer(void *which) {
+  int *counts = thread_statuses[*(int *)which];
+  for (int i = 0; i < 20000; i++) {
+    confetti_status status =
+        confetti_trigger_at(shared_system, CONFETTI_TRIGGER_CLICK, i % 320, i % 240, 1.0 + i * 1e-4);
+    counts[status < 16 ? status : 15]++;
+  }
+  return NULL;
 }
 
 int main(void) {
@@ -188,6 +203,33 @@ int main(void) {
   expect("kept: destroy", confetti_destroy(keeper), CONFETTI_OK);
   expect("reset a destroyed system", confetti_reset_gl_state_cache(keeper), CONFETTI_ERROR_HANDLE);
   expect("reset null", confetti_reset_gl_state_cache(NULL), CONFETTI_ERROR_HANDLE);
+
+  /* Two threads trigger while this one draws the same system: never a crash or a corrupted
+   * ring, each call done or refused with CONFETTI_ERROR_BUSY. */
+  shared_system = system;
+  pthread_t threads[2];
+  int which[2] = {0, 1};
+  for (int t = 0; t < 2; t++) pthread_create(&threads[t], NULL, hammer, &which[t]);
+  int drawn[16] = {0};
+  for (int i = 0; i < 300; i++) {
+    confetti_status status = confetti_draw(system, 0, 0, 320, 240, 1.0 + i * 0.01);
+    drawn[status < 16 ? status : 15]++;
+  }
+  for (int t = 0; t < 2; t++) pthread_join(threads[t], NULL);
+  int done = drawn[CONFETTI_OK], busy = drawn[CONFETTI_ERROR_BUSY], other = 300 - done - busy;
+  for (int t = 0; t < 2; t++) {
+    done += thread_statuses[t][CONFETTI_OK];
+    busy += thread_statuses[t][CONFETTI_ERROR_BUSY];
+    other += 20000 - thread_statuses[t][CONFETTI_OK] - thread_statuses[t][CONFETTI_ERROR_BUSY];
+  }
+  if (other != 0 || done == 0) {
+    printf("FAIL threads: %d done, %d busy, %d other\n", done, busy, other);
+    failed++;
+  } else {
+    passed++;
+  }
+  expect("after the threads: draw", confetti_draw(system, 0, 0, 320, 240, 4), CONFETTI_OK);
+  expect("after the threads: advance", confetti_advance(system, 5), CONFETTI_OK);
 
   /* Handles that are not live systems. */
   expect("null system", confetti_draw(NULL, 0, 0, 1, 1, 1), CONFETTI_ERROR_HANDLE);
