@@ -31,6 +31,13 @@ public struct Effect: Sendable {
   /// `confetti presets show snow` prints one), strictly: every key known, every value in its
   /// range. Its images, if it names any by path, are found in `imageFolder`.
   public init(json: String, imageFolder: URL? = nil) throws {
+    // Measured before it is parsed, as a file is: text past any effect is refused at once.
+    let bytes = json.utf8.count
+    guard bytes <= Self.largestFile else {
+      throw EffectError(
+        "the effect's JSON is over 1 MiB (\(bytes) bytes), the most an effect may be "
+          + "(\(Self.largestFile) bytes)")
+    }
     do {
       config = try EffectConfig.decode(json)
     } catch {

@@ -10,7 +10,8 @@ extension EffectConfig {
   public static func decode(_ text: String) throws(ConfigError) -> EffectConfig {
     let json: JSONValue
     do {
-      json = try StrictJSON.parse(text)
+      // A UTF-8 byte-order mark, as some editors write first, is not part of the text.
+      json = try StrictJSON.parse(text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text)
     } catch {
       throw ConfigError(path: "", message: "not valid JSON: \(error)")
     }

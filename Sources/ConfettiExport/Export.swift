@@ -360,7 +360,7 @@ public enum Export {
     }
     if let records = settings.records {
       try OutputFile.check(records, sparing: inputs)
-      try OutputFile.check(RecordExport.descriptionPath(of: records), sparing: inputs)
+      try RecordExport.checkDescription(of: records, sparing: inputs)
       let scene = try EffectScene(
         config: effect.config.validated(), capacity: 1, seed: settings.seed)
       guard !scene.expectedFeatures.contains(.images) else {

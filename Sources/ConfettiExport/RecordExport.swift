@@ -12,6 +12,24 @@ package enum RecordExport {
     String(path.dropLast(".bin".count)) + ".json"
   }
 
+  /// What a description begins by saying, so that one can be told from another JSON file.
+  static let format = "confetti records 1"
+
+  /// Throws unless the description of `path` may be written: nothing is there, or a
+  /// description an earlier render wrote (any other JSON file is someone's, and kept).
+  package static func checkDescription(of path: String, sparing inputs: [String]) throws {
+    let described = descriptionPath(of: path)
+    try OutputFile.check(described, sparing: inputs)
+    guard FileManager.default.fileExists(atPath: described) else { return }
+    let kept = (try? Data(contentsOf: URL(fileURLWithPath: described)).prefix(4096)) ?? Data()
+    guard String(decoding: kept, as: UTF8.self).contains("\"\(format)\"") else {
+      throw RenderError(
+        description: "cannot write \(oneLine(described)), the records' description: a JSON "
+          + "file that confetti did not write is there; move it, or give the records "
+          + "another name")
+    }
+  }
+
   /// Writes the records to `path` and the rest to the `.json` beside it.
   package static func write(
     _ frame: (records: [UInt8], uniforms: [UniformValue], viewport: PixelRect, copies: Int),
@@ -21,7 +39,7 @@ package enum RecordExport {
     let shaders = ParticleRenderer.shaderSources(features: .all, primitive: .points)
     let linked = frame.uniforms
     let description: [String: Any] = [
-      "format": "confetti records 1",
+      "format": format,
       "size": [size.width, size.height],
       "background": [background.red, background.green, background.blue, background.alpha].map {
         Double($0) / 255

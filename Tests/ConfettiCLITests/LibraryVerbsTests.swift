@@ -150,6 +150,39 @@ final class LibraryVerbsTests: XCTestCase {
     XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [])
   }
 
+  /// JSON handed to the library is measured, as a file is, before it is parsed.
+  func testJSONPastAnyEffectIsRefusedBeforeItIsParsed() throws {
+    let huge = "[" + String(repeating: "[1],", count: 300_000) + "[1]]"
+    XCTAssertThrowsError(try Effect(json: huge)) {
+      XCTAssertEqual(
+        "\($0)",
+        "the effect's JSON is over 1 MiB (\(huge.utf8.count) bytes), the most an effect may be "
+          + "(1048576 bytes)")
+    }
+  }
+
+  /// A JSON file beside the records that confetti did not write is someone's, and kept; one a
+  /// render wrote is written again.
+  func testTheRecordsNeverReplaceSomeoneElsesJSON() throws {
+    let folder = try temporaryDirectory()
+    let picture = folder.appendingPathComponent("X.png")
+    let records = folder.appendingPathComponent("X.bin")
+    let description = folder.appendingPathComponent("X.json")
+    try "{\"mine\": true}".write(to: description, atomically: true, encoding: .utf8)
+    var settings = settings(picture)
+    settings.records = records.path
+    XCTAssertThrowsError(try Export.render(try Effect.preset("cannon"), settings)) {
+      XCTAssert("\($0)".contains("a JSON file that confetti did not write is there"), "\($0)")
+    }
+    XCTAssertEqual(try String(contentsOf: description, encoding: .utf8), "{\"mine\": true}")
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["X.json"])
+    try FileManager.default.removeItem(at: description)
+    for _ in 0..<2 {  // the second time, over its own files
+      let wrote = try Export.render(try Effect.preset("cannon"), settings)
+      XCTAssertEqual(wrote.files, [picture.path, records.path, description.path])
+    }
+  }
+
   func testRefusedSettingsNameTheSettingAsTheCallerSpellsIt() throws {
     var settings = RenderSettings(out: "x.png")
     settings.fps = 0

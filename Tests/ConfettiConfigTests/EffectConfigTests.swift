@@ -23,6 +23,16 @@ final class EffectConfigTests: XCTestCase {
     }
   }
 
+  /// A byte-order mark first (as some Windows editors write) is not the text's first character.
+  func testAByteOrderMarkBeforeTheTextIsNotPartOfIt() throws {
+    let text = try String(
+      contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Presets/snow.json"), encoding: .utf8)
+    XCTAssertEqual(try EffectConfig.decode("\u{FEFF}" + text), try EffectConfig.decode(text))
+    XCTAssertThrowsError(try EffectConfig.decode("\u{FEFF}\u{FEFF}" + text), "one mark only")
+  }
+
   func testAConfigurationWrittenAsJSONReadsBackAsItself() throws {
     // Every preset, and a cell with every value away from its default.
     for name in Presets.names {
