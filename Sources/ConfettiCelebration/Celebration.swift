@@ -25,6 +25,7 @@ public struct CelebrationOptions: Sendable, Equatable {
   /// the desktop's own setting for fewer animations says (GNOME's, GTK's, KDE's).
   public var reduceMotion: Bool?
 
+  /// The default celebration: the celebrate preset, seed 1, the primary monitor.
   public init() {}
 
   /// Throws ``CelebrationError`` unless these options can be celebrated, saying why in one line;
@@ -334,5 +335,6 @@ public final class Celebration: @unchecked Sendable {
 /// program, no desktop, no compositing window manager (the overlay's own reason).
 public struct CelebrationError: Error, CustomStringConvertible {
   public var description: String
+  /// A celebration's failure, saying why in one line.
   public init(_ description: String) { self.description = description }
 }

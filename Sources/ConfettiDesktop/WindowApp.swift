@@ -467,6 +467,7 @@ extension Duration {
 /// A failure to open or run the window, the overlay or a celebration, said in one line.
 public struct WindowError: Error, CustomStringConvertible {
   public var description: String
+  /// A failure of the window's, saying why in one line.
   public init(_ description: String) { self.description = description }
 }
 

@@ -30,7 +30,9 @@ public struct RenderSettings: Sendable {
   public var triggers: [RenderTrigger] = []
   /// Every random draw comes from it.
   public var seed: UInt64 = 1
+  /// Each piece appears near where its motion would take it and fades in place.
   public var reduceMotion = false
+  /// What the pieces are drawn as: by default the fastest on this GL.
   public var primitive = SpritePrimitive.auto
   /// Also write the picture's particle records here (`NAME.bin`), and how to draw them beside
   /// it (`NAME.json`): one picture only, drawn as points.
@@ -47,6 +49,7 @@ public struct RenderSettings: Sendable {
   /// The most pixels per point.
   public static let largestScale = 8
 
+  /// Settings for writing `out`, every other one at its default.
   public init(out: String) { self.out = out }
 
   /// The backdrop `text` names: `transparent`, or a colour `#rrggbb` or `#rrggbbaa` (the `#`
@@ -167,12 +170,14 @@ public struct RenderSettings: Sendable {
 
 /// Emitters fired at a moment of a render, as the window fires them at a key press or a click.
 public struct RenderTrigger: Sendable, Equatable {
+  /// Which emitters: the effect's start, key or click ones.
   public var kind: EmitterTrigger
   /// Where a click is, in window points; nil: the emitters' configured places.
   public var point: Point?
   /// Seconds after the effect starts.
   public var time: Seconds
 
+  /// The emitters `kind` starts, at `point` (nil: their own places), `time` seconds in.
   public init(_ kind: EmitterTrigger, at point: Point? = nil, time: Seconds) {
     (self.kind, self.point, self.time) = (kind, point, time)
   }
@@ -180,9 +185,12 @@ public struct RenderTrigger: Sendable, Equatable {
 
 /// How far a render has come: `done` of `total` frames written.
 public struct RenderProgress: Sendable, Equatable {
+  /// Frames written so far.
   public var done: Int
+  /// Frames this render writes.
   public var total: Int
 
+  /// `done` of `total` frames.
   public init(done: Int, total: Int) { (self.done, self.total) = (done, total) }
 }
 
@@ -204,6 +212,7 @@ public struct RenderResult: Sendable, CustomStringConvertible {
 /// carry the effect.
 public struct RenderError: Error, CustomStringConvertible {
   public var description: String
+  /// A render refused, saying why.
   public init(description: String) { self.description = description }
 }
 

@@ -6,7 +6,14 @@ import Foundation
 
 /// The animation formats `confetti render` writes through the `ffmpeg` program.
 public enum VideoFormat: String, CaseIterable, Sendable {
-  case gif, webm, mp4, mov
+  /// GIF: a palette of each frame's colours, one bit of transparency.
+  case gif
+  /// WebM with VP9: alpha kept.
+  case webm
+  /// MP4 with H.264: no alpha.
+  case mp4
+  /// QuickTime with ProRes 4444: alpha kept, for video editors.
+  case mov
 
   /// The format a file name's extension asks for, if it is one of these.
   public init?(path: String) {

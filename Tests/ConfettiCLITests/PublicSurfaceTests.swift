@@ -20,6 +20,61 @@ final class PublicSurfaceTests: XCTestCase {
     return symbols.compactMap { $0["pathComponents"] as? [String] }
   }
 
+  /// The symbols `module` makes public, from its symbol graph: each symbol's JSON.
+  private func graph(of module: String) throws -> [[String: Any]] {
+    let graphs = try temporaryDirectory()
+    let modules = confettiBinary.deletingLastPathComponent().appendingPathComponent("Modules")
+    let extracted = try runProgram(
+      URL(fileURLWithPath: "/bin/sh"),
+      [
+        repository.appendingPathComponent(".ci/symbol-graph").path, graphs.path, modules.path,
+        module,
+      ],
+      timeout: 120)
+    XCTAssertEqual(extracted.status, 0, extracted.stderr)
+    let data = try Data(contentsOf: graphs.appendingPathComponent("\(module).symbols.json"))
+    let graph = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    return try XCTUnwrap(graph["symbols"] as? [[String: Any]])
+  }
+
+  /// The other library products a host imports (to render, to celebrate, the desktop's
+  /// window): every public symbol written in this repository is documented, and their
+  /// workings (the video writer, the records, the window loop, the overlays) are not public.
+  func testEveryOtherProductDocumentsWhatItMakesPublicAndHidesItsWorkings() throws {
+    let expected: [String: (publicTypes: Set<String>, inner: [String])] = [
+      "ConfettiExport": (
+        [
+          "Export", "RenderSettings", "RenderTrigger", "RenderProgress", "RenderResult",
+          "RenderError", "RenderStopped", "VideoFormat", "VideoError",
+        ],
+        ["VideoWriter", "RecordExport", "TailReader", "SpawnError", "SharedState"]
+      ),
+      "ConfettiCelebration": (["Celebration", "CelebrationOptions", "CelebrationError"], []),
+      "ConfettiDesktop": (
+        ["WindowError"],
+        [
+          "WindowApp", "WindowSettings", "Overlay", "LayerOverlay", "DesktopMotion",
+          "OverlaySnapshot", "FrameCounter", "FileWatch",
+        ]
+      ),
+    ]
+    for (module, (publicTypes, inner)) in expected {
+      let symbols = try graph(of: module)
+      let paths = symbols.compactMap { $0["pathComponents"] as? [String] }
+      let types = Set(paths.filter { $0.count == 1 }.map { $0[0] })
+      XCTAssertEqual(types, publicTypes, "\(module)'s public types")
+      for name in inner { XCTAssertFalse(types.contains(name), "\(module): \(name) is public") }
+      for symbol in symbols {
+        // Written here (a synthesized conformance, such as hashValue, has no place).
+        guard let location = symbol["location"] as? [String: Any],
+          (location["uri"] as? String)?.contains("/Sources/") == true
+        else { continue }
+        let path = (symbol["pathComponents"] as? [String] ?? []).joined(separator: ".")
+        XCTAssertNotNil(symbol["docComment"], "\(module): \(path) is public but undocumented")
+      }
+    }
+  }
+
   private func catalog(_ page: String) throws -> String {
     try String(
       contentsOf: repository.appendingPathComponent("Sources/Confetti/Confetti.docc/\(page)"),
