@@ -27,19 +27,13 @@ import ConfettiGL
 ///
 /// **GL state.** Creating, drawing and releasing need the host's GL 3.3 context (core or
 /// compatibility profile) current on the calling thread. Each call leaves the context's state as it
-/// found it: viewport, scissor, blending and its functions and equations, colour mask, the
-/// capabilities depth test, stencil test, culling, program point size, rasterizer discard, logic
-/// op, alpha-to-coverage, alpha-to-one, sample coverage, sample mask and clip distances 0–7, the
-/// bound program, vertex array, array, pixel-unpack and transform-feedback buffers (and
-/// transform-feedback binding 0), the active texture unit, unit 0's 2D texture and sampler, the
-/// pixel-unpack settings, where the GL has clip control (4.5, or ARB_clip_control) the clip origin
-/// and depth mode, and on a compatibility profile the capabilities point sprite, point smoothing,
-/// multisampling and alpha test. It draws into the framebuffer the host has bound, with
-/// premultiplied-alpha blending over what is there, and writes no depth. A program the host deleted
-/// while it was bound cannot be bound again: none is left bound. Saving and restoring takes about
-/// fifty GL queries a draw; a host that has the context to itself can set ``glStatePolicy`` to
-/// ``GLStatePolicy/cache`` instead, and a steady frame then sends one uniform and one draw (on
-/// llvmpipe, one per 16,384 pieces, flushed in between) and asks the GL nothing.
+/// found it, item by item as `confetti.h`'s THE GL STATE CONTRACT lists it (the one place it is
+/// written: Sources/CConfetti/confetti.h, /usr/include/confetti.h when installed). It draws into
+/// the framebuffer the host has bound, with premultiplied-alpha blending over what is there, and
+/// writes no depth. Saving and restoring takes about fifty GL queries a draw; a host that has the
+/// context to itself can set ``glStatePolicy`` to ``GLStatePolicy/cache`` instead, and a steady
+/// frame then sends one uniform and one draw (on llvmpipe, one per 16,384 pieces, flushed in
+/// between) and asks the GL nothing.
 ///
 /// Instances share nothing: two effects on one context, or on two, run independently.
 public final class ConfettiSystem {

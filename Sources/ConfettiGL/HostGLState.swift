@@ -79,13 +79,8 @@ enum ContextStateOwner {
 /// back: the state contract with a host that draws its own scene on the same context.
 ///
 /// Confetti's GL calls run inside ``preserving(_:)``: whatever they set is restored afterwards,
-/// so a host's viewport, scissor, blending, enabled capabilities, bound program, vertex array,
-/// buffers (transform-feedback binding 0 included), texture unit, texture, sampler and
-/// pixel-unpack settings are as it left them. What
-/// is *not* saved is state Confetti never touches (depth and stencil functions and masks, clear
-/// colour, the bound framebuffer, other texture units, uniform buffers, sRGB conversion).
-/// One thing cannot be restored: a program the host deleted while it was current is gone once
-/// another program has been used, and the host is left with none bound.
+/// as `confetti.h`'s THE GL STATE CONTRACT lists it item by item (the one place the contract is
+/// written; these tables are what keeps it).
 package struct HostGLState: Equatable {
   /// Capabilities a draw sets, on or off, each with the host's value.
   package static let capabilities: [GLenum] =
