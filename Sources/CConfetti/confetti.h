@@ -291,8 +291,7 @@ confetti_status confetti_dropped_count(const confetti_system *system, int64_t *c
  * it runs as a process of its own, the confetti program (found through $CONFETTI_PROGRAM,
  * beside libconfetti, as ../bin/confetti or ../../bin/confetti from it, or on PATH), so that
  * the host keeps its windows, contexts and signals and nothing the window system does can end
- * it. The overlay ends when the host ends, even killed, and when the thread that started it
- * ends. Where it cannot be shown (no desktop, no compositing window manager) the call returns
+ * it. The overlay ends when the host ends, even killed. Where it cannot be shown (no desktop, no compositing window manager) the call returns
  * CONFETTI_ERROR_DESKTOP with the reason. Zeros mean defaults. */
 typedef struct confetti_celebrate_options {
   /* The effect: at most one of the three. None: the preset "celebrate". */
@@ -328,10 +327,12 @@ confetti_status confetti_celebration_start(
 confetti_status confetti_celebration_wait(
     confetti_celebration *celebration, double timeout, bool *over);
 
-/* Ends it now; a later wait returns CONFETTI_OK. */
+/* Ends it now, if it still runs; a later wait returns CONFETTI_OK (or the failure it had
+ * already had). */
 confetti_status confetti_celebration_cancel(confetti_celebration *celebration);
 
-/* Ends it if it still runs, waits for that, and ends the handle. */
+/* Ends it if it still runs (killed if it has not ended 2 s after being asked), waits for that,
+ * and ends the handle. */
 confetti_status confetti_celebration_destroy(confetti_celebration *celebration);
 
 /* RENDER. An effect written to a file, as `confetti render` writes it: one picture (.png), a

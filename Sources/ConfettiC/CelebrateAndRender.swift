@@ -61,9 +61,8 @@ public func confetti_celebration_cancel(_ celebration: OpaquePointer?) -> confet
 @_cdecl("confetti_celebration_destroy")
 public func confetti_celebration_destroy(_ celebration: OpaquePointer?) -> confetti_status {
   calling {
-    let running = try celebrations.remove(celebration)
-    running.cancel()
-    _ = try? running.wait()
+    // Cancelled, and killed if it has not ended within its grace period: never a hang.
+    try celebrations.remove(celebration).end()
   }
 }
 

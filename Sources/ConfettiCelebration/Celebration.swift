@@ -49,7 +49,7 @@ public struct CelebrationOptions: Sendable, Equatable {
 /// its windows, its GL contexts and its signals, and no failure of the overlay's (no desktop,
 /// no compositor, a crash in the window system) can end the host: each is a ``CelebrationError``
 /// with the overlay's own one-line reason. The overlay ends with the host, should the host end
-/// first (even killed), and with the thread that started it.
+/// first (even killed).
 ///
 /// Start it, then ``wait(timeout:)`` or ``cancel()``, from any thread.
 public final class Celebration: @unchecked Sendable {
@@ -181,19 +181,36 @@ public final class Celebration: @unchecked Sendable {
   }
 
   deinit {
-    cancel()
-    _ = try? wait()
+    end()
     close(errors)
+  }
+
+  /// How long a cancelled program may take to end before it is killed: an overlay stuck in
+  /// the window system (or any program that ignores SIGTERM) must not hold its host.
+  public static let gracePeriod: Seconds = 2
+
+  /// Ends it and waits for that: cancelled, then killed if it has not ended within
+  /// ``gracePeriod``. What ``deinit`` and `confetti_celebration_destroy` do.
+  public func end() {
+    cancel()
+    if (try? wait(timeout: Self.gracePeriod)) == false {
+      lock.lock()
+      if !reaped() { kill(child, SIGKILL) }
+      lock.unlock()
+    }
+    _ = try? wait()
   }
 
   /// Whether it is still on the desktop.
   public var isRunning: Bool {
     lock.lock()
     defer { lock.unlock() }
+    drain()
     return !reaped()
   }
 
-  /// Ends it now: its pieces vanish, and ``wait(timeout:)`` returns without an error.
+  /// Ends it now, if it still runs: its pieces vanish, and ``wait(timeout:)`` then returns
+  /// without an error (a celebration that had already failed still says why).
   public func cancel() {
     lock.lock()
     defer { lock.unlock() }
@@ -208,41 +225,49 @@ public final class Celebration: @unchecked Sendable {
   @discardableResult
   public func wait(timeout: Seconds? = nil) throws -> Bool {
     let deadline = timeout.map { Date().addingTimeInterval(max(0, $0)) }
-    var buffer = [UInt8](repeating: 0, count: 512)
     while true {
       lock.lock()
+      // What it says, read as it comes (never waited for): a full pipe would stall it.
+      drain()
       let over = reaped()
       lock.unlock()
       if over { break }
       if let deadline, Date() >= deadline { return false }
-      // What it says, read as it comes: its one line of failure, if any.
       var ready = pollfd(fd: errors, events: Int16(POLLIN), revents: 0)
-      if poll(&ready, 1, 50) > 0 {
-        let count = buffer.withUnsafeMutableBytes { read(errors, $0.baseAddress, $0.count) }
-        lock.lock()
-        if count > 0, said.count < 65536 { said += buffer[..<count] }
-        lock.unlock()
-        if count <= 0 { usleep(10_000) }  // it closed standard error: it is ending
+      if poll(&ready, 1, 50) > 0, ready.revents & Int16(POLLHUP) != 0,
+        ready.revents & Int16(POLLIN) == 0
+      {
+        usleep(10_000)  // it closed standard error: it is ending
       }
     }
     lock.lock()
     defer { lock.unlock() }
-    // The rest of what it said, now that it has ended (what is in the pipe; none is waited for).
-    while said.count < 65536 {
-      let count = buffer.withUnsafeMutableBytes { read(errors, $0.baseAddress, $0.count) }
-      guard count > 0 else { break }
-      said += buffer[..<count]
-    }
+    drain()  // the rest of what it said, now that it has ended
     if let effectFile { unlink(effectFile) }
-    guard let status, status != 0, !cancelled else { return true }
+    // Ended as asked: by the cancel's SIGTERM (cleanly, or by the signal), or killed after its
+    // grace period.
+    let endedAsAsked = cancelled && [0, 128 + SIGTERM, 128 + SIGKILL].contains(status ?? 0)
+    guard let status, status != 0, !endedAsAsked else { return true }
     let lines = String(decoding: said, as: UTF8.self).split(whereSeparator: \.isNewline)
     let line = lines.last.map { String($0) }.map {
-      $0.hasPrefix("confetti: ") ? String($0.dropFirst("confetti: ".count)) : $0
+      oneLine($0.hasPrefix("confetti: ") ? String($0.dropFirst("confetti: ".count)) : $0)
     }
     if status > 128 {
       throw CelebrationError("the celebration stopped (signal \(status - 128))")
     }
     throw CelebrationError(line ?? "the celebration failed (exit status \(status))")
+  }
+
+  /// Reads what the program has written to its standard error so far, keeping the last 64 KiB
+  /// (its last line is its reason). Call holding the lock.
+  private func drain() {
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { read(errors, $0.baseAddress, $0.count) }
+      guard count > 0 else { return }
+      said += buffer[..<count]
+      if said.count > 65536 { said.removeFirst(said.count - 65536) }
+    }
   }
 
   /// Whether the program has ended, reaping it if it just has. Call holding the lock.

@@ -67,8 +67,11 @@ public struct GLInfo: Sendable {
   /// Whether a GL context is current on this thread (one that answers a version).
   package static var isContextCurrent: Bool {
     // EGL's and GLX's own answer (whichever the host loaded) is kept by the calling thread and
-    // asks the driver nothing; without a context from either, GL's own answer.
-    WindowSystem.currentContext != nil || epoxy_glGetString(GLenum(GL_VERSION)) != nil
+    // asks the driver nothing; without a context from either, GL's own answer. A context EGL
+    // still names after the host destroyed it (and terminated its display) is none: a GL call
+    // then would make libepoxy abort the process.
+    if WindowSystem.eglContextIsDead { return false }
+    return WindowSystem.currentContext != nil || epoxy_glGetString(GLenum(GL_VERSION)) != nil
   }
 
   private static func string(_ name: Int32) -> String {
@@ -85,6 +88,35 @@ enum WindowSystem {
     for query in currentContextQueries { if let context = query() { return context } }
     return nil
   }
+
+  /// Whether EGL names a context current on this thread that it can no longer answer for (its
+  /// display terminated, the context destroyed): EGL_CONTEXT_CLIENT_TYPE cannot be read of it.
+  static var eglContextIsDead: Bool {
+    guard let egl = eglQueries, let context = egl.context() else { return false }
+    var value: Int32 = 0
+    return egl.query(egl.display(), context, 0x3097 /* EGL_CONTEXT_CLIENT_TYPE */, &value) == 0
+  }
+
+  typealias EGLQueryContext =
+    @convention(c) (
+      UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int32, UnsafeMutablePointer<Int32>
+    ) -> UInt32
+  static let eglQueries:
+    (
+      context: CurrentContext, display: CurrentContext, query: EGLQueryContext
+    )? = {
+      let found = ["eglGetCurrentContext", "eglGetCurrentDisplay", "eglQueryContext"].map {
+        (name: String) in dlsym(UnsafeMutableRawPointer(bitPattern: 0), name)
+      }
+      guard let context = found[0], let display = found[1], let query = found[2] else {
+        return nil
+      }
+      return (
+        unsafeBitCast(context, to: CurrentContext.self),
+        unsafeBitCast(display, to: CurrentContext.self),
+        unsafeBitCast(query, to: EGLQueryContext.self)
+      )
+    }()
 
   typealias CurrentContext = @convention(c) () -> UnsafeMutableRawPointer?
   static let currentContextQueries: [CurrentContext] = [

@@ -24,6 +24,8 @@ import math
 import os
 import pathlib
 import secrets
+import signal
+import threading
 import weakref
 from typing import Callable, Optional, Sequence, Tuple, Union
 
@@ -333,9 +335,10 @@ class System:
         """Deletes its GL objects (its context current) and its particles. Closing twice is
         harmless; any other call after it raises HandleError."""
         if self._handle is not None:
+            # Destroyed first: refused (BusyError, another thread in a call), it is still open.
+            _lib.confetti_destroy(self._handle)
             self._finalizer.detach()
-            handle, self._handle = self._handle, None
-            _lib.confetti_destroy(handle)
+            self._handle = None
 
     @property
     def closed(self) -> bool:
@@ -499,9 +502,9 @@ class Celebration:
     def close(self) -> None:
         """Cancels it if it still runs, and ends the handle. Closing twice is harmless."""
         if self._handle is not None:
+            _lib.confetti_celebration_destroy(self._handle)
             self._finalizer.detach()
-            handle, self._handle = self._handle, None
-            _lib.confetti_celebration_destroy(handle)
+            self._handle = None
 
 
 def _monotonic() -> float:
@@ -520,9 +523,8 @@ def celebrate(preset: Optional[str] = None, *, json: Optional[str] = None,
 
     It runs as a process of its own, so your program keeps its windows and GL contexts. With
     wait=True (the default) it returns once it is over; with wait=False it returns the
-    Celebration at once: keep it (wait on it, or cancel it) — one dropped is cancelled by its
-    finaliser — and start it from a thread that lives as long as it should (the overlay ends
-    with the thread that started it, and with your program). Raises DesktopError where it
+    Celebration at once: keep it (wait on it, or cancel it): one dropped is cancelled by its
+    finaliser, and the overlay ends with your program. Raises DesktopError where it
     cannot be shown (no desktop, no compositing window manager). `duration` is how long a
     continuous effect (snow) falls; `loop` keeps going until cancelled; reduce_motion None
     follows the desktop's own setting for fewer animations, True and False override it.
@@ -595,6 +597,8 @@ def render(out: Union[str, os.PathLike], preset: Optional[str] = None, *,
     raised: list = []
 
     def told(done: int, total: int, _user: object) -> int:
+        if interrupted:
+            return 1
         try:
             if progress is not None and progress(done, total) is False:
                 return 1
@@ -602,6 +606,15 @@ def render(out: Union[str, os.PathLike], preset: Optional[str] = None, *,
             raised.append(error)
             return 1
         return 0
+
+    # Ctrl-C while the library renders is noted, not raised inside the callback (where ctypes
+    # could only print it): the render stops after its frame, cleans up, and the caller gets
+    # KeyboardInterrupt. (Python's own handler only, on the main thread, where signals arrive.)
+    interrupted: list = []
+    previous = None
+    if threading.current_thread() is threading.main_thread() and \
+            signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        previous = signal.signal(signal.SIGINT, lambda *_: interrupted.append(True))
 
     callback = _PROGRESS(told)
     target = _text(out, "out")
@@ -614,9 +627,16 @@ def render(out: Union[str, os.PathLike], preset: Optional[str] = None, *,
     try:
         _lib.confetti_render(ctypes.byref(options))
     except Stopped:
+        if interrupted:
+            raise KeyboardInterrupt from None
         if raised:
             raise raised[0] from None
         raise
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+    if interrupted:
+        raise KeyboardInterrupt
     if raised:  # after the last frame: the files are whole, and the exception is still news
         raise raised[0]
     return pathlib.Path(os.fsdecode(target))

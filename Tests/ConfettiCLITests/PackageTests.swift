@@ -340,6 +340,19 @@ final class PackageTests: XCTestCase {
       summary.split(separator: " ").first.flatMap { Int($0) } ?? 0, 60, run.stdout)
   }
 
+  /// A host that destroys its context and terminates its display, then destroys its system:
+  /// the handle ends, and the program is not aborted (libepoxy asserts when it cannot find a
+  /// context for a GL function it has not looked up yet).
+  func testTheCLibrarySurvivesAContextDestroyedUnderIt() throws {
+    let package = try installed()
+    let host = try compileC(
+      repository.appendingPathComponent("Tests/ConfettiCLITests/Hosts/destroyed-context.c"),
+      packages: ["confetti", "egl"], package: package)
+    let run = try runInstalled(host, [], package, environment: ["EGL_PLATFORM": "surfaceless"])
+    XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+    XCTAssertEqual(run.stdout, "draw 0\ndestroy 0\n", run.stderr)
+  }
+
   func testTheCWindowHostThrowsConfettiWhereItIsClicked() throws {
     let package = try installed()
     let host = try compileC(

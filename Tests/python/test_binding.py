@@ -4,6 +4,7 @@ raised before the library sees it, in one line."""
 import gc
 import os
 import pathlib
+import signal
 import subprocess
 import sys
 import threading
@@ -310,3 +311,51 @@ def test_a_forgotten_celebration_is_cancelled_by_its_finaliser(desktop, monkeypa
     del celebration
     gc.collect()
     wait_for("the overlay's window to go", lambda: desktop.windows() == [])
+
+
+def test_ctrl_c_during_a_render_is_a_keyboard_interrupt_once_it_has_cleaned_up(tmp_path, capfd):
+    required("ffmpeg")
+
+    def progress(done, total):
+        if done == 2:
+            os.kill(os.getpid(), signal.SIGINT)
+
+    # As in an interactive Python (a job started in the background inherits SIGINT ignored).
+    inherited = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            confetti.render(tmp_path / "clip.gif", size=(64, 48), frames=30, progress=progress)
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler, \
+            "Ctrl-C is Python's again"
+    finally:
+        signal.signal(signal.SIGINT, inherited)
+    assert list(tmp_path.iterdir()) == [], "the animation is not kept"
+    assert capfd.readouterr().err == "", "nothing printed"
+
+
+def program_script(folder, name, body):
+    script = folder / name
+    script.write_text("#!/bin/sh\n" + body + "\n")
+    script.chmod(0o755)
+    return script
+
+
+def test_a_program_that_ignores_its_cancel_is_killed_and_never_holds_the_host(tmp_path,
+                                                                             monkeypatch):
+    stubborn = program_script(tmp_path, "stubborn",
+                              'trap "" TERM INT HUP\nwhile :; do sleep 0.1; done')
+    monkeypatch.setenv("CONFETTI_PROGRAM", str(stubborn))
+    celebration = confetti.celebrate(wait=False)
+    assert celebration.running
+    celebration.close()  # cancelled, then killed after its grace period
+    gone = subprocess.run(["pgrep", "-f", str(stubborn)], capture_output=True, text=True)
+    assert gone.stdout == "", "the program was killed"
+
+
+def test_a_chatty_program_is_read_as_it_writes_and_never_stalls(tmp_path, monkeypatch):
+    chatty = program_script(tmp_path, "chatty",
+                            'head -c 300000 /dev/zero | tr "\\\\0" x >&2; echo "said its last" >&2')
+    monkeypatch.setenv("CONFETTI_PROGRAM", str(chatty))
+    celebration = confetti.celebrate(wait=False)
+    wait_for("the chatty program to end, polled by running", lambda: not celebration.running)
+    celebration.close()

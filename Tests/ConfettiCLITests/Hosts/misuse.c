@@ -248,6 +248,25 @@ int main(void) {
   eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
   expect("destroy without a context", confetti_destroy(second), CONFETTI_OK);
 
+  /* A system whose context the host destroyed and whose display it terminated while the
+   * context was current: EGL keeps a current context until it is released, so the system may
+   * still be drawn, and destroy ends the handle; neither aborts the program (libepoxy asserts
+   * when it cannot find the context a GL call needs). */
+  eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context);
+  confetti_system *orphan = NULL;
+  expect("create, to orphan", confetti_create(&good, &orphan), CONFETTI_OK);
+  expect("orphan: draw", confetti_draw(orphan, 0, 0, 320, 240, 1.5), CONFETTI_OK);
+  eglDestroyContext(display, context);
+  eglTerminate(display);
+  confetti_status orphan_drawn = confetti_draw(orphan, 0, 0, 320, 240, 1.6);
+  if (orphan_drawn != CONFETTI_OK && orphan_drawn != CONFETTI_ERROR_GL) {
+    printf("FAIL draw on a destroyed context: status %d\n", orphan_drawn);
+    failed++;
+  } else {
+    passed++;
+  }
+  expect("destroy on a destroyed context", confetti_destroy(orphan), CONFETTI_OK);
+
   printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
 }
