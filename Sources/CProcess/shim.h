@@ -24,6 +24,13 @@ static inline const char *confetti_file_holding(const void *address) {
   return dladdr(address, &info) != 0 ? info.dli_fname : NULL;
 }
 
+/* A waited-for child's status (waitpid's) as a shell gives it: its exit code, or 128 + the
+   signal that ended it. */
+static inline int confetti_exit_status(int status) {
+  int signal = status & 0x7f;
+  return signal == 0 ? (status >> 8) & 0xff : 128 + signal;
+}
+
 /* A pipe whose two ends are closed in programs this one starts (a child gets only the end it is
    given, by dup2). Returns 0, or -1 (errno). */
 static inline int confetti_private_pipe(int fds[2]) {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CProcess
 import Foundation
 
 /// `confetti run [OPTIONS] -- COMMAND [ARGUMENTS…]`: runs the command as the shell would, then,
@@ -108,7 +109,7 @@ enum ChildProcess {
 
   static func keepStartingEnvironment() {
     var entries: [String] = []
-    var entry = environ
+    var entry = Glibc.environ
     while let text = entry.pointee {
       entries.append(String(cString: text))
       entry += 1
@@ -162,7 +163,7 @@ enum ChildProcess {
     var pid: pid_t = 0
     let failed =
       envp == nil
-      ? posix_spawnp(&pid, arguments[0], nil, &attributes, &argv, environ)
+      ? posix_spawnp(&pid, arguments[0], nil, &attributes, &argv, Glibc.environ)
       : posix_spawnp(&pid, arguments[0], nil, &attributes, &argv, &envp!)
     guard failed == 0 else {
       say("cannot run \(arguments[0]): \(String(cString: strerror(failed)))")
@@ -178,7 +179,6 @@ enum ChildProcess {
         throw ExitCode(1)
       }
     }
-    let ending = status & 0x7f
-    return ending == 0 ? (status >> 8) & 0xff : 128 + ending
+    return confetti_exit_status(status)
   }
 }

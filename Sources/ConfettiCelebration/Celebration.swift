@@ -276,8 +276,7 @@ public final class Celebration: @unchecked Sendable {
     var ending: Int32 = 0
     let result = waitpid(child, &ending, WNOHANG)
     guard result == child else { return result < 0 && errno == ECHILD ? markLost() : false }
-    let signal = ending & 0x7f
-    status = signal == 0 ? (ending >> 8) & 0xff : 128 + signal
+    status = confetti_exit_status(ending)
     return true
   }
 

@@ -321,7 +321,7 @@ package final class VideoWriter {
     guard found.count == 3 else {
       throw failure(
         "ffprobe cannot read back what ffmpeg wrote, though ffmpeg said all went well",
-        said: "\(probed): \(Self.describe(Self.status(ending)))")
+        said: "\(probed): \(Self.describe(confetti_exit_status(ending)))")
     }
     guard found == [width, height, framesSent] else {
       throw failure(
@@ -343,7 +343,7 @@ package final class VideoWriter {
         kill(-child, SIGKILL)
         var ending: Int32 = 0
         while waitpid(child, &ending, 0) < 0 && errno == EINTR {}
-        status = Self.status(ending)
+        status = confetti_exit_status(ending)
       }
     }
     kill(-child, SIGKILL)  // any helper it left behind
@@ -362,14 +362,8 @@ package final class VideoWriter {
     guard status == nil else { return true }
     var ending: Int32 = 0
     guard waitpid(child, &ending, WNOHANG) == child else { return false }
-    status = Self.status(ending)
+    status = confetti_exit_status(ending)
     return true
-  }
-
-  /// Its exit code, or 128 + the signal that ended it.
-  private static func status(_ ending: Int32) -> Int32 {
-    let signal = ending & 0x7f
-    return signal == 0 ? (ending >> 8) & 0xff : 128 + signal
   }
 
   /// How a program ended, in words, from its ``status(_:)``.
