@@ -72,19 +72,14 @@ private func startCelebration(
 ) throws -> Celebration {
   var asked = CelebrationOptions()
   if let given = options?.pointee {
-    let sources = [given.preset, given.json, given.path].compactMap { $0 }
-    guard sources.count <= 1 else {
-      throw CallError.argument(
-        "give the effect as one of preset, json and path, not \(sources.count)")
-    }
-    asked.preset = try given.preset.map { try text($0, "the preset's name") }
-    asked.json = try given.json.map { try text($0, "the effect's JSON") }
-    asked.path = try given.path.map { try text($0, "the effect's path") }
-    // The effect is checked here, as confetti_create checks it: a bad one is this call's
-    // CONFETTI_ERROR_EFFECT, not the overlay's failure later.
+    // The effect is checked here (one of the three, UTF-8, a good effect), as confetti_create
+    // checks it: a bad one is this call's CONFETTI_ERROR_EFFECT, not the overlay's failure later.
     _ = try effect(
       preset: given.preset, json: given.json, path: given.path,
       fallback: Celebration.defaultPreset)
+    asked.preset = try given.preset.map { try text($0, "the preset's name") }
+    asked.json = try given.json.map { try text($0, "the effect's JSON") }
+    asked.path = try given.path.map { try text($0, "the effect's path") }
     asked.seed = given.seed == 0 ? 1 : given.seed
     asked.monitor = given.monitor == 0 ? nil : Int(given.monitor)
     guard !given.duration.isNaN else {

@@ -472,15 +472,10 @@ public enum Export {
           throw error
         }
       }
-      // A single picture stopped while it was being written is not kept.
-      if settings.frames == 1, writer == nil, shouldStop() {
-        for file in written { unlink(file) }
-        throw RenderStopped(out: out, whole: true)
-      }
       progress?(RenderProgress(done: frame - rendered.lowerBound + 1, total: rendered.count))
     }
-    // Asked to stop once the last frame was told: not a success. A single picture or an
-    // animation is removed; a sequence's pictures are whole, and kept.
+    // Asked to stop while the last frame was made or told: not a success. A single picture
+    // (and its records) or an animation is removed; a sequence's pictures are whole, and kept.
     if shouldStop() {
       writer?.cancel()
       if settings.frames == 1 { for file in written { unlink(file) } }
