@@ -27,7 +27,8 @@ import secrets
 import signal
 import threading
 import weakref
-from typing import Callable, Optional, Sequence, Tuple, Union
+from time import monotonic as _monotonic
+from typing import Callable, Optional, Sequence, Tuple, TypeVar, Union
 
 __all__ = [
     "System", "Trigger", "Celebration", "celebrate", "render", "version", "program",
@@ -35,6 +36,7 @@ __all__ = [
     "OutputError", "Stopped", "BusyError",
 ]
 
+_Self = TypeVar("_Self", bound="_Handle")
 _HERE = pathlib.Path(__file__).resolve().parent
 _NATIVE = _HERE / "_native"
 
@@ -285,17 +287,49 @@ def _effect(preset: object, json: object, path: object) -> Tuple[Optional[bytes]
     return _text(preset, "preset"), _text(json, "json"), _text(path, "path")
 
 
-# MARK: Drawing in your own GL context
+# MARK: Handles
 
-def _destroy(handle: int) -> None:
-    """The finaliser of a System that was not closed."""
+def _end_quietly(end: Callable[[int], object], handle: int) -> None:
+    """The finaliser of a handle that was not closed: ended, whatever the library says."""
     try:
-        _lib.confetti_destroy(handle)
+        end(handle)
     except Error:
         pass
 
 
-class System:
+class _Handle:
+    """One of the library's handles: ended by close(), a `with` block, or its finaliser, with
+    the library call `_ending`; any call after that raises HandleError with `_gone`."""
+
+    _ending: Callable[[int], object]
+    _gone: str
+
+    def _own(self, handle: int) -> None:
+        self._handle: Optional[int] = handle
+        self._finalizer = weakref.finalize(self, _end_quietly, type(self)._ending, handle)
+
+    def __enter__(self: _Self) -> _Self:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._handle is not None:
+            # Ended first: refused (BusyError, another thread in a call), it is still open.
+            type(self)._ending(self._handle)
+            self._finalizer.detach()
+            self._handle = None
+
+    def _live(self) -> int:
+        if self._handle is None:
+            raise HandleError(self._gone)
+        return self._handle
+
+
+# MARK: Drawing in your own GL context
+
+class System(_Handle):
     """An effect running on the current OpenGL 3.3 context, drawn into your own framebuffer.
 
     Make it, trigger it, draw it every frame, and close it while its context is current (a
@@ -322,32 +356,19 @@ class System:
                      _seed(seed), flags)
         handle = _handle()
         _lib.confetti_create(ctypes.byref(desc), ctypes.byref(handle))
-        self._handle: Optional[int] = handle.value
-        self._finalizer = weakref.finalize(self, _destroy, handle.value)
+        self._own(handle.value)
 
-    def __enter__(self) -> "System":
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        self.close()
+    _ending = staticmethod(_lib.confetti_destroy)
+    _gone = "the system was closed: make a new one"
 
     def close(self) -> None:
         """Deletes its GL objects (its context current) and its particles. Closing twice is
         harmless; any other call after it raises HandleError."""
-        if self._handle is not None:
-            # Destroyed first: refused (BusyError, another thread in a call), it is still open.
-            _lib.confetti_destroy(self._handle)
-            self._finalizer.detach()
-            self._handle = None
+        super().close()
 
     @property
     def closed(self) -> bool:
         return self._handle is None
-
-    def _live(self) -> int:
-        if self._handle is None:
-            raise HandleError("the system was closed: make a new one")
-        return self._handle
 
     def trigger(self, trigger: Trigger, time: float,
                 at: Optional[Tuple[float, float]] = None) -> None:
@@ -439,34 +460,17 @@ class System:
 
 # MARK: Celebrating over the desktop
 
-def _end_celebration(handle: int) -> None:
-    """The finaliser of a Celebration that was not closed: it is cancelled."""
-    try:
-        _lib.confetti_celebration_destroy(handle)
-    except Error:
-        pass
-
-
-class Celebration:
+class Celebration(_Handle):
     """A celebration under way over the desktop (see celebrate()): wait for it, or cancel it,
     from any thread. Closing (or leaving a `with` block) cancels it if it still runs."""
 
     def __init__(self, options: _CelebrateOptions):
         handle = _handle()
         _lib.confetti_celebration_start(ctypes.byref(options), ctypes.byref(handle))
-        self._handle: Optional[int] = handle.value
-        self._finalizer = weakref.finalize(self, _end_celebration, handle.value)
+        self._own(handle.value)
 
-    def __enter__(self) -> "Celebration":
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        self.close()
-
-    def _live(self) -> int:
-        if self._handle is None:
-            raise HandleError("the celebration was closed")
-        return self._handle
+    _ending = staticmethod(_lib.confetti_celebration_destroy)
+    _gone = "the celebration was closed"
 
     def wait(self, timeout: Optional[float] = None) -> bool:
         """Waits until it is over, or `timeout` seconds (None: as long as it takes); returns
@@ -500,16 +504,9 @@ class Celebration:
         return not over.value
 
     def close(self) -> None:
-        """Cancels it if it still runs, and ends the handle. Closing twice is harmless."""
-        if self._handle is not None:
-            _lib.confetti_celebration_destroy(self._handle)
-            self._finalizer.detach()
-            self._handle = None
-
-
-def _monotonic() -> float:
-    import time
-    return time.monotonic()
+        """Cancels it if it still runs (killed if it has not ended 2 s later), and ends the
+        handle. Closing twice is harmless."""
+        super().close()
 
 
 def celebrate(preset: Optional[str] = None, *, json: Optional[str] = None,
