@@ -9,8 +9,6 @@ let package = Package(
   products: [
     // One import for a host program: an effect drawn into its own GL 3.3 context.
     .library(name: "Confetti", targets: ["Confetti"]),
-    // The physics, records and emitters alone: no GL, no C.
-    .library(name: "ConfettiCore", targets: ["ConfettiCore"]),
     // GLFW and libepoxy as Swift modules, for a host that has no bindings of its own.
     .library(name: "CGLFW", targets: ["CGLFW"]),
     .library(name: "CEpoxy", targets: ["CEpoxy"]),
@@ -33,6 +31,8 @@ let package = Package(
   targets: [
     // The pure core: the closed-form physics, the particle record, the clock, the ring, the
     // emitters and the CPU reference. No C imports: everything here is tested without a GPU.
+    // Its workings are `package`: hosts see only the effect's description (EffectConfig and
+    // its parts, units, colours, the playback clock), through `import Confetti`.
     .target(name: "ConfettiCore"),
 
     // The configuration format: a strict JSON parser, the decoder, and the fuzz harness.

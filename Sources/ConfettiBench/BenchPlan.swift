@@ -4,37 +4,37 @@ import ConfettiImage
 import Foundation
 
 /// One measured row of a bench run: a mode, drawn as a primitive.
-public struct BenchRow: Equatable, Sendable {
-  public var label: String
-  public var mode: BenchMode
-  public var primitive: SpritePrimitive
+package struct BenchRow: Equatable, Sendable {
+  package var label: String
+  package var mode: BenchMode
+  package var primitive: SpritePrimitive
 
-  public init(label: String, mode: BenchMode, primitive: SpritePrimitive) {
+  package init(label: String, mode: BenchMode, primitive: SpritePrimitive) {
     (self.label, self.mode, self.primitive) = (label, mode, primitive)
   }
 }
 
 /// What `confetti bench` measures and how: the rows, the scenes, the rounds the modes take turns
 /// in, and the JSON report. The program adds only its printing around it.
-public struct BenchPlan: Sendable {
-  public var modes: [BenchMode]
+package struct BenchPlan: Sendable {
+  package var modes: [BenchMode]
   /// The framebuffer's size in pixels, which is also the scene's in points.
-  public var width: Int
-  public var height: Int
+  package var width: Int
+  package var height: Int
   /// Seconds measured per mode (split over the rounds), or else ``frames``.
-  public var seconds: Double?
+  package var seconds: Double?
   /// Frames measured per mode (split over the rounds).
-  public var frames: Int?
+  package var frames: Int?
   /// Particles keep being born (N / 3 s per second) instead of one steady loop.
-  public var churn: Bool
-  public var seed: UInt64
+  package var churn: Bool
+  package var seed: UInt64
   /// The effect whose particles fill the scene.
-  public var effect: EffectConfig
-  public var reduceMotion: Bool
+  package var effect: EffectConfig
+  package var reduceMotion: Bool
   /// "debug" or "release": the build measured, said in the report.
-  public var build: String
+  package var build: String
 
-  public init(
+  package init(
     modes: [BenchMode], width: Int, height: Int, seconds: Double?, frames: Int?, churn: Bool,
     seed: UInt64, effect: EffectConfig, reduceMotion: Bool, build: String
   ) {
@@ -45,19 +45,19 @@ public struct BenchPlan: Sendable {
   }
 
   /// Modes take turns in this many rounds, so that drift in the machine hits them all alike.
-  public static let rounds = 5
+  package static let rounds = 5
   /// Frames run before measuring, per mode.
-  public static let warmUpFrames = 5
+  package static let warmUpFrames = 5
 
   /// The modes --compare runs. With churn, `floor` is left out: it keeps sprites for moments of
   /// the steady loop, and a churning scene has no loop.
-  public static func comparedModes(churn: Bool) -> [BenchMode] {
+  package static func comparedModes(churn: Bool) -> [BenchMode] {
     churn ? [.gpu, .cpu, .cpuSIMD] : BenchMode.allCases
   }
 
   /// What a run measures, one row each: the modes at the chosen `primitive` (resolved), and with
   /// more than one mode the product with every other primitive too, as "gpu quads" and so on.
-  public func rows(primitive: SpritePrimitive) -> [BenchRow] {
+  package func rows(primitive: SpritePrimitive) -> [BenchRow] {
     var rows = modes.map { BenchRow(label: $0.rawValue, mode: $0, primitive: primitive) }
     if modes.count > 1, modes.contains(.gpu) {
       let others = SpritePrimitive.concrete.filter { $0 != primitive }
@@ -71,7 +71,7 @@ public struct BenchPlan: Sendable {
   /// Runs every row for `count` particles on the current context into the bound framebuffer,
   /// interleaved in rounds, and returns each row's figures by label. `images` makes the pictures
   /// of the scene's shape table; `progress` hears what runs, with the seconds elapsed.
-  public func measure(
+  package func measure(
     count: Int, rows: [BenchRow], info: GLInfo, images: (ShapeTable) throws -> [RGBAImage],
     progress: (String, Double) -> Void = { _, _ in }
   ) throws -> [String: ModeResult] {
@@ -131,7 +131,7 @@ public struct BenchPlan: Sendable {
 
   /// gpu over each baseline, for frame time, GPU time and app CPU time, where both ran; to four
   /// significant digits.
-  public static func ratios(_ results: [String: ModeResult]) -> [String: Double] {
+  package static func ratios(_ results: [String: ModeResult]) -> [String: Double] {
     guard let gpu = results[BenchMode.gpu.rawValue] else { return [:] }
     var ratios: [String: Double] = [:]
     for other in [BenchMode.cpu, .cpuSIMD, .floor] {
@@ -156,7 +156,7 @@ public struct BenchPlan: Sendable {
 
   /// The `--json` report of a run of `rows` at each count of `sweep`: one object for one count,
   /// `{"sweep": [...]}` for several.
-  public func report(
+  package func report(
     sweep: [(count: Int, results: [String: ModeResult])], rows: [BenchRow], info: GLInfo
   ) throws -> Data {
     func report(_ count: Int, _ results: [String: ModeResult]) -> BenchReport {
@@ -188,7 +188,7 @@ public struct BenchPlan: Sendable {
 
 /// The `--json` object: run facts, then either one mode's figures at the top level or
 /// `modes` and `ratios` (with `--compare`).
-public struct BenchReport: Encodable {
+package struct BenchReport: Encodable {
   var renderer: String
   var gl_version: String
   var particles: Int
@@ -207,7 +207,7 @@ public struct BenchReport: Encodable {
     case ratios
   }
 
-  public func encode(to encoder: Encoder) throws {
+  package func encode(to encoder: Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(renderer, forKey: .renderer)
     try container.encode(gl_version, forKey: .gl_version)

@@ -4,7 +4,7 @@ import ConfettiImage
 import Foundation
 
 /// What `--bench` runs: the product's path or one of its baselines.
-public enum BenchMode: String, CaseIterable, Codable, Sendable {
+package enum BenchMode: String, CaseIterable, Codable, Sendable {
   /// The product: records written once, the vertex shader evaluates the closed form.
   case gpu
   /// The usual CPU way: Swift evaluates the closed form per particle per frame on one core and
@@ -19,8 +19,8 @@ public enum BenchMode: String, CaseIterable, Codable, Sendable {
 }
 
 /// One mode's scene, renderer and measurements, advanced a frame at a time.
-public final class BenchRun {
-  public let mode: BenchMode
+package final class BenchRun {
+  package let mode: BenchMode
   private var scene: BenchScene
   private let product: ParticleRenderer?
   private let placed: PlacedRenderer?
@@ -29,14 +29,14 @@ public final class BenchRun {
   private let laneRecords: LaneRecords?
   private let timer = GPUTimer()
   private var frame = 0
-  public private(set) var frameMilliseconds: [Double] = []
-  public private(set) var gpuMilliseconds: [Double] = []
-  public private(set) var appMilliseconds: [Double] = []
-  public private(set) var uploadBytes: [Int] = []
+  package private(set) var frameMilliseconds: [Double] = []
+  package private(set) var gpuMilliseconds: [Double] = []
+  package private(set) var appMilliseconds: [Double] = []
+  package private(set) var uploadBytes: [Int] = []
   /// What the particles are drawn as.
-  public var primitive: SpritePrimitive { product?.primitive ?? placed!.primitive }
+  package var primitive: SpritePrimitive { product?.primitive ?? placed!.primitive }
 
-  public init(
+  package init(
     mode: BenchMode, scene: BenchScene, churn: Bool, images: [RGBAImage],
     primitive: SpritePrimitive = .auto, info: GLInfo
   ) throws {
@@ -72,7 +72,7 @@ public final class BenchRun {
   }
 
   /// The moments of the steady loop the floor keeps sprites for: every sixth frame.
-  public static let floorPhases = 15
+  package static let floorPhases = 15
 
   /// Evaluates and uploads, once, the sprites of every floor phase.
   private func placeFloorPhases() throws {
@@ -95,7 +95,7 @@ public final class BenchRun {
   }
 
   /// Renders one frame into the bound framebuffer; measures it when `measured`.
-  public func renderFrame(width: Int, height: Int, measured: Bool) throws {
+  package func renderFrame(width: Int, height: Int, measured: Bool) throws {
     let window = scene.window
     let wallStart = ContinuousClock.now
     _ = ContinuousClock.now  // warms the clock's own code, so its first read is not timed
@@ -137,13 +137,13 @@ public final class BenchRun {
   }
 
   /// Drops what the warm-up measured, its GPU timings still in flight included.
-  public func startMeasuring() {
+  package func startMeasuring() {
     _ = timer.drain()
     (frameMilliseconds, gpuMilliseconds, appMilliseconds, uploadBytes) = ([], [], [], [])
   }
 
   /// Collects the last GPU timings.
-  public func finish() {
+  package func finish() {
     gpuMilliseconds += timer.drain()
   }
 
@@ -173,7 +173,7 @@ public final class BenchRun {
 
   /// This mode's figures; the pixels shaded are those of the last frame drawn, of `size`
   /// pixels, on the GL `info` describes.
-  public func result(particles: Int, size: PixelRect, info: GLInfo) -> ModeResult {
+  package func result(particles: Int, size: PixelRect, info: GLInfo) -> ModeResult {
     let frame = Summary(frameMilliseconds)
     let pixels = SpriteCoverage.pixelsPerParticle(
       scene.ring, table: scene.table, at: Tick(scene.time(ofFrame: max(0, self.frame - 1))),
@@ -190,23 +190,23 @@ public final class BenchRun {
 }
 
 /// One mode's figures, as `--json` writes them (times in ms, to the microsecond).
-public struct ModeResult: Codable, Sendable {
+package struct ModeResult: Codable, Sendable {
   /// What the particles were drawn as.
-  public var primitive: String
-  public var frames: Int
-  public var frame_ms: Summary
-  public var gpu_ms: Summary
-  public var app_cpu_ms: Summary
+  package var primitive: String
+  package var frames: Int
+  package var frame_ms: Summary
+  package var gpu_ms: Summary
+  package var app_cpu_ms: Summary
   /// The median bytes sent per measured frame: buffers and uniforms.
-  public var upload_bytes_per_frame: Double
+  package var upload_bytes_per_frame: Double
   /// Particles drawn per second of median frame time.
-  public var particles_per_second: Double
+  package var particles_per_second: Double
   /// Pixels the fragment shader ran for, per particle (``SpriteCoverage``).
-  public var pixels_per_particle: Double
+  package var pixels_per_particle: Double
 
   /// The same figures rounded as reports give them: times to the microsecond, rates and
   /// pixels to whole numbers and tenths.
-  public var rounded: ModeResult {
+  package var rounded: ModeResult {
     var r = self
     for path in [\ModeResult.frame_ms, \.gpu_ms, \.app_cpu_ms] {
       r[keyPath: path] = r[keyPath: path].rounded(toPlaces: 3)
@@ -231,7 +231,7 @@ extension Summary {
 }
 
 extension Duration {
-  public var milliseconds: Double {
+  package var milliseconds: Double {
     Double(components.seconds) * 1000 + Double(components.attoseconds) * 1e-15
   }
 }

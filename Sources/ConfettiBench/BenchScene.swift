@@ -11,21 +11,21 @@ import Foundation
 ///
 /// **Churn:** the same, but the clock runs on and particles keep being born at the rate that keeps
 /// `count` alive (count / lifetime per second), overwriting the oldest: the cost of spawning.
-public struct BenchScene: Sendable {
+package struct BenchScene: Sendable {
   /// Births are spread over this span before the clock starts, and the steady clock loops over it.
-  public static let birthSpread: Seconds = 1.5
+  package static let birthSpread: Seconds = 1.5
   /// Each particle's lifetime: the spread plus the loop, so none dies while measured.
-  public static let lifetime: Seconds = 3.0
+  package static let lifetime: Seconds = 3.0
   /// Simulated time per frame: every mode and run renders the same moments.
-  public static let frameStep: Seconds = oneFrame
+  package static let frameStep: Seconds = oneFrame
   /// The clock reading at which measuring starts (there must be room for births before it).
-  public static let start: Seconds = 10
+  package static let start: Seconds = 10
 
-  public let count: Int
-  public let window: Size
-  public let churn: Bool
+  package let count: Int
+  package let window: Size
+  package let churn: Bool
   /// The scene's particles: `count` records, filled at creation.
-  public var ring: ParticleRing
+  package var ring: ParticleRing
   /// Where the particles come from: every cell of every emitter in turn, each drawing its
   /// randomness from the effect's seed.
   private var effect: EffectScene
@@ -33,7 +33,7 @@ public struct BenchScene: Sendable {
 
   /// A scene of `count` particles of `config` (the bench runs the `cannon` preset unless told
   /// otherwise), their lifetime made the bench's, drawn from `seed`.
-  public init(
+  package init(
     count: Int, window: Size, seed: UInt64, churn: Bool, effect config: EffectConfig,
     reduceMotion: Bool = false
   ) throws(ConfigError) {
@@ -46,9 +46,9 @@ public struct BenchScene: Sendable {
   }
 
   /// The styles of the effect's particles.
-  public var table: CellTable { effect.table }
+  package var table: CellTable { effect.table }
   /// The shapes the effect's particles use.
-  public var shapes: ShapeTable { effect.shapes }
+  package var shapes: ShapeTable { effect.shapes }
 
   /// `count` new particles.
   private mutating func spawn(_ count: Int) -> [ConfettiParticle] {
@@ -71,7 +71,7 @@ public struct BenchScene: Sendable {
   }
 
   /// The clock reading for frame `frame`: looping over the spread (steady), or running on (churn).
-  public func time(ofFrame frame: Int) -> Seconds {
+  package func time(ofFrame frame: Int) -> Seconds {
     let elapsed = Double(frame) * Self.frameStep
     return Self.start
       + (churn ? elapsed : elapsed.truncatingRemainder(dividingBy: Self.birthSpread))
@@ -79,7 +79,7 @@ public struct BenchScene: Sendable {
 
   /// Advances the scene to frame `frame` and returns its clock reading: in churn, appends the
   /// particles due by then; always, reclaims the dead.
-  public mutating func advance(toFrame frame: Int) -> Seconds {
+  package mutating func advance(toFrame frame: Int) -> Seconds {
     let time = self.time(ofFrame: frame)
     if churn {
       let due = Double(count) / Self.lifetime * (time - Self.start)

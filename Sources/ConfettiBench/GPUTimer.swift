@@ -5,12 +5,12 @@ import ConfettiGL
 /// GPU time per frame from GL_TIME_ELAPSED queries, kept in a small rotation so that reading a
 /// result never waits for the GPU: a frame's result is collected a few frames later, once the
 /// GL says it is available.
-public final class GPUTimer {
+package final class GPUTimer {
   private var queries = [GLuint](repeating: 0, count: 4)
   private var pending: [Int] = []  // indices into `queries`, oldest first
   private var next = 0
 
-  public init() {
+  package init() {
     epoxy_glGenQueries(GLsizei(queries.count), &queries)
   }
 
@@ -19,7 +19,7 @@ public final class GPUTimer {
   }
 
   /// Starts timing a frame. If every query is still in flight, the oldest is waited for.
-  public func begin() -> [Double] {
+  package func begin() -> [Double] {
     var finished: [Double] = []
     if pending.count == queries.count { finished += collect(waitingFor: 1) }
     epoxy_glBeginQuery(GLenum(GL_TIME_ELAPSED), queries[next])
@@ -27,7 +27,7 @@ public final class GPUTimer {
   }
 
   /// Stops timing the frame begun last.
-  public func end() {
+  package func end() {
     epoxy_glEndQuery(GLenum(GL_TIME_ELAPSED))
     pending.append(next)
     next = (next + 1) % queries.count
@@ -35,7 +35,7 @@ public final class GPUTimer {
 
   /// Milliseconds of the frames whose results are ready, oldest first, waiting until at least
   /// `count` results are in (or none are pending).
-  public func collect(waitingFor count: Int = 0) -> [Double] {
+  package func collect(waitingFor count: Int = 0) -> [Double] {
     var results: [Double] = []
     while let index = pending.first {
       var available: GLint = 0
@@ -50,7 +50,7 @@ public final class GPUTimer {
   }
 
   /// Waits for every frame still being timed and returns their milliseconds, oldest first.
-  public func drain() -> [Double] {
+  package func drain() -> [Double] {
     collect(waitingFor: pending.count)
   }
 }

@@ -4,7 +4,7 @@ import ConfettiCore
 /// array of Floats (or 32-bit words), structure of arrays, so that eight particles' field loads
 /// as one SIMD vector. Each record is converted once, when it arrives (``update(from:)``): the
 /// CPU's counterpart of sending it to the GPU.
-public final class LaneRecords: @unchecked Sendable {
+package final class LaneRecords: @unchecked Sendable {
   enum Field: Int, CaseIterable {
     case originX, originY, velocityX, velocityY, accelerationX, gravity, dragX, dragY
     case red, green, blue, alpha, lifetime, fade, width, height
@@ -16,7 +16,7 @@ public final class LaneRecords: @unchecked Sendable {
     case birth, trail, flags, shape, emitter
   }
 
-  public let capacity: Int
+  package let capacity: Int
   /// Each array's length: the capacity and room for a last, partly filled batch of eight,
   /// whose lanes past the end read zeros (a lifetime of 0: dead).
   private let stride: Int
@@ -24,7 +24,7 @@ public final class LaneRecords: @unchecked Sendable {
   private let words: UnsafeMutablePointer<UInt32>
 
   /// Arrays for `capacity` particles, all dead.
-  public init(capacity: Int) {
+  package init(capacity: Int) {
     self.capacity = capacity
     stride = capacity + 8
     floats = .allocate(capacity: Field.allCases.count * stride)
@@ -40,7 +40,7 @@ public final class LaneRecords: @unchecked Sendable {
 
   /// Converts the records appended to `ring` since the last update (its pending uploads: the
   /// baselines send the ring nowhere else).
-  public func update(from ring: inout ParticleRing) {
+  package func update(from ring: inout ParticleRing) {
     precondition(ring.capacity == capacity, "the ring and the arrays must match slot for slot")
     for range in ring.pendingUploadRanges {
       for slot in range { store(ring.records[slot], at: slot) }

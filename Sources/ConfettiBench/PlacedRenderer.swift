@@ -11,12 +11,12 @@ import ConfettiImage
 /// - `floor` mode: the sprites of several moments ("phases") of the scene's loop are sent once,
 ///   and each frame draws the phase nearest its clock: the cost of merely drawing the sprites
 ///   the product draws, where it draws them.
-public final class PlacedRenderer {
+package final class PlacedRenderer {
   /// How many sprites each phase holds.
-  public let capacity: Int
+  package let capacity: Int
   /// How many sets of sprites the renderer keeps on the GPU.
-  public let phases: Int
-  public private(set) var meter = UploadMeter()
+  package let phases: Int
+  package private(set) var meter = UploadMeter()
 
   private let sprites: SpriteProgram
   /// One vertex array and buffer per phase, and how many sprites each holds.
@@ -29,9 +29,9 @@ public final class PlacedRenderer {
   private let info: GLInfo
 
   /// What the sprites are drawn as: the product's choice for the same GL.
-  public var primitive: SpritePrimitive { sprites.primitive }
+  package var primitive: SpritePrimitive { sprites.primitive }
 
-  public init(
+  package init(
     capacity: Int, phases: Int = 1, primitive: SpritePrimitive = .auto, info: GLInfo
   ) throws {
     try ParticleRenderer.check(capacity: capacity)
@@ -64,12 +64,12 @@ public final class PlacedRenderer {
     epoxy_glDeleteBuffers(GLsizei(phaseBuffers.count), &phaseBuffers)
   }
 
-  public func resetMeter() {
+  package func resetMeter() {
     meter = UploadMeter()
   }
 
   /// Makes `sprites` the ones `phase` draws.
-  public func upload(_ sprites: UnsafeBufferPointer<PlacedSprite>, phase: Int = 0) throws {
+  package func upload(_ sprites: UnsafeBufferPointer<PlacedSprite>, phase: Int = 0) throws {
     precondition(sprites.count <= capacity, "more sprites than the renderer holds")
     phaseCounts[phase] = sprites.count
     guard !sprites.isEmpty else { return }
@@ -89,7 +89,7 @@ public final class PlacedRenderer {
   }
 
   /// Sends the shape table, as ``ParticleRenderer/setShapeTable(_:images:)`` does.
-  public func setShapeTable(_ table: ShapeTable, images: [RGBAImage]) throws {
+  package func setShapeTable(_ table: ShapeTable, images: [RGBAImage]) throws {
     try HostGLState.preserving(drawingOn: nil) {
       try sprites.setShapeTable(table, images: images, meter: &meter)
     }
@@ -97,7 +97,7 @@ public final class PlacedRenderer {
 
   /// Draws `phase`'s sprites (whose shapes and sizes are those of `ring`'s particles), a window
   /// of `window` points spread over `rect`.
-  public func draw(_ ring: ParticleRing, phase: Int = 0, in rect: PixelRect, window: Size) throws {
+  package func draw(_ ring: ParticleRing, phase: Int = 0, in rect: PixelRect, window: Size) throws {
     let count = phaseCounts[phase]
     guard count > 0 else { return }
     try HostGLState.preserving(drawingOn: info) {

@@ -4,29 +4,29 @@ import Foundation
 
 /// One sprite as the bench's baselines draw it: everything the product's vertex shader hands its
 /// fragment shader, computed on the CPU. 32 bytes; `Shaders/placed.vert` reads it.
-public struct PlacedSprite: Equatable, Sendable {
+package struct PlacedSprite: Equatable, Sendable {
   /// The centre, in points.
-  public var x: Float = 0
-  public var y: Float = 0
+  package var x: Float = 0
+  package var y: Float = 0
   /// Clockwise, in degrees.
-  public var rotation: Float = 0
-  public var opacity: Float = 0
+  package var rotation: Float = 0
+  package var opacity: Float = 0
   /// The apparent size in points: flip, growth, shrinking and trail applied.
-  public var width: Float = 0
-  public var height: Float = 0
+  package var width: Float = 0
+  package var height: Float = 0
   /// Straight colour after the emitter's ramp and the back's shading.
-  public var red: UInt8 = 0
-  public var green: UInt8 = 0
-  public var blue: UInt8 = 0
-  public var alpha: UInt8 = 0
-  public var shape: UInt8 = 0
+  package var red: UInt8 = 0
+  package var green: UInt8 = 0
+  package var blue: UInt8 = 0
+  package var alpha: UInt8 = 0
+  package var shape: UInt8 = 0
   /// 1: its light adds to what is behind it; 0: it covers it.
-  public var additive: UInt8 = 0
+  package var additive: UInt8 = 0
   private var padding: (UInt8, UInt8) = (0, 0)
 
-  public init() {}
+  package init() {}
 
-  public static func == (a: PlacedSprite, b: PlacedSprite) -> Bool {
+  package static func == (a: PlacedSprite, b: PlacedSprite) -> Bool {
     (a.x, a.y, a.rotation, a.opacity, a.width, a.height)
       == (b.x, b.y, b.rotation, b.opacity, b.width, b.height)
       && (a.red, a.green, a.blue, a.alpha, a.shape, a.additive)
@@ -63,9 +63,9 @@ public struct PlacedSprite: Equatable, Sendable {
 
 /// The bench's CPU baselines: Swift evaluates the closed form for every particle (and every trail
 /// copy) every frame and writes the sprites to draw; the GPU only places them.
-public enum PlacementEvaluator {
+package enum PlacementEvaluator {
   /// How the CPU evaluates the closed form.
-  public enum Evaluation: Sendable {
+  package enum Evaluation: Sendable {
     /// The Double reference (ConfettiPhysics), one particle at a time, on one core: the usual
     /// way of a CPU particle system.
     case reference
@@ -76,7 +76,7 @@ public enum PlacementEvaluator {
   }
 
   /// The most sprites `slots` of `ring` can need: one per particle and trail copy.
-  public static func capacity(for ring: ParticleRing, slots: Int) -> Int {
+  package static func capacity(for ring: ParticleRing, slots: Int) -> Int {
     slots * (Int(ring.longestTrail) + 1)
   }
 
@@ -86,7 +86,7 @@ public enum PlacementEvaluator {
   /// (instances); or copy by copy, every particle's oldest copy first and every particle itself
   /// last (points fed per vertex). Returns how many it wrote: the dead and unborn are left out,
   /// as a careful CPU renderer would.
-  public static func evaluate(
+  package static func evaluate(
     _ ring: ParticleRing, slots: Range<Int>, at now: Tick, table: CellTable = .plain,
     as primitive: SpritePrimitive = .instancedPoints, by evaluation: Evaluation = .reference,
     into output: UnsafeMutableBufferPointer<PlacedSprite>

@@ -5,11 +5,11 @@ import Foundation
 /// How many pixels the sprites of a frame shade: every pixel a point sprite's square or a quad
 /// covers runs the fragment shader, whatever the piece itself covers. The sizes are those
 /// `Shaders/sprite.glsl` gives them.
-public enum SpriteCoverage {
+package enum SpriteCoverage {
   /// The pixels the sprite of a piece in `state` covers when drawn as `primitive` at
   /// `pixelsPerPoint`, on the GL `info` describes (its largest point, and whether its points
   /// are whole-pixel squares).
-  public static func pixels(
+  package static func pixels(
     of state: ParticleState, shape: UInt8, primitive: SpritePrimitive, pixelsPerPoint: Double,
     info: GLInfo
   ) -> Double {
@@ -37,7 +37,7 @@ public enum SpriteCoverage {
   /// within the exact square of `side` centred at `centre` (framebuffer pixels), whichever
   /// neighbouring pixel (or pixel corner) within ``ShaderConstants/wholePixelSlack`` the GL
   /// places it by: sprite.glsl's `wholePixelSide`, for ``GLInfo/drawsWholePixelPoints``.
-  public static func wholePixelSide(centre: (x: Double, y: Double), side: Double) -> Double {
+  package static func wholePixelSide(centre: (x: Double, y: Double), side: Double) -> Double {
     let slack = ShaderConstants.wholePixelSlack
     var odd = 0.0
     var even = 0.0
@@ -55,7 +55,7 @@ public enum SpriteCoverage {
 
   /// The pixels shaded per particle of `ring` at `now`, trail copies included, divided by the
   /// particles drawn.
-  public static func pixelsPerParticle(
+  package static func pixelsPerParticle(
     _ ring: ParticleRing, table: CellTable, at now: Tick, primitive: SpritePrimitive,
     pixelsPerPoint: Double, info: GLInfo
   ) -> Double {

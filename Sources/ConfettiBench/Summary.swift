@@ -1,15 +1,15 @@
 import ConfettiCore
 
 /// The distribution of a benchmark measurement: min, median, 95th and 99th percentile, max.
-public struct Summary: Equatable, Codable, Sendable {
-  public var min: Double
-  public var median: Double
-  public var p95: Double
-  public var p99: Double
-  public var max: Double
+package struct Summary: Equatable, Codable, Sendable {
+  package var min: Double
+  package var median: Double
+  package var p95: Double
+  package var p99: Double
+  package var max: Double
 
   /// Summarises `samples` with nearest-rank percentiles; all zero when there are none.
-  public init(_ samples: [Double]) {
+  package init(_ samples: [Double]) {
     let sorted = samples.sorted()
     guard let first = sorted.first, let last = sorted.last else {
       (min, median, p95, p99, max) = (0, 0, 0, 0, 0)

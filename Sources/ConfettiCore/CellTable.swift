@@ -2,57 +2,57 @@
 /// trails' spacing, how it blends, fades in and twinkles. The GPU keeps the table as uniform
 /// arrays that each record indexes (``ConfettiParticle/emitter``), so the record stays small
 /// however many of these there are.
-public struct CellStyle: Equatable, Sendable {
+package struct CellStyle: Equatable, Sendable {
   /// Constant wind in pt/s, positive blowing right. A particle drifts toward it as its
   /// horizontal drag lets it (w·(t − (1 − e^(−k·t))/k)); without drag it feels no wind. Default 0.
-  public var wind: PointsPerSecond = 0
+  package var wind: PointsPerSecond = 0
   /// Gust amplitude in points: all particles of the emitter sway together by
   /// G·(1 − e^(−k·t))·sin(Ω·T + ψ) at scene time T. Default 0.
-  public var gustAmplitude: Points = 0
+  package var gustAmplitude: Points = 0
   /// Gust cycles per 2³² ticks (4096 s): an integer, so that the gust, computed in exact
   /// integer arithmetic from the clock, is continuous across the clock's wrap. Default 0.
-  public var gustCycles: UInt32 = 0
+  package var gustCycles: UInt32 = 0
   /// Gust phase ψ in radians. Default 0.
-  public var gustPhase: Radians = 0
+  package var gustPhase: Radians = 0
   /// Colour change per second for red, green, blue and alpha, in shares of full scale
   /// (CAEmitterCell's redSpeed, greenSpeed, blueSpeed, alphaSpeed); results clamp to [0, 1].
-  public var colorSpeed = SIMD4<Double>.zero
+  package var colorSpeed = SIMD4<Double>.zero
   /// How long the emitter takes to fade out once it stops, in seconds; its particles fade with
   /// it from their ``ConfettiParticle/emitterFadeAt`` on, opacity × (1 − f)², f running 0 → 1
   /// (an ease-out), and are gone after. Default 0.
-  public var fadeOut: Seconds = 0
+  package var fadeOut: Seconds = 0
   /// The time between a particle and its first trail copy, and between copies, in ticks: each
   /// copy is the particle as it was that much earlier. Default 0.
-  public var trailTicks: UInt32 = 0
+  package var trailTicks: UInt32 = 0
   /// Seconds over which a new particle's opacity rises from 0 to full, linearly. Default 0.
-  public var fadeIn: Seconds = 0
+  package var fadeIn: Seconds = 0
   /// How deep the particles twinkle, 0 to 1: opacity × (1 − depth·(1 − cos(ω·t + φ))/2), with
   /// each particle's own ω and φ (``ConfettiParticle/flipFrequency`` and
   /// ``ConfettiParticle/flipPhase``, which a piece that does not tumble has no other use for);
   /// its size × (1 + ``ConfettiPhysics/twinklePulse``·depth·cos(ω·t + φ)). Default 0: steady.
-  public var twinkle: Double = 0
+  package var twinkle: Double = 0
   /// Whether the particles add their light to what is behind them (fire, sparks, glows)
   /// instead of covering it. Drawn in the same draw as the rest: premultiplied colour with zero
   /// alpha adds. Default false.
-  public var additive = false
+  package var additive = false
   /// How far back a streak reaches, in seconds: a particle is drawn as one continuous capsule
   /// from where it was that long ago to where it is, brightening toward its head. 0 (the
   /// default) draws the piece itself.
-  public var stretch: Seconds = 0
+  package var stretch: Seconds = 0
 
-  public init() {}
+  package init() {}
 
   /// ``trailTicks`` in seconds.
-  public var trailSpacing: Seconds {
+  package var trailSpacing: Seconds {
     get { Double(trailTicks) / Tick.perSecond }
     set { trailTicks = UInt32(max(0, min(1, newValue)) * Tick.perSecond) }
   }
 
   /// No wind, no gust, no colour ramp.
-  public static let plain = CellStyle()
+  package static let plain = CellStyle()
 
   /// The gust's period in seconds, rounded to a whole number of cycles per 4096 s.
-  public var gustPeriod: Seconds {
+  package var gustPeriod: Seconds {
     get { gustCycles == 0 ? .infinity : Self.wrapSeconds / Double(gustCycles) }
     set {
       let cycles = (Self.wrapSeconds / newValue).rounded()
@@ -62,42 +62,42 @@ public struct CellStyle: Equatable, Sendable {
 
   /// The gust's phase angle, sin() of which sways the particles, at clock reading `now`:
   /// Ω·T + ψ with Ω·T taken as (cycles · ticks mod 2³²) / 2³² turns, exactly as the shader does.
-  public func gustAngle(at now: Tick) -> Radians {
+  package func gustAngle(at now: Tick) -> Radians {
     Double(gustCycles &* now.rawValue) * Self.radiansPerTurnFraction + gustPhase
   }
 
   /// The gust's turn is counted in 2³²nds (the clock's wrap): this many radians each.
-  public static let radiansPerTurnFraction = 2 * Double.pi / Tick.wrap
+  package static let radiansPerTurnFraction = 2 * Double.pi / Tick.wrap
 
   static let wrapSeconds = Tick.wrap / Tick.perSecond
 
   /// How fast the gust's angle turns, in radians per second: 2π·cycles per 2³² ticks.
-  public var gustTurningRate: Double {
+  package var gustTurningRate: Double {
     Double(gustCycles) * Self.radiansPerTurnFraction * Tick.perSecond
   }
 }
 
 /// The cells' styles in use, one entry a cell; entry 0 is the default (no wind, no colour ramp).
-public struct CellTable: Equatable, Sendable {
+package struct CellTable: Equatable, Sendable {
   /// How many entries the GPU's uniform array holds.
-  public static let capacity = 32
+  package static let capacity = 32
 
-  public private(set) var styles: [CellStyle] = [CellStyle()]
+  package private(set) var styles: [CellStyle] = [CellStyle()]
 
-  public init() {}
+  package init() {}
 
   /// The table with the default entry alone: no wind, no colour ramps.
-  public static let plain = CellTable()
+  package static let plain = CellTable()
 
   /// Sets entry `index`, growing the table with default entries if needed.
-  public mutating func set(_ style: CellStyle, at index: Int) {
+  package mutating func set(_ style: CellStyle, at index: Int) {
     precondition((0..<Self.capacity).contains(index), "the table holds \(Self.capacity) styles")
     while styles.count <= index { styles.append(CellStyle()) }
     styles[index] = style
   }
 
   /// The style a record's emitter index names (the default one past the table's end).
-  public subscript(index: UInt8) -> CellStyle {
+  package subscript(index: UInt8) -> CellStyle {
     Int(index) < styles.count ? styles[Int(index)] : CellStyle()
   }
 
@@ -105,7 +105,7 @@ public struct CellTable: Equatable, Sendable {
   /// fields in their components. The one place their names and slot order are written: the
   /// renderer sends the arrays from it, and the shaders' declarations and accessor functions
   /// (`cellWind(cell)`, …) are generated from it.
-  public static let uniforms: [CellUniform] = [
+  package static let uniforms: [CellUniform] = [
     .floats(
       "u_wind", ["cellWind", "cellGustAmplitude", "cellGustPhase", "cellFadeOut"],
       "wind (pt/s), gust amplitude (pt), gust phase (rad), fade-out (s)"
@@ -125,7 +125,7 @@ public struct CellTable: Equatable, Sendable {
 }
 
 /// One uniform array of the cell table (``CellTable/uniforms``).
-public enum CellUniform: Sendable {
+package enum CellUniform: Sendable {
   /// A `vec4` an entry: four accessors (`float`), one a component; or one (`vec4`), the whole.
   case floats(
     _ name: String, _ accessors: [String], _ meaning: String,
@@ -135,7 +135,7 @@ public enum CellUniform: Sendable {
     _ name: String, _ accessor: String, _ meaning: String, _ value: @Sendable (CellStyle) -> UInt32)
 
   /// The GLSL uniform's name.
-  public var name: String {
+  package var name: String {
     switch self {
     case .floats(let name, _, _, _), .whole(let name, _, _, _): name
     }

@@ -24,35 +24,35 @@ import Foundation
 ///
 /// With the classic values (no wind, kx = ky = k) this is the classic formula exactly:
 /// vy·E + g·F = (vy/k)·D + (g/k)·(t − D/k) with D = 1 − e^(−k·t).
-public enum ConfettiPhysics {
+package enum ConfettiPhysics {
   /// The classic gravity, in pt/s².
-  public static let gravity: PointsPerSecondSquared = 280
+  package static let gravity: PointsPerSecondSquared = 280
   /// The classic drag coefficient, in 1/s.
-  public static let drag: PerSecond = 1.6
+  package static let drag: PerSecond = 1.6
   /// The narrowest a tumbling piece gets, as a share of its width, so it never vanishes edge-on.
-  public static let flipFloor = 0.15
+  package static let flipFloor = 0.15
   /// How far a twinkling piece's size swings with its twinkle, as a share of its size per unit
   /// of depth: it flares larger at its brightest and shrinks at its dimmest.
-  public static let twinklePulse = 0.3
+  package static let twinklePulse = 0.3
   /// Below this k·t, E and F come from their Taylor series: the closed forms divide by a k
   /// that may be 0, and lose digits to cancellation when k·t is small.
-  public static let seriesLimit = 0.25
+  package static let seriesLimit = 0.25
 
   /// The speed at which drag balances gravity, in pt/s: g/k (175 pt/s for the classic values).
-  public static func terminalVelocity(gravity: PointsPerSecondSquared, drag: PerSecond)
+  package static func terminalVelocity(gravity: PointsPerSecondSquared, drag: PerSecond)
     -> PointsPerSecond
   {
     gravity / drag
   }
 
   /// D = 1 − exp(−k·t): the fraction of the initial velocity drag has spent after `age` seconds.
-  public static func dragFactor(drag: PerSecond, age: Seconds) -> Double {
+  package static func dragFactor(drag: PerSecond, age: Seconds) -> Double {
     1 - exp(-drag * age)
   }
 
   /// E(k, t) = (1 − e^(−k·t)) / k, in seconds: the distance a unit initial velocity carries
   /// against drag `k` in `t` seconds (t itself when k = 0).
-  public static func velocityResponse(drag k: PerSecond, age t: Seconds) -> Seconds {
+  package static func velocityResponse(drag k: PerSecond, age t: Seconds) -> Seconds {
     let x = k * t
     if x < seriesLimit {
       return t
@@ -65,7 +65,7 @@ public enum ConfettiPhysics {
 
   /// F(k, t) = (t − E(k, t)) / k, in s²: the distance a unit constant acceleration carries
   /// against drag `k` in `t` seconds (t²/2 when k = 0).
-  public static func accelerationResponse(drag k: PerSecond, age t: Seconds) -> Double {
+  package static func accelerationResponse(drag k: PerSecond, age t: Seconds) -> Double {
     let x = k * t
     if x < seriesLimit {
       return t * t
@@ -77,31 +77,31 @@ public enum ConfettiPhysics {
   }
 
   /// Opacity at `age`: 1, then a linear ramp to 0 over the last `fade` seconds of `lifetime`.
-  public static func opacity(age: Seconds, lifetime: Seconds, fade: Seconds) -> Double {
+  package static func opacity(age: Seconds, lifetime: Seconds, fade: Seconds) -> Double {
     let remaining = lifetime - age
     return remaining < fade ? remaining / fade : 1
   }
 
   /// The apparent width as a share of the real one while the piece tumbles: max(0.15, |cos θ|).
-  public static func flipScale(frequency: PerSecond, phase: Radians, age: Seconds) -> Double {
+  package static func flipScale(frequency: PerSecond, phase: Radians, age: Seconds) -> Double {
     flipScale(tumble: cos(frequency * age + phase))
   }
 
   /// The apparent width share for a tumble cosine `c`: max(0.15, |c|).
-  public static func flipScale(tumble c: Double) -> Double {
+  package static func flipScale(tumble c: Double) -> Double {
     max(flipFloor, abs(c))
   }
 
   /// The size share of a piece twinkling `depth` deep at wave `c` (the twinkle's cosine at the
   /// age its motion has reached: a landed piece keeps the size it landed with).
-  public static func twinklePulse(_ depth: Double, wave c: Double) -> Double {
+  package static func twinklePulse(_ depth: Double, wave c: Double) -> Double {
     1 + twinklePulse * depth * c
   }
 
   /// Where and how a particle is drawn at `age` seconds after its birth, or nil when it is not
   /// visible then (age < 0, age ≥ lifetime, or its emitter has faded out). `style` gives its
   /// emitter's wind, colour ramp and fade-out; `now` is the scene clock the gust follows.
-  public static func state(
+  package static func state(
     of particle: ConfettiParticle, age t: Seconds, style: CellStyle = .plain,
     now: Tick = Tick(rawValue: 0)
   ) -> ParticleState? {
@@ -153,7 +153,7 @@ public enum ConfettiPhysics {
 
   /// Where the closed form puts particle `p` at `age` (its motion's age: landing stops it), with
   /// the gust at clock reading `gustClock`.
-  public static func position(
+  package static func position(
     of p: ConfettiParticle, age m: Seconds, style: CellStyle, gustClock: Tick
   ) -> Point {
     let (kx, ky) = (p.dragX, p.dragY)
@@ -174,7 +174,7 @@ public enum ConfettiPhysics {
   /// The velocity, in pt/s (x right, y down), of a particle at `age` seconds after its birth:
   /// the closed form's derivative, term by term (d/dt E = e^(−k·t), d/dt F = E), so that a
   /// sub-cell's pieces inherit exactly the motion their parent had; zero once it has landed.
-  public static func velocity(
+  package static func velocity(
     of p: ConfettiParticle, age t: Seconds, style: CellStyle = .plain,
     now: Tick = Tick(rawValue: 0)
   ) -> SIMD2<Double> {
@@ -195,7 +195,7 @@ public enum ConfettiPhysics {
 
   /// A bound on a particle's speed over its whole life, in pt/s: each term of ``velocity(of:age:style:now:)``
   /// at its largest (e^(−k·t) ≤ 1, E(k, t) ≤ t). How long a streak may get.
-  public static func fastestSpeed(of p: ConfettiParticle, style: CellStyle) -> PointsPerSecond {
+  package static func fastestSpeed(of p: ConfettiParticle, style: CellStyle) -> PointsPerSecond {
     let life = p.lifetime
     let turning = style.gustTurningRate
     let across =
@@ -211,7 +211,7 @@ public enum ConfettiPhysics {
   ///
   /// `trailCopy` k > 0 evaluates the k-th copy of its trail: the particle as it was k trail
   /// spacings earlier, fainter and smaller by ``trailFactor(copy:of:)``; nil beyond its trail.
-  public static func state(
+  package static func state(
     of record: ParticleRecord, at now: Tick, table: CellTable = .plain, trailCopy: Int = 0
   ) -> ParticleState? {
     guard trailCopy <= Int(record.trail) else { return nil }
@@ -228,13 +228,13 @@ public enum ConfettiPhysics {
   }
 
   /// Trail copy k of n is drawn at (1 − k/(n + 1)) of the particle's opacity and size.
-  public static func trailFactor(copy k: Int, of n: Int) -> Double {
+  package static func trailFactor(copy k: Int, of n: Int) -> Double {
     1 - Double(k) / Double(n + 1)
   }
 
   /// The emitter's fade-out at `age`: 1 until `fadeAt`, then (1 − f)² as f runs 0 → 1 over
   /// `fadeOut` seconds, then 0.
-  public static func emitterFade(age t: Seconds, fadeAt: Seconds, fadeOut: Seconds) -> Double {
+  package static func emitterFade(age t: Seconds, fadeAt: Seconds, fadeOut: Seconds) -> Double {
     guard t >= fadeAt else { return 1 }
     guard fadeOut > 0 else { return 0 }
     let f = (t - fadeAt) / fadeOut
@@ -243,9 +243,9 @@ public enum ConfettiPhysics {
 
   /// The light on a tumbling piece's back when it faces the viewer squarely: the front gets 1,
   /// a piece edge-on the mean of the two.
-  public static let backLight = 0.56
+  package static let backLight = 0.56
   /// How much nearer white a piece turns at the peak of its glint, facing the viewer squarely.
-  public static let glint = 0.25
+  package static let glint = 0.25
 
   /// Paper's colour for tumble cosine `c` (1 facing the viewer, −1 showing its back), in shares
   /// of full scale: lit by l = (1 + b)/2 + (1 − b)/2·c (b = ``backLight``), continuous with the
@@ -253,7 +253,7 @@ public enum ConfettiPhysics {
   /// channel keeps its brightness longer than a dim one, so yellow turns gold rather than
   /// olive and every colour keeps its hue; and it glints, nearer white by ``glint``·c⁸, as it
   /// turns to face the viewer.
-  public static func paperShade(_ rgb: SIMD3<Double>, tumble c: Double) -> SIMD3<Double> {
+  package static func paperShade(_ rgb: SIMD3<Double>, tumble c: Double) -> SIMD3<Double> {
     let light = (1 + backLight) / 2 + (1 - backLight) / 2 * c
     let lit = SIMD3(pow(rgb.x, 1 / light), pow(rgb.y, 1 / light), pow(rgb.z, 1 / light))
     let shaded = lit * ((1 + light) / 2)
@@ -264,29 +264,29 @@ public enum ConfettiPhysics {
 }
 
 /// What the closed form yields for one particle at one moment.
-public struct ParticleState: Equatable, Sendable {
+package struct ParticleState: Equatable, Sendable {
   /// The centre of the piece, in points.
-  public var position: Point
+  package var position: Point
   /// Clockwise rotation on screen, in degrees.
-  public var rotation: Degrees
+  package var rotation: Degrees
   /// The apparent width as a share of the real width (the fake 3D flip), in [0.15, 1].
-  public var widthScale: Double
+  package var widthScale: Double
   /// The apparent size in points: flip, growth and shrinking applied.
-  public var size: Size
+  package var size: Size
   /// Red, green, blue, alpha in [0, 1], after the emitter's colour ramp.
-  public var color: SIMD4<Double>
+  package var color: SIMD4<Double>
   /// Opacity in [0, 1].
-  public var opacity: Double
+  package var opacity: Double
   /// Whether its light adds to what is behind it (``CellStyle/additive``).
-  public var additive = false
+  package var additive = false
   /// For a streak (``CellStyle/stretch``), where it was `stretch` seconds ago: it is drawn
   /// from there to ``position``; nil otherwise.
-  public var tail: Point?
+  package var tail: Point?
 
   /// How a streak is drawn: a capsule from ``tail`` to ``position`` as thick as the piece is
   /// tall, as a centre, a clockwise angle in degrees and a size in points (its length with both
   /// round ends, its thickness); nil for a piece that is not a streak, or one standing still.
-  public var streak: (centre: Point, rotation: Degrees, size: Size)? {
+  package var streak: (centre: Point, rotation: Degrees, size: Size)? {
     guard let tail else { return nil }
     let (dx, dy) = (position.x - tail.x, position.y - tail.y)
     let length = (dx * dx + dy * dy).squareRoot()
@@ -299,12 +299,12 @@ public struct ParticleState: Equatable, Sendable {
 
   /// The box the piece is drawn in: its streak's capsule, or the piece itself (centre,
   /// clockwise angle in degrees, size in points).
-  public var drawnBox: (centre: Point, rotation: Degrees, size: Size) {
+  package var drawnBox: (centre: Point, rotation: Degrees, size: Size) {
     streak ?? (position, rotation, size)
   }
 
   /// Streaks shorter than this, in points, are drawn as the piece itself.
-  public static let shortestStreak: Points = 1e-3
+  package static let shortestStreak: Points = 1e-3
 }
 
 extension ConfettiParticle {
@@ -316,7 +316,7 @@ extension ConfettiParticle {
   /// Double, from the particle as given (use ``packed`` for the record's values): the first of
   /// 64 steps across the life that ends at or below the floor after one above it holds a
   /// crossing, which bisection finds to a microsecond.
-  public func landingTime(onto floor: Points, style: CellStyle = .plain) -> Seconds {
+  package func landingTime(onto floor: Points, style: CellStyle = .plain) -> Seconds {
     var free = self
     free.landing = .infinity
     free.emitterFadeAt = .infinity
@@ -355,20 +355,20 @@ extension ConfettiParticle {
   /// Seconds after birth when the piece reaches the top of its climb, its upward speed spent
   /// against gravity and drag (vy·e^(−k·t) + g·E(k, t) = 0): ln(1 − vy·k/g)/k, or −vy/g without
   /// drag. Nil when it never climbs (already falling, or nothing pulls it down).
-  public var apexTime: Seconds? {
+  package var apexTime: Seconds? {
     guard velocityY < 0, gravity > 0 else { return nil }
     let k = dragY
     return k == 0 ? -velocityY / gravity : log1p(-velocityY * k / gravity) / k
   }
 
   /// The particle exactly as its record keeps it (half floats and all): what the GPU draws.
-  public var packed: ConfettiParticle { ParticleRecord(self, birth: Tick(rawValue: 0)).particle }
+  package var packed: ConfettiParticle { ParticleRecord(self, birth: Tick(rawValue: 0)).particle }
 }
 
 extension ParticleState {
   /// The y of the piece's lowest point, in points: its centre plus half the height of its
   /// turned outline, an ellipse's when `elliptical`, else a rectangle's.
-  public func lowestPoint(elliptical: Bool) -> Points {
+  package func lowestPoint(elliptical: Bool) -> Points {
     position.y + size.turnedHalfExtent(degrees: rotation, elliptical: elliptical).y
   }
 }
@@ -377,7 +377,7 @@ extension Size {
   /// Half the width and half the height of the box around this size turned `degrees`
   /// clockwise: around the ellipse it bounds when `elliptical`, else around the rectangle (as
   /// `Shaders/sprite.glsl` sizes a point sprite).
-  public func turnedHalfExtent(degrees: Degrees, elliptical: Bool) -> (x: Double, y: Double) {
+  package func turnedHalfExtent(degrees: Degrees, elliptical: Bool) -> (x: Double, y: Double) {
     let angle = degrees * .pi / 180
     let (c, s) = (abs(cos(angle)), abs(sin(angle)))
     let (hx, hy) = (width / 2, height / 2)

@@ -7,7 +7,7 @@ extension EffectScene {
   /// with the sub-cells it starts. The ring frees its slots in the order they were written, so a
   /// short-lived piece holds its slot until every older one is gone: it is the longest life that
   /// counts, not each cell's own (the fire's flames, 0.9 s, wait behind its smoke, 1.9 s).
-  public static func suggestedCapacity(for config: EffectConfig) -> Int {
+  package static func suggestedCapacity(for config: EffectConfig) -> Int {
     func family(_ cell: CellConfig, generation: Int = 1) -> Double {
       guard generation <= deepestSubCell else { return 1 }
       return cell.starts.reduce(1) { total, name in

@@ -8,7 +8,7 @@ extension EffectScene {
   /// window moves them); those placed at a click stay at its point. A reading earlier than the
   /// latest emits nothing: emission only moves forward, and what was born after it is already
   /// in the ring, unborn at that reading.
-  public mutating func advance(to time: Seconds, window: Size) {
+  package mutating func advance(to time: Seconds, window: Size) {
     subCellBudget = Self.maximumSubCellBirths
     latest = max(latest, time)
     var budget = Self.maximumBirthsPerStep
@@ -23,13 +23,13 @@ extension EffectScene {
   /// The earliest clock reading drawn exactly: before it, a particle the ring has let go of
   /// would still be visible, or (an hour back) births would wrap into sight. The latest reading
   /// when the ring has let go of something still visible; −infinity before any reading.
-  public var earliestExactReading: Seconds {
+  package var earliestExactReading: Seconds {
     min(latest, max(ring.forgottenUntil, latest - Self.longestRewind))
   }
 
   /// How far before the latest reading a clock may run back at most: half the tick counter's
   /// wrap, less the longest life, so that a particle born later is still unborn there.
-  public static let longestRewind: Seconds =
+  package static let longestRewind: Seconds =
     Double(UInt32.max / 2) / Tick.perSecond - ParticleRecord.maximumLifetime
 
   func isSpent(_ running: RunningEmitter) -> Bool {
@@ -154,12 +154,12 @@ extension EffectScene {
 
   /// The grid an emitter's births are decided on, in seconds of its own time, and the steps a
   /// prewarm takes: a frame at 60 Hz.
-  public static let emissionStep: Seconds = oneFrame
+  package static let emissionStep: Seconds = oneFrame
 
   /// How many particles an emitter of `rate` per second has owed after `u` seconds of emission:
   /// rate·u; for a timed emission of duration D, rate·min(u, D), or with its taper the integral
   /// of rate·(1 − (u/h)²) with h = D/2, which stops growing at h (rate·D/3 in all).
-  public static func births(of rate: PerSecond, emission: Emission, by u: Seconds) -> Double {
+  package static func births(of rate: PerSecond, emission: Emission, by u: Seconds) -> Double {
     switch emission {
     case .burst: return 0
     case .continuous: return rate * u
@@ -172,7 +172,7 @@ extension EffectScene {
   }
 
   /// The taper: the share of its birth rate a timed emitter of `duration` emits at `u`.
-  public static func taper(duration: Seconds, at u: Seconds) -> Double {
+  package static func taper(duration: Seconds, at u: Seconds) -> Double {
     let x = u / (duration / 2)
     return x >= 1 ? 0 : 1 - x * x
   }

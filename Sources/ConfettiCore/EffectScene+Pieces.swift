@@ -7,7 +7,7 @@ extension EffectScene {
   /// `count` particles drawn from every cell of every emitter and every sub-cell in turn (going
   /// on where the last call stopped), each around its emitter's configured position: the
   /// bench's way to load a scene with an effect's particles.
-  public mutating func sample(count: Int, window: Size) -> [ConfettiParticle] {
+  package mutating func sample(count: Int, window: Size) -> [ConfettiParticle] {
     // Every cell of every emitter, then every sub-cell (born where its first emitter sits).
     let cells: [(Int?, CellKey)] =
       config.emitters.indices.flatMap { e in

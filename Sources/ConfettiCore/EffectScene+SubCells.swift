@@ -3,13 +3,13 @@
 
 extension EffectScene {
   /// How many generations of sub-cells a piece may start: a shell, its sparks, their crackle.
-  public static let deepestSubCell = 3
+  package static let deepestSubCell = 3
 
   /// The most sub-cell pieces one ``trigger(_:at:window:time:)`` or one
   /// ``advance(to:window:)`` writes, all generations together: more are not written, so that
   /// no configuration can stall the program making them (the ring keeps only its capacity
   /// anyway).
-  public static let maximumSubCellBirths = 100_000
+  package static let maximumSubCellBirths = 100_000
 
   /// Starts the sub-cells of each of `parents` (pieces of `key` born at `time`): those of
   /// ``CellConfig/onDeath`` where and when the piece ends, those of ``CellConfig/alongFlight``

@@ -16,15 +16,15 @@ import Foundation
 /// (EffectScene+Emission.swift), each piece's birth (+Pieces), sub-cells (+SubCells), the
 /// default capacity (+Capacity), and reduced motion (ReducedMotion.swift). Its state is
 /// internal, for those files; nothing outside the scene changes it.
-public struct EffectScene: Sendable {
-  public let config: EffectConfig
-  public var ring: ParticleRing
+package struct EffectScene: Sendable {
+  package let config: EffectConfig
+  package var ring: ParticleRing
   /// One entry per cell: wind, colour ramp, fade-out and trail spacing.
-  public private(set) var table = CellTable()
+  package private(set) var table = CellTable()
   /// The polygons and images the cells use.
-  public private(set) var shapes = ShapeTable()
+  package private(set) var shapes = ShapeTable()
   /// Replace movement with a short, gentle fade in place (see ``ConfettiParticle/reducedMotion(style:)``).
-  public var reduceMotion: Bool
+  package var reduceMotion: Bool
   var random: SplitMix64
   /// The scene's seed, from which each firing's own stream is derived.
   let seed: UInt64
@@ -43,29 +43,29 @@ public struct EffectScene: Sendable {
   /// beyond what the ring holds.
   var unmade = 0
   /// The latest clock reading the scene was advanced to (−infinity before the first).
-  public internal(set) var latest: Seconds = -.infinity
+  package internal(set) var latest: Seconds = -.infinity
   /// How long after the latest reading particles that have ended are kept, in seconds, so that
   /// a clock run backwards draws them again. Default 0: freed as they end.
-  public var history: Seconds = 0
+  package var history: Seconds = 0
 
   /// The most emitters emitting at once. Starting another stops the oldest one a click or a key
   /// started; the effect's own start emitters are stopped only when nothing else is left.
-  public static let maximumRunning = 64
+  package static let maximumRunning = 64
   /// The most emission time one call to ``advance(to:window:)`` covers; the rest is dropped. A
   /// second: a window's slow first frames (shaders compiling) lose nothing, and a window left
   /// minimised for an hour makes up one second, not an hour.
-  public static let longestStep: Seconds = 1
+  package static let longestStep: Seconds = 1
   /// The most particles born in one call to ``advance(to:window:)``.
-  public static let maximumBirthsPerStep = 20_000
+  package static let maximumBirthsPerStep = 20_000
 
   /// How many pieces the effect promised but does not show: those a full ring let go of before
   /// their end (its capacity is too small for the effect; see ``ParticleRing/displaced``), those
   /// of a burst beyond the ring's capacity (never made), and those owed beyond
   /// ``maximumBirthsPerStep``. 0 when everything promised is drawn. Time a
   /// stall drops (``longestStep``) is not counted: nothing is owed for it.
-  public var dropped: Int { ring.displaced + unmade }
+  package var dropped: Int { ring.displaced + unmade }
 
-  public init(config: EffectConfig, capacity: Int, seed: UInt64, reduceMotion: Bool = false)
+  package init(config: EffectConfig, capacity: Int, seed: UInt64, reduceMotion: Bool = false)
     throws(ConfigError)
   {
     self.config = config
@@ -140,13 +140,13 @@ public struct EffectScene: Sendable {
   }
 
   /// Whether any emitter is still emitting (the window must keep drawing).
-  public var isEmitting: Bool { !running.isEmpty }
+  package var isEmitting: Bool { !running.isEmpty }
 
   /// How many emitters are emitting.
-  public var runningCount: Int { running.count }
+  package var runningCount: Int { running.count }
 
   /// Whether the effect has emitters with `trigger`.
-  public func has(_ trigger: EmitterTrigger) -> Bool {
+  package func has(_ trigger: EmitterTrigger) -> Bool {
     config.emitters.contains { $0.trigger == trigger }
   }
 
@@ -162,7 +162,7 @@ public struct EffectScene: Sendable {
   /// Starts every emitter with `trigger` at `time`: a click's at `pointer`, the others (and a
   /// click's where there is no pointer) at their configured position in a window of `window`.
   /// Bursts are born at once; timed and continuous emitters start emitting.
-  public mutating func trigger(
+  package mutating func trigger(
     _ trigger: EmitterTrigger, at pointer: Point? = nil, window: Size, time: Seconds
   ) {
     subCellBudget = Self.maximumSubCellBirths
@@ -205,11 +205,11 @@ public struct EffectScene: Sendable {
   /// Forgets every particle and stops every emitter, or, `keepingStartEmitters`, only those a
   /// click or a key started: the effect's own start emitters (fire's flames, snow) go on.
   /// Stops every emitter; what was born lives out its life.
-  public mutating func stopEmitting() {
+  package mutating func stopEmitting() {
     running.removeAll()
   }
 
-  public mutating func removeAll(keepingStartEmitters: Bool = false) {
+  package mutating func removeAll(keepingStartEmitters: Bool = false) {
     running.removeAll { !keepingStartEmitters || config.emitters[$0.emitter].trigger != .start }
     ring.removeAll()
   }

@@ -24,55 +24,55 @@
 /// Everything else is bounded and small, where a half float's 11 significant bits are plenty,
 /// but the landing time: the piece must stop on its floor, neither above it nor below, and a half
 /// float's step at 8 s is 4 ms, a point and more of fall.
-public struct ParticleRecord: Equatable, Sendable {
-  public var originX: Float
-  public var originY: Float
-  public var velocityX: Float
-  public var velocityY: Float
+package struct ParticleRecord: Equatable, Sendable {
+  package var originX: Float
+  package var originY: Float
+  package var velocityX: Float
+  package var velocityY: Float
   /// The birth instant as a ``Tick`` raw value.
-  public var birth: UInt32
-  public var accelerationX: Float16
-  public var gravity: Float16
-  public var dragX: Float16
-  public var dragY: Float16
-  public var red: UInt8
-  public var green: UInt8
-  public var blue: UInt8
-  public var alpha: UInt8
-  public var lifetime: Float16
-  public var fade: Float16
-  public var width: Float16
-  public var height: Float16
-  public var rotation: Float16
-  public var spin: Float16
-  public var spread: Float16
-  public var flutterAmplitude: Float16
-  public var flutterFrequency: Float16
-  public var flutterPhase: Float16
-  public var flipFrequency: Float16
-  public var flipPhase: Float16
-  public var shape: UInt8
-  public var flags: UInt8
+  package var birth: UInt32
+  package var accelerationX: Float16
+  package var gravity: Float16
+  package var dragX: Float16
+  package var dragY: Float16
+  package var red: UInt8
+  package var green: UInt8
+  package var blue: UInt8
+  package var alpha: UInt8
+  package var lifetime: Float16
+  package var fade: Float16
+  package var width: Float16
+  package var height: Float16
+  package var rotation: Float16
+  package var spin: Float16
+  package var spread: Float16
+  package var flutterAmplitude: Float16
+  package var flutterFrequency: Float16
+  package var flutterPhase: Float16
+  package var flipFrequency: Float16
+  package var flipPhase: Float16
+  package var shape: UInt8
+  package var flags: UInt8
   /// The index of the particle's entry in the ``CellTable``.
-  public var emitter: UInt8
-  public var trail: UInt8
-  public var scaleSpeed: Float16
-  public var emitterFadeAt: Float16
-  public var landing: Float
+  package var emitter: UInt8
+  package var trail: UInt8
+  package var scaleSpeed: Float16
+  package var emitterFadeAt: Float16
+  package var landing: Float
 
   /// Bit 0 of ``flags``: the piece tumbles (fake 3D flip).
-  public static let flipsFlag: UInt8 = 1
+  package static let flipsFlag: UInt8 = 1
   /// Bit 1 of ``flags``: the size follows the remaining life.
-  public static let shrinksFlag: UInt8 = 2
+  package static let shrinksFlag: UInt8 = 2
   /// Bit 2 of ``flags``: the back face is drawn darker.
-  public static let darkensBackFlag: UInt8 = 4
+  package static let darkensBackFlag: UInt8 = 4
 
   /// The longest lifetime a record may carry, in seconds: far below half the tick wrap
   /// (2³¹ ticks ≈ 34 minutes), so a particle's age is never ambiguous.
-  public static let maximumLifetime: Seconds = 600
+  package static let maximumLifetime: Seconds = 600
 
   /// Packs a particle born at `birth`.
-  public init(_ p: ConfettiParticle, birth: Tick) {
+  package init(_ p: ConfettiParticle, birth: Tick) {
     precondition(p.dragX >= 0 && p.dragY >= 0, "drag cannot be negative")
     precondition(p.lifetime > 0 && p.lifetime <= Self.maximumLifetime, "lifetime out of range")
     originX = Float(p.origin.x)
@@ -115,13 +115,13 @@ public struct ParticleRecord: Equatable, Sendable {
 
   /// The longest diagonal, in points, the piece reaches over its life: its size grown by its
   /// scale speed until it dies (shrinking and trail copies only make it smaller).
-  public var largestDiagonal: Points {
+  package var largestDiagonal: Points {
     let (w, h) = (Double(width), Double(height))
     return (w * w + h * h).squareRoot() * max(1, 1 + Double(scaleSpeed) * Double(lifetime))
   }
 
   /// The particle exactly as the shader sees it: every field widened from its packed form.
-  public var particle: ConfettiParticle {
+  package var particle: ConfettiParticle {
     var p = ConfettiParticle()
     p.origin = Point(x: Double(originX), y: Double(originY))
     p.velocityX = Double(velocityX)
@@ -156,9 +156,9 @@ public struct ParticleRecord: Equatable, Sendable {
 }
 
 /// How one shader attribute is read from a ``ParticleRecord``.
-public struct RecordAttribute: Equatable, Sendable {
+package struct RecordAttribute: Equatable, Sendable {
   /// The element type of each component in the record.
-  public enum Component: Equatable, Sendable {
+  package enum Component: Equatable, Sendable {
     /// 32-bit float, read as float.
     case float32
     /// 16-bit float, read as float.
@@ -172,15 +172,15 @@ public struct RecordAttribute: Equatable, Sendable {
   }
 
   /// The `in` variable's name in the vertex shader.
-  public var name: String
+  package var name: String
   /// The attribute location the GL layer binds that name to before linking.
-  public var location: UInt32
-  public var component: Component
-  public var count: Int
+  package var location: UInt32
+  package var component: Component
+  package var count: Int
   /// Byte offset within the record.
-  public var offset: Int
+  package var offset: Int
 
-  public init(name: String, location: UInt32, component: Component, count: Int, offset: Int) {
+  package init(name: String, location: UInt32, component: Component, count: Int, offset: Int) {
     (self.name, self.location, self.component) = (name, location, component)
     (self.count, self.offset) = (count, offset)
   }
@@ -189,7 +189,7 @@ public struct RecordAttribute: Equatable, Sendable {
 extension ParticleRecord {
   /// The record's attributes: the one place their names, locations and offsets are written.
   /// The GL layer binds these names to these locations before it links any program.
-  public static let attributes: [RecordAttribute] = [
+  package static let attributes: [RecordAttribute] = [
     RecordAttribute(name: "a_origin", location: 0, component: .float32, count: 2, offset: 0),
     RecordAttribute(name: "a_velocity", location: 1, component: .float32, count: 2, offset: 8),
     RecordAttribute(name: "a_birth", location: 2, component: .uint32, count: 1, offset: 16),

@@ -12,19 +12,19 @@
 ///   and `head` is uploaded (one sub-upload, or two across the wrap; none on a steady frame).
 ///
 /// When the ring is full, appending overwrites the oldest records: memory never grows.
-public struct ParticleRing: Sendable {
+package struct ParticleRing: Sendable {
   /// How many records the ring holds.
-  public let capacity: Int
+  package let capacity: Int
   /// The records, by slot.
-  public private(set) var records: [ParticleRecord]
+  package private(set) var records: [ParticleRecord]
   /// The clock time, in seconds, from which each slot's particle is surely dead.
   private var deaths: [Seconds]
   /// The clock time each slot's particle is born at: before it, it is not drawn.
   private var births: [Seconds]
   /// Sequence number of the next record appended.
-  public private(set) var head = 0
+  package private(set) var head = 0
   /// Sequence number of the oldest record that may still be alive.
-  public private(set) var tail = 0
+  package private(set) var tail = 0
   /// Sequence number of the first record not yet uploaded.
   private var uploadedHead = 0
   /// When the record at the tail dies (infinity when the ring is empty): a steady frame's
@@ -32,27 +32,27 @@ public struct ParticleRing: Sendable {
   private var tailDeath = Double.infinity
   /// The longest trail of any record drawn: the copies each draw must make. Forgotten when the
   /// ring empties.
-  public private(set) var longestTrail: UInt8 = 0
+  package private(set) var longestTrail: UInt8 = 0
   /// What the shaders must compute for the records drawn (their shapes, paper shading,
   /// landings; ``ShaderFeatures``): they are compiled without the rest. Forgotten when the ring
   /// empties.
-  public private(set) var features = ShaderFeatures()
+  package private(set) var features = ShaderFeatures()
   /// The largest diagonal, in points, any record drawn reaches over its life
   /// (``ParticleRecord/largestDiagonal``, and a streak's reach): whether every piece fits a
   /// point sprite. Forgotten when the ring empties.
-  public private(set) var largestDiagonal: Points = 0
+  package private(set) var largestDiagonal: Points = 0
   /// The latest death of any record the ring has let go of (reclaimed, overwritten, skipped or
   /// removed): drawn at an earlier reading, the ring's picture may lack that particle.
-  public private(set) var forgottenUntil: Seconds = -.infinity
+  package private(set) var forgottenUntil: Seconds = -.infinity
   /// How many particles were let go of before their end, overwritten by newer ones in a full
   /// ring (or never written, when one batch held more than the ring): the drop-oldest policy's
   /// toll, which a host shows so that a capacity too small is never a silent shortfall.
-  public private(set) var displaced = 0
+  package private(set) var displaced = 0
   /// The latest death of any record in the drawn span (−infinity when it is empty), kept as
   /// records are appended; nil when an overwritten record may have held it (see ``lastDeath``).
   private var latestDeath: Seconds? = -.infinity
 
-  public init(capacity: Int) {
+  package init(capacity: Int) {
     precondition(capacity > 0, "a ring holds at least one record")
     self.capacity = capacity
     let empty = ParticleRecord(ConfettiParticle(), birth: Tick(rawValue: 0))
@@ -62,13 +62,13 @@ public struct ParticleRing: Sendable {
   }
 
   /// How many records may still be alive: the length of the span that is drawn.
-  public var drawnCount: Int { head - tail }
+  package var drawnCount: Int { head - tail }
 
   /// Appends particles born at clock time `time`, overwriting the oldest records if full.
   /// `table` holds their emitters' styles, which say how long each stays visible (fade-out,
   /// trail).
   /// Of a batch larger than the ring only the last `capacity` particles are kept.
-  public mutating func append(
+  package mutating func append(
     _ particles: [ConfettiParticle], bornAt time: Seconds, table: CellTable = .plain
   ) {
     let birth = Tick(time)
@@ -119,7 +119,7 @@ public struct ParticleRing: Sendable {
 
   /// Advances the tail over records that are dead at clock time `time`. A record behind a
   /// longer-lived one stays in the drawn span until that one dies too; the shader collapses it.
-  public mutating func reclaim(at time: Seconds) {
+  package mutating func reclaim(at time: Seconds) {
     // After the ring overwrote records, the latest death is found again once, here.
     if latestDeath == nil { latestDeath = lastDeath }
     guard time >= tailDeath else { return }
@@ -131,21 +131,21 @@ public struct ParticleRing: Sendable {
   }
 
   /// The slot ranges that may hold live particles: at most two, empty when nothing is alive.
-  public var drawnSlotRanges: [Range<Int>] { slotRanges(from: tail, to: head) }
+  package var drawnSlotRanges: [Range<Int>] { slotRanges(from: tail, to: head) }
 
   /// The slot ranges appended since the last ``markUploaded()``: at most two.
-  public var pendingUploadRanges: [Range<Int>] {
+  package var pendingUploadRanges: [Range<Int>] {
     slotRanges(from: max(uploadedHead, head - capacity), to: head)
   }
 
   /// Records that everything appended so far is on the GPU.
-  public mutating func markUploaded() {
+  package mutating func markUploaded() {
     uploadedHead = head
   }
 
   /// The number of particles alive at clock time `time`: born by then and not yet gone (a
   /// scan of the drawn span). One born later, already written by its trigger, is not counted.
-  public func aliveCount(at time: Seconds) -> Int {
+  package func aliveCount(at time: Seconds) -> Int {
     (tail..<head).reduce(0) { count, sequence in
       let slot = sequence % capacity
       return count + (births[slot] <= time && deaths[slot] > time ? 1 : 0)
@@ -153,7 +153,7 @@ public struct ParticleRing: Sendable {
   }
 
   /// Forgets every particle (they are no longer drawn); what is on the GPU stays valid.
-  public mutating func removeAll() {
+  package mutating func removeAll() {
     forget(until: lastDeath)
     tail = head
     latestDeath = -.infinity
@@ -164,7 +164,7 @@ public struct ParticleRing: Sendable {
   /// the closed form still draws one (each record's birth, life, fade-out and trail), to a
   /// tick. −infinity when the ring holds none. Constant time, except between an append that
   /// overwrote records and the next ``reclaim(at:)``, which scans the drawn span once.
-  public var lastDeath: Seconds {
+  package var lastDeath: Seconds {
     if let latestDeath { return latestDeath }
     return (tail..<head).reduce(-.infinity) { max($0, deaths[$1 % capacity]) }
   }

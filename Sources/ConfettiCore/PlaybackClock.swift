@@ -15,7 +15,12 @@ public struct PlaybackClock: Sendable {
   public static let holdDelay: Seconds = 0.35
 
   /// Which way a held arrow key runs time.
-  public enum Direction: Sendable { case forward, backward }
+  public enum Direction: Sendable {
+    /// Time runs on.
+    case forward
+    /// Time runs back.
+    case backward
+  }
 
   /// The reading, in ticks since the clock's 0.
   public private(set) var ticks: Int64

@@ -7,12 +7,12 @@ extension ConfettiParticle {
   }
 
   /// How long a particle lives with reduced motion, at most, in seconds.
-  public static let reducedMotionLifetime: Seconds = 1.2
+  package static let reducedMotionLifetime: Seconds = 1.2
 
   /// The particle without movement: it appears where its motion would have carried it after a
   /// quarter second (so a burst still reads as a burst), stays there without spinning, tumbling
   /// or growing, and fades out gently over at most ``reducedMotionLifetime``.
-  public func reducedMotion(style: CellStyle) -> ConfettiParticle {
+  package func reducedMotion(style: CellStyle) -> ConfettiParticle {
     var calm = self
     let glimpse = min(0.25, lifetime / 2)
     var placement = self

@@ -8,37 +8,37 @@
 /// feature present as with none).
 ///
 /// The core only says what is drawn; the GL layer (SpriteProgram) turns it into `#define`s.
-public struct ShaderFeatures: OptionSet, Hashable, Sendable {
-  public var rawValue: UInt32
-  public init(rawValue: UInt32) { self.rawValue = rawValue }
+package struct ShaderFeatures: OptionSet, Hashable, Sendable {
+  package var rawValue: UInt32
+  package init(rawValue: UInt32) { self.rawValue = rawValue }
 
   /// Circles: an ellipse's outline and bounds.
-  public static let circles = ShaderFeatures(rawValue: 1 << 0)
+  package static let circles = ShaderFeatures(rawValue: 1 << 0)
   /// Glows: an ellipse's bounds and light falling off from the centre.
-  public static let glows = ShaderFeatures(rawValue: 1 << 1)
+  package static let glows = ShaderFeatures(rawValue: 1 << 1)
   /// Triangles, stars and a scene's own polygons: the outline's distance, edge by edge.
-  public static let polygons = ShaderFeatures(rawValue: 1 << 2)
+  package static let polygons = ShaderFeatures(rawValue: 1 << 2)
   /// Images: a texture lookup in the atlas.
-  public static let images = ShaderFeatures(rawValue: 1 << 3)
+  package static let images = ShaderFeatures(rawValue: 1 << 3)
   /// Streaks (``CellStyle/stretch``): the closed form once more for the tail, and a capsule.
-  public static let streaks = ShaderFeatures(rawValue: 1 << 4)
+  package static let streaks = ShaderFeatures(rawValue: 1 << 4)
   /// Paper shading of tumbling pieces (``ConfettiParticle/darkensBack``).
-  public static let paper = ShaderFeatures(rawValue: 1 << 5)
+  package static let paper = ShaderFeatures(rawValue: 1 << 5)
   /// Landing on a floor (``ConfettiParticle/landing``): motion frozen from then on.
-  public static let landings = ShaderFeatures(rawValue: 1 << 6)
+  package static let landings = ShaderFeatures(rawValue: 1 << 6)
   /// Twinkling (``CellStyle/twinkle``).
-  public static let twinkles = ShaderFeatures(rawValue: 1 << 7)
+  package static let twinkles = ShaderFeatures(rawValue: 1 << 7)
   /// Fading in (``CellStyle/fadeIn``).
-  public static let fadeIns = ShaderFeatures(rawValue: 1 << 8)
+  package static let fadeIns = ShaderFeatures(rawValue: 1 << 8)
 
   /// Every feature: what a shader compiled for anything at all computes.
-  public static let all: ShaderFeatures = [
+  package static let all: ShaderFeatures = [
     .circles, .glows, .polygons, .images, .streaks, .paper, .landings, .twinkles, .fadeIns,
   ]
 
   /// What drawing `particle` itself takes: its shape, its paper shading, its landing. What its
   /// emitter's style adds is ``CellTable/features``.
-  public init(drawing particle: ConfettiParticle) {
+  package init(drawing particle: ConfettiParticle) {
     self = particle.shape.features
     if particle.flips && particle.darkensBack { insert(.paper) }
     if particle.landing.isFinite { insert(.landings) }
@@ -47,7 +47,7 @@ public struct ShaderFeatures: OptionSet, Hashable, Sendable {
 
 extension CellTable {
   /// What drawing any particle of any of these emitters may take: streaks, twinkles, fade-ins.
-  public var features: ShaderFeatures {
+  package var features: ShaderFeatures {
     styles.reduce(into: []) { features, style in
       if style.stretch > 0 { features.insert(.streaks) }
       if style.twinkle > 0 { features.insert(.twinkles) }
@@ -61,7 +61,7 @@ extension EffectScene {
   /// landings where an emitter has a floor, and what its cell table needs. A renderer
   /// compiled for these up front never builds its program again mid-effect (a hitch on a GPU
   /// driver, the first time a feature appears); more than is drawn only costs speed.
-  public var expectedFeatures: ShaderFeatures {
+  package var expectedFeatures: ShaderFeatures {
     let cells = config.emitters.flatMap(\.cells) + config.subCells
     var features = table.features
     for cell in cells {

@@ -4,50 +4,50 @@ import Foundation
 /// (the triangle and the star built in, a scene's own after them) and images, which the GL layer
 /// packs into one texture atlas. The GPU keeps the polygons as a uniform array; a record names
 /// its outline with one byte (``ParticleShape``).
-public struct ShapeTable: Equatable, Sendable {
+package struct ShapeTable: Equatable, Sendable {
   /// The most corners all polygons together may have (the shader's array).
-  public static let pointCapacity = 128
+  package static let pointCapacity = 128
   /// The most corners one polygon may have.
-  public static let cornerCapacity = 32
+  package static let cornerCapacity = 32
 
   /// A scene's own polygons, each with its corners stretched to [−1, 1] on both axes (y down).
-  public private(set) var polygons: [[SIMD2<Double>]] = []
+  package private(set) var polygons: [[SIMD2<Double>]] = []
   /// A scene's images, in ``ParticleShape/image(_:)`` order: PNG files and texts to draw.
-  public private(set) var images: [ImageSource] = []
+  package private(set) var images: [ImageSource] = []
 
   /// Where an image comes from.
-  public enum ImageSource: Hashable, Sendable {
+  package enum ImageSource: Hashable, Sendable {
     /// A PNG file's path.
     case file(String)
     /// Text or emoji, drawn from the system's fonts.
     case text(String)
   }
 
-  public init() {}
+  package init() {}
 
   /// The triangle: apex up, base down, filling the piece's box.
-  public static let triangle: [SIMD2<Double>] = [SIMD2(0, -1), SIMD2(1, 1), SIMD2(-1, 1)]
+  package static let triangle: [SIMD2<Double>] = [SIMD2(0, -1), SIMD2(1, 1), SIMD2(-1, 1)]
 
   /// The five-pointed star, point up, inner radius 0.45 of the outer.
-  public static let star: [SIMD2<Double>] = (0..<10).map { corner in
+  package static let star: [SIMD2<Double>] = (0..<10).map { corner in
     let angle = Double(corner) * .pi / 5 - .pi / 2
     let radius = corner.isMultiple(of: 2) ? 1 : 0.45
     return SIMD2(radius * cos(angle), radius * sin(angle))
   }
 
   /// The built-in polygons and then the scene's, in the shader's order.
-  public var allPolygons: [[SIMD2<Double>]] { Self.builtInPolygons + polygons }
+  package var allPolygons: [[SIMD2<Double>]] { Self.builtInPolygons + polygons }
 
   /// The outlines every table starts with, in the order of their shape codes.
-  public static let builtInPolygons = [triangle, star]
+  package static let builtInPolygons = [triangle, star]
   /// The most outlines a table holds: the built-in ones (``builtInPolygons``) and a scene's
   /// own (``ParticleShape/polygonCapacity``): the shaders' POLYGONS.
-  public static let outlineCapacity = builtInPolygons.count + ParticleShape.polygonCapacity
+  package static let outlineCapacity = builtInPolygons.count + ParticleShape.polygonCapacity
 
   /// Adds a polygon (corners in any units, y down) and returns its shape, or reuses an equal one.
   /// Throws when it has fewer than 3 or more than ``cornerCapacity`` corners, a flat bounding box
   /// (no width or no height), or the table is full.
-  public mutating func add(polygon corners: [SIMD2<Double>]) throws(ShapeTableError)
+  package mutating func add(polygon corners: [SIMD2<Double>]) throws(ShapeTableError)
     -> ParticleShape
   {
     guard (3...Self.cornerCapacity).contains(corners.count) else {
@@ -72,12 +72,12 @@ public struct ShapeTable: Equatable, Sendable {
   }
 
   /// Adds an image by its file's path and returns its shape, or reuses the same path.
-  public mutating func add(image path: String) throws(ShapeTableError) -> ParticleShape {
+  package mutating func add(image path: String) throws(ShapeTableError) -> ParticleShape {
     try add(.file(path))
   }
 
   /// Adds a text to draw as an image and returns its shape, or reuses the same text.
-  public mutating func add(text: String) throws(ShapeTableError) -> ParticleShape {
+  package mutating func add(text: String) throws(ShapeTableError) -> ParticleShape {
     try add(.text(text))
   }
 
@@ -92,12 +92,12 @@ public struct ShapeTable: Equatable, Sendable {
 }
 
 /// Why a shape does not fit the table.
-public enum ShapeTableError: Error, Equatable, CustomStringConvertible {
+package enum ShapeTableError: Error, Equatable, CustomStringConvertible {
   case polygonCorners(Int)
   case flatPolygon
   case full(String)
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .polygonCorners(let count):
       "a polygon needs 3 to \(ShapeTable.cornerCapacity) corners, not \(count)"

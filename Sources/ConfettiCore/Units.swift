@@ -7,7 +7,7 @@ public typealias Seconds = Double
 
 /// One frame at 60 Hz, the one frame rate everything steps at: the grid emission decides
 /// births on, a render's scene steps, the window's frame step, and the bench's frames.
-public let oneFrame: Seconds = 1.0 / 60
+package let oneFrame: Seconds = 1.0 / 60
 
 /// Speeds in points per second. "Up" is a negative y speed (y grows downward, as on screen).
 public typealias PointsPerSecond = Double
@@ -26,9 +26,12 @@ public typealias Radians = Double
 
 /// A size in points.
 public struct Size: Equatable, Sendable {
+  /// Across, in points.
   public var width: Points
+  /// Down, in points.
   public var height: Points
 
+  /// A size of `width` by `height` points.
   public init(width: Points, height: Points) {
     self.width = width
     self.height = height
@@ -37,9 +40,12 @@ public struct Size: Equatable, Sendable {
 
 /// A position in window points.
 public struct Point: Equatable, Sendable {
+  /// From the left edge, in points.
   public var x: Points
+  /// From the top edge, in points (y grows downward).
   public var y: Points
 
+  /// The point `x` points from the left and `y` from the top.
   public init(x: Points, y: Points) {
     self.x = x
     self.y = y

@@ -95,7 +95,7 @@ public final class OffscreenTarget {
 extension OffscreenTarget {
   /// Draws `ring` as `renderer` sees it at clock `now`, over `background`, in a window of
   /// `window` points spread over this target, and reads the picture back.
-  public func snapshot(
+  package func snapshot(
     of ring: inout ParticleRing, at now: Tick, window: Size, renderer: ParticleRenderer,
     background: RGBA8 = GLFrame.background
   ) throws -> RGBAImage {

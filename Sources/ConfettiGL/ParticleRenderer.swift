@@ -16,11 +16,11 @@ import ConfettiImage
 /// ``GLStatePolicy/cache`` a draw leaves its own state set instead, for the next one. GL objects are deleted by
 /// ``release()`` or deinit, on the context that was current when the renderer was made, which
 /// must be current then too.
-public final class ParticleRenderer {
+package final class ParticleRenderer {
   /// How many records the GPU buffer holds.
-  public let capacity: Int
+  package let capacity: Int
   /// What has been sent to the GPU since the last ``resetMeter()``.
-  public private(set) var meter = UploadMeter()
+  package private(set) var meter = UploadMeter()
 
   private let sprites: SpriteProgram
   private var program: ShaderProgram { sprites.program }
@@ -42,7 +42,7 @@ public final class ParticleRenderer {
   /// Whether the host's GL state is saved and restored around every call, or the renderer's
   /// own kept between calls (``GLStatePolicy``). Changing it sets the whole state again at the
   /// next draw.
-  public var statePolicy = GLStatePolicy.restore {
+  package var statePolicy = GLStatePolicy.restore {
     didSet { resetStateCache() }
   }
   /// Under ``GLStatePolicy/cache``: what the last draw left set, everything a steady frame
@@ -62,13 +62,13 @@ public final class ParticleRenderer {
   private static let capturedFloats = 14
 
   /// The widest and tallest image a shape table may hold, in pixels.
-  public static let largestImage = ShapeUniforms.largestImage
+  package static let largestImage = ShapeUniforms.largestImage
 
   /// The most particles one renderer holds: its records must fit one GL buffer (2 GiB).
-  public static let maximumCapacity = Int(Int32.max) / MemoryLayout<ParticleRecord>.stride
+  package static let maximumCapacity = Int(Int32.max) / MemoryLayout<ParticleRecord>.stride
 
   /// Throws unless `capacity` records fit one GL buffer. Call it before building a ring that big.
-  public static func check(capacity: Int) throws {
+  package static func check(capacity: Int) throws {
     guard (1...maximumCapacity).contains(capacity) else {
       throw GLError.tooLarge(
         "\(capacity) particles do not fit: the records of 1 to \(maximumCapacity) particles "
@@ -82,7 +82,7 @@ public final class ParticleRenderer {
   /// and the cell table need, by building the program again: pass an effect's
   /// ``EffectScene/expectedFeatures`` to have that never happen mid-effect). If it fails,
   /// nothing it created is left behind.
-  public convenience init(
+  package convenience init(
     capacity: Int, info: GLInfo, primitive: SpritePrimitive = .auto,
     features: ShaderFeatures = []
   ) throws {
@@ -95,7 +95,7 @@ public final class ParticleRenderer {
   /// `auto`, which depends on the GL), compiled for `features`, links them on a GL that draws
   /// points as whole-pixel squares (a compatibility profile) or as sprites: ready to compile on
   /// their own (a port's starting point; `confetti shaders` prints them).
-  public static func shaderSources(
+  package static func shaderSources(
     features: ShaderFeatures, primitive: SpritePrimitive, wholePixelPoints: Bool = false
   ) -> (vertex: String, fragment: String) {
     let sources = SpriteProgram.sources(
@@ -154,7 +154,7 @@ public final class ParticleRenderer {
 
   /// Deletes every GL object of the renderer now, on the current context (deinit does it
   /// otherwise). The renderer must not be used afterwards; calling this again does nothing.
-  public func release() {
+  package func release() {
     guard !released else { return }
     released = true
     ContextStateOwner.forget(ObjectIdentifier(self))
@@ -178,7 +178,7 @@ public final class ParticleRenderer {
 
   /// What the renderer draws particles as now: ``SpritePrimitive/points`` or
   /// ``SpritePrimitive/quads`` (which points become for good once a piece is too big for them).
-  public var primitive: SpritePrimitive { sprites.primitive }
+  package var primitive: SpritePrimitive { sprites.primitive }
 
   /// What the shaders are compiled to compute now (they gain features as the records and the
   /// emitter table need them).
@@ -189,12 +189,12 @@ public final class ParticleRenderer {
   }
 
   /// Starts counting uploads afresh.
-  public func resetMeter() {
+  package func resetMeter() {
     meter = UploadMeter()
   }
 
   /// Sends the records appended to `ring` since the last upload: one write per contiguous range.
-  public func upload(from ring: inout ParticleRing) throws {
+  package func upload(from ring: inout ParticleRing) throws {
     checkUsable()
     precondition(ring.capacity == capacity, "the ring and the GPU buffer must match slot for slot")
     try HostGLState.preserving(drawingOn: nil) { try sendPendingRecords(of: &ring) }
@@ -218,7 +218,7 @@ public final class ParticleRenderer {
 
   /// Sends the shape table (polygons, and the images decoded from its paths, in order) if it
   /// differs from the last one sent.
-  public func setShapeTable(_ table: ShapeTable, images: [RGBAImage]) throws {
+  package func setShapeTable(_ table: ShapeTable, images: [RGBAImage]) throws {
     checkUsable()
     // A new atlas replaces the texture a kept state binds.
     resetStateCache()
@@ -229,7 +229,7 @@ public final class ParticleRenderer {
 
   /// Sends the cell table (wind, colour ramps, fade-outs, trail spacing) if it differs from
   /// the last one sent: a steady frame sends nothing.
-  public func setCellTable(_ table: CellTable) {
+  package func setCellTable(_ table: CellTable) {
     checkUsable()
     guard table != cellTable else { return }
     cellTable = table
@@ -260,7 +260,7 @@ public final class ParticleRenderer {
 
   /// Forgets the state the last draw left set, under ``GLStatePolicy/cache``: the next draw
   /// sets it all again. Call it after changing the context's state between draws.
-  public func resetStateCache() {
+  package func resetStateCache() {
     keptState = nil
   }
 
@@ -269,7 +269,7 @@ public final class ParticleRenderer {
   /// ``GLStatePolicy/restore``, to the host's scissor box where the host has scissoring on).
   /// Records appended to the ring since the last upload are sent first. The host's GL state is
   /// left as it was, or, under ``GLStatePolicy/cache``, as the renderer needs it.
-  public func draw(
+  package func draw(
     _ ring: inout ParticleRing, at now: Tick, in rect: PixelRect, window: Size
   ) throws {
     checkUsable()
@@ -325,7 +325,7 @@ public final class ParticleRenderer {
   /// Runs the vertex shader over `slots` at clock `now` and returns what it computed for each
   /// slot: the GPU half of the parity tests. Nothing is rasterised. With `trailCopies` k > 0,
   /// every slot is also run as trail copies 1…k: copy c of slot s is at c · slots.count + s.
-  public func capture(slots: Range<Int>, at now: Tick, trailCopies: Int = 0) throws
+  package func capture(slots: Range<Int>, at now: Tick, trailCopies: Int = 0) throws
     -> [CapturedParticle]
   {
     checkUsable()
@@ -402,24 +402,24 @@ public final class ParticleRenderer {
 }
 
 /// What the vertex shader computed for one particle, read back by transform feedback.
-public struct CapturedParticle: Equatable, Sendable {
+package struct CapturedParticle: Equatable, Sendable {
   /// A copy that is not drawn.
   static let hidden = CapturedParticle(
     position: Point(x: 0, y: 0), rotation: 0, widthScale: 0, opacity: 0,
     size: Size(width: 0, height: 0), color: .zero, tail: Point(x: 0, y: 0))
 
   /// The centre, in window points.
-  public var position: Point
+  package var position: Point
   /// The angle, in degrees clockwise.
-  public var rotation: Degrees
+  package var rotation: Degrees
   /// How much the tumble narrows the piece: 1 face on, down to the flip floor.
-  public var widthScale: Double
+  package var widthScale: Double
   /// From 0 (gone) to 1.
-  public var opacity: Double
+  package var opacity: Double
   /// The apparent size in points.
-  public var size: Size
+  package var size: Size
   /// Red, green, blue, alpha after the emitter's colour ramp.
-  public var color: SIMD4<Double>
+  package var color: SIMD4<Double>
   /// A streak's tail, in window points: where it was its stretch ago (its centre otherwise).
-  public var tail: Point
+  package var tail: Point
 }

@@ -3,11 +3,11 @@ import ConfettiCore
 import Foundation
 
 /// A shader's text and the file it came from (for error messages).
-public struct ShaderSource: Sendable {
-  public var fileName: String
-  public var text: String
+package struct ShaderSource: Sendable {
+  package var fileName: String
+  package var text: String
 
-  public init(fileName: String, text: String) {
+  package init(fileName: String, text: String) {
     self.fileName = fileName
     self.text = text
   }
@@ -17,7 +17,7 @@ public struct ShaderSource: Sendable {
   /// `#include "file"` line replaced by that file of the folder (GLSL has no include of its
   /// own). A compiler message about an included line names source string 1, 2, … in the order
   /// of the includes, with the line number in that file.
-  public static func embedded(_ fileName: String) -> ShaderSource {
+  package static func embedded(_ fileName: String) -> ShaderSource {
     var included = 0
     let lines = text(of: fileName).split(separator: "\n", omittingEmptySubsequences: false)
     let expanded = lines.enumerated().flatMap { number, line -> [Substring] in
@@ -41,7 +41,7 @@ public struct ShaderSource: Sendable {
 
   /// The same source with `#define NAME` (or `#define NAME VALUE`) lines after its `#version`
   /// line; the compiler's line numbers stay those of the file.
-  public func defining(_ definitions: [String]) -> ShaderSource {
+  package func defining(_ definitions: [String]) -> ShaderSource {
     guard !definitions.isEmpty else { return self }
     var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
     let at = lines.first?.hasPrefix("#version") == true ? 1 : 0
@@ -52,9 +52,9 @@ public struct ShaderSource: Sendable {
 }
 
 /// A linked GL program whose compile and link status has been checked.
-public final class ShaderProgram {
+package final class ShaderProgram {
   /// The GL program's name; 0 once released.
-  public private(set) var id: GLuint
+  package private(set) var id: GLuint
 
   /// Compiles and links `vertex` and `fragment`.
   ///
@@ -62,7 +62,7 @@ public final class ShaderProgram {
   ///   - attributes: bound by name to their locations before linking, so the shader needs no
   ///     `layout(location = …)` and the record's layout is written in one place.
   ///   - feedbackVaryings: vertex outputs to capture with transform feedback (interleaved).
-  public init(
+  package init(
     vertex: ShaderSource, fragment: ShaderSource, attributes: [RecordAttribute] = [],
     feedbackVaryings: [String] = []
   ) throws {
@@ -104,13 +104,13 @@ public final class ShaderProgram {
   }
 
   /// Deletes the GL program now (deinit does it otherwise); the program must not be used again.
-  public func release() {
+  package func release() {
     if id != 0 { epoxy_glDeleteProgram(id) }
     id = 0
   }
 
   /// The location of a uniform; -1 (ignored by glUniform*) if the linker removed it.
-  public func uniform(_ name: String) -> GLint {
+  package func uniform(_ name: String) -> GLint {
     epoxy_glGetUniformLocation(id, name)
   }
 
