@@ -1,5 +1,3 @@
-import Confetti
-import ConfettiBench
 import ConfettiCore
 import ConfettiGL
 import ConfettiImage
@@ -7,12 +5,20 @@ import Foundation
 
 /// Median frame time (solid) and application CPU time per frame (dashed) against particle
 /// count on log–log axes, one colour per mode, as SVG.
-struct SweepPlot {
+package struct SweepPlot {
   /// The modes, in the legend's order.
-  var labels: [String]
-  var points: [(count: Int, medians: [String: (frame: Double, app: Double)])]
-  var renderer: String
-  var size: PixelSize
+  package var labels: [String]
+  package var points: [(count: Int, medians: [String: (frame: Double, app: Double)])]
+  package var renderer: String
+  package var size: PixelSize
+
+  /// A plot of `points` (each count's medians by mode), its legend in the order of `labels`.
+  package init(
+    labels: [String], points: [(count: Int, medians: [String: (frame: Double, app: Double)])],
+    renderer: String, size: PixelSize
+  ) {
+    (self.labels, self.points, self.renderer, self.size) = (labels, points, renderer, size)
+  }
 
   /// The smallest time the figures show, in milliseconds: they are rounded to a microsecond.
   static let resolution = 0.001
@@ -21,11 +27,11 @@ struct SweepPlot {
     "#ff9500", "#ffcc00", "#a2845e", "#007aff", "#5856d6", "#8e8e93", "#34c759",
   ]
 
-  func write(to path: String) throws {
+  package func write(to path: String) throws {
     try OutputFile.write(Data(render().utf8), to: path)
   }
 
-  func render() -> String {
+  package func render() -> String {
     let (width, height) = (720.0, 440.0)
     let (left, right, top, bottom) = (70.0, 170.0, 40.0, 50.0)
     let counts = points.map { Double($0.count) }
