@@ -91,16 +91,7 @@ public struct Effect: Sendable {
           throw EffectError("cannot draw the text shape \(text.debugDescription): \(error)")
         }
       }
-      let url: URL
-      if path.hasPrefix("/") {
-        url = URL(fileURLWithPath: path)
-      } else if let imageFolder {
-        url = imageFolder.appending(path: path)
-      } else {
-        throw EffectError(
-          "the image \(path) has no folder to be found in: give the effect an image folder, "
-            + "or load it from a file")
-      }
+      let url = try imageURL(path)
       do {
         return try PNG.read(url, largest: ParticleRenderer.largestImage)
       } catch {
@@ -109,18 +100,41 @@ public struct Effect: Sendable {
     }
   }
 
-  /// The configuration file at `path`, as UTF-8 text: every failure is the system's own reason
-  /// (a symbolic link loop, a permission) or "it is not UTF-8 text", never Foundation's.
-  /// The picture files the effect's shapes name, as found (relative ones in ``imageFolder``):
-  /// files a command that writes must not write over.
-  package var imageFiles: [String] {
+  /// Where the picture file `path` of a shape is read: as it is when it is absolute, else in
+  /// ``imageFolder``; throws when it is relative and the effect has no folder (JSON text).
+  package func imageURL(_ path: String) throws -> URL {
+    if path.hasPrefix("/") { return URL(fileURLWithPath: path) }
+    guard let imageFolder else {
+      throw EffectError(
+        "the image \(path) is named relative to no folder: load the effect from a file (its "
+          + "images are found beside it), give it an image folder, or name the image in full")
+    }
+    return imageFolder.appending(path: path)
+  }
+
+  /// The picture paths the effect's shapes name, as written.
+  private var imagePaths: [String] {
     let cells = config.emitters.flatMap(\.cells) + config.subCells
     return cells.flatMap(\.shapes).compactMap { shape in
       guard case .image(let path) = shape else { return nil }
-      if path.hasPrefix("/") { return path }
-      return imageFolder?.appending(path: path).path
+      return path
     }
   }
+
+  /// Throws, as drawing would, when a picture is named relative to no folder: a check that
+  /// reads no file.
+  package func checkImagesCanBeFound() throws {
+    for path in imagePaths { _ = try imageURL(path) }
+  }
+
+  /// The picture files the effect's shapes name, as found (relative ones in ``imageFolder``):
+  /// files a command that writes must not write over.
+  package var imageFiles: [String] {
+    imagePaths.compactMap { try? imageURL($0).path }
+  }
+
+  /// The configuration file at `path`, as UTF-8 text: every failure is the system's own reason
+  /// (a symbolic link loop, a permission) or "it is not UTF-8 text", never Foundation's.
 
   private static func readText(_ path: String) throws -> String {
     func failure(_ reason: String) -> EffectError {

@@ -74,9 +74,11 @@ private func startCelebration(
   if let given = options?.pointee {
     // The effect is checked here (one of the three, UTF-8, a good effect), as confetti_create
     // checks it: a bad one is this call's CONFETTI_ERROR_EFFECT, not the overlay's failure later.
-    _ = try effect(
+    // A JSON effect has no folder: an image it names relative to one is refused here too.
+    try effect(
       preset: given.preset, json: given.json, path: given.path,
-      fallback: Celebration.defaultPreset)
+      fallback: Celebration.defaultPreset
+    ).checkImagesCanBeFound()
     asked.preset = try given.preset.map { try text($0, "the preset's name") }
     asked.json = try given.json.map { try text($0, "the effect's JSON") }
     asked.path = try given.path.map { try text($0, "the effect's path") }

@@ -78,12 +78,6 @@ struct EffectOptions: ParsableArguments {
     return wantsReducedMotion || DesktopMotion.isReduced(in: environment)
   }
 
-  /// These options as they are typed, for another confetti process (confetti run's overlay).
-  var commandLine: [String] {
-    (preset.map { ["--preset", $0] } ?? []) + (config.map { ["--config", $0] } ?? [])
-      + (reduceMotion ? ["--reduce-motion"] : []) + ["--primitive", primitive.rawValue]
-  }
-
   /// The files a command reads for `loaded` (this effect, loaded): its configuration file and
   /// the pictures it names. What the command writes must be none of them.
   func files(of loaded: Effect) -> [String] {

@@ -39,13 +39,6 @@ struct OverlayOptions: ParsableArguments {
     }
   }
 
-  /// These options as they are typed, for another confetti process (confetti run's overlay).
-  var commandLine: [String] {
-    (monitor.map { ["--monitor", String($0)] } ?? []) + (loop ? ["--loop"] : [])
-      + (duration.map { ["--duration", String($0)] } ?? [])
-      + (snapshot.map { ["--snapshot", $0] } ?? [])
-  }
-
   var isGiven: Bool { monitor != nil || loop || snapshot != nil || duration != nil }
 
   var settings: Overlay.Settings {
@@ -88,15 +81,31 @@ struct OverlayCommand: ParsableCommand {
   @Option(help: .hidden)
   var exitAfter: Double?
 
+  /// A JSON effect handed over in a file that is not its home (a celebration's): as the
+  /// library's JSON effects, its relative image paths are found nowhere, not beside the file.
+  @Option(help: .hidden)
+  var jsonFile: String?
+
   /// The `confetti run` that started this overlay: it ends when that process does.
   @Option(help: .hidden)
   var parent: Int32?
 
   func validate() throws {
+    if jsonFile != nil, effect.preset != nil || effect.config != nil {
+      throw ValidationError("give --json-file alone, without --preset or --config")
+    }
     let most = ConfettiSystem.maximumCapacity
     guard (1...most).contains(capacity) else {
       throw ValidationError("--capacity must be between 1 and \(most), not \(capacity)")
     }
+  }
+
+  /// The effect: the handed-over JSON, else as the effect options say.
+  private func loadEffect() throws -> Effect {
+    guard let jsonFile else { return try effect.load(fallback: Celebration.defaultPreset) }
+    var loaded = try Effect(contentsOfFile: jsonFile)
+    loaded.imageFolder = nil
+    return loaded
   }
 
   func run() throws {
@@ -108,7 +117,7 @@ struct OverlayCommand: ParsableCommand {
       try show(
         WindowSettings(
           size: PixelSize(width: 1, height: 1), capacity: capacity, seed: seed,
-          effect: try effect.load(fallback: Celebration.defaultPreset),
+          effect: try loadEffect(),
           configPath: effect.config, reduceMotion: effect.wantsReducedMotionOnScreen,
           primitive: effect.primitive, vsync: true, exitAfter: exitAfter,
           overlay: overlay.settings))

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CProcess
+import ConfettiCelebration
 import Foundation
 
 /// `confetti run [OPTIONS] -- COMMAND [ARGUMENTS…]`: runs the command as the shell would, then,
@@ -53,31 +54,35 @@ struct RunCommand: ParsableCommand {
     celebrate()
   }
 
-  /// The overlay, as a process of its own: whatever becomes of it (no display, no compositor, a
-  /// crash in the window system), the command's status is what confetti returns.
+  /// The overlay, as a celebration of its own process: whatever becomes of it (no display, no
+  /// compositor, a crash in the window system), the command's status is what confetti returns.
   private func celebrate() {
     let environment = ProcessInfo.processInfo.environment
     guard environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil else {
       say("no desktop to celebrate on (DISPLAY is not set); the command succeeded")
       return
     }
-    // It ends with confetti, even when confetti is killed.
-    let arguments =
-      ["overlay", "--seed", String(seed), "--parent", String(getpid())] + effect.commandLine
-      + overlay.commandLine
-    let program = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-    // Every stopping signal sent to confetti alone (SIGINT by kill too) ends the celebration.
-    guard let program,
-      let status = try? ChildProcess.run(
-        [program] + arguments, what: "the overlay",
-        forwarding: ChildProcess.forwarded + ChildProcess.waitedOut)
-    else {
-      say("the celebration could not be started; the command succeeded")
-      return
-    }
-    // 1: the overlay said why in one line itself; Ctrl-C: the person ended it.
-    if status > 128, status != 128 + SIGINT {
-      say("the celebration stopped (signal \(status - 128)); the command succeeded")
+    var options = CelebrationOptions()
+    (options.preset, options.path, options.seed) = (effect.preset, effect.config, seed)
+    (options.monitor, options.duration) = (overlay.monitor, overlay.duration)
+    options.reduceMotion = effect.reduceMotion ? true : nil
+    // Every stopping signal sent to confetti alone (SIGINT by kill too) ends the celebration;
+    // the terminal's Ctrl-C reaches the overlay itself.
+    Interruption.watch()
+    do {
+      let me = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+      let celebration = try Celebration(
+        options, program: me.map { URL(fileURLWithPath: $0) }, environment: nil,
+        temporaryFolder: nil,
+        overlayArguments: ["--primitive", effect.primitive.rawValue]
+          + (overlay.snapshot.map { ["--snapshot", $0] } ?? []))
+      while try !celebration.wait(timeout: 0.1) {
+        if Interruption.caught != nil { celebration.end() }
+      }
+    } catch {
+      // Ended by the person (a stopping signal): nothing to say.
+      guard Interruption.caught == nil else { return }
+      say("\(error); the command succeeded")
     }
   }
 }
@@ -118,13 +123,12 @@ enum ChildProcess {
   }
 
   /// Runs `arguments` (found on PATH) in `environment` (by default confetti's), waits for it and
-  /// returns its status: its exit code, 128 + N when signal N ended it. The signals `forwarding`
-  /// names are passed on to it (from the moment it starts); the others of ``forwarded`` and
-  /// ``waitedOut`` are noted only (``received``). Throws ExitCode 127 or 126, said in one line,
-  /// when it cannot be started.
+  /// returns its status: its exit code, 128 + N when signal N ended it. The signals of
+  /// ``forwarded`` are passed on to it (from the moment it starts); those of ``waitedOut`` are
+  /// noted only (``received``). Throws ExitCode 127 or 126, said in one line, when it cannot be
+  /// started.
   static func run(
-    _ arguments: [String], what: String, environment: [String]? = nil,
-    forwarding: [Int32] = forwarded
+    _ arguments: [String], what: String, environment: [String]? = nil
   ) throws -> Int32 {
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
@@ -143,7 +147,7 @@ enum ChildProcess {
     (lastSignal, pending, running) = (0, 0, 0)
     let previous = (forwarded + waitedOut).map { number in
       let handler: @convention(c) (Int32) -> Void =
-        forwarding.contains(number)
+        forwarded.contains(number)
         ? { number in
           ChildProcess.lastSignal = number
           if ChildProcess.running > 0 {

@@ -9,7 +9,8 @@ public struct CelebrationOptions: Sendable, Equatable {
   public var preset: String?
   /// A configuration file; its images are found beside it.
   public var path: String?
-  /// A configuration as JSON text.
+  /// A configuration as JSON text. It has no folder: an image it names must be named in full
+  /// (as with `Effect(json:)` and the C and Python `json`); give ``path`` for images beside it.
   public var json: String?
   /// Every random draw comes from it.
   public var seed: UInt64 = 1
@@ -144,9 +145,20 @@ public final class Celebration: @unchecked Sendable {
   ///     desktop); by default this process's.
   ///   - temporaryFolder: where a JSON effect is written for the program, until it has ended;
   ///     by default `$TMPDIR`, else /tmp.
-  public init(
+  public convenience init(
     _ options: CelebrationOptions = CelebrationOptions(), program: URL? = nil,
     environment: [String: String]? = nil, temporaryFolder: String? = nil
+  ) throws {
+    try self.init(
+      options, program: program, environment: environment, temporaryFolder: temporaryFolder,
+      overlayArguments: [])
+  }
+
+  /// As the public initialiser, with `overlayArguments` passed on to `confetti overlay` after
+  /// the options' own (`confetti run` passes its drawing options this way).
+  package init(
+    _ options: CelebrationOptions, program: URL?, environment: [String: String]?,
+    temporaryFolder: String?, overlayArguments: [String]
   ) throws {
     try options.check()
     guard let program = program ?? Self.program() else {
@@ -160,7 +172,7 @@ public final class Celebration: @unchecked Sendable {
     if let path = options.path { effect = ["--config", path] }
     if let json = options.json {
       let file = try Self.temporaryFile(holding: json, in: temporaryFolder)
-      effect = ["--config", file]
+      effect = ["--json-file", file]
       effectFile = file
     }
     var arguments = ["overlay", "--seed", String(options.seed), "--parent", String(getpid())]
@@ -169,6 +181,7 @@ public final class Celebration: @unchecked Sendable {
     arguments += options.duration.map { ["--duration", String($0)] } ?? []
     arguments += options.loop ? ["--loop"] : []
     arguments += options.reduceMotion == true ? ["--reduce-motion"] : []
+    arguments += overlayArguments
     var environment = environment ?? ProcessInfo.processInfo.environment
     if options.reduceMotion == false { environment["CONFETTI_REDUCE_MOTION"] = "0" }
     do {

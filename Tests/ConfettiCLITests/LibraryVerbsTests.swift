@@ -74,6 +74,29 @@ final class LibraryVerbsTests: XCTestCase {
     XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [])
   }
 
+  /// JSON text has no folder, in a celebration as in `Effect(json:)`: a picture named relative
+  /// to one is refused, never looked for in the folder the text was written to for the program.
+  func testAJSONEffectsRelativeImageIsRefusedNotFoundWhereItWasWritten() throws {
+    let display = try compositedDisplay()
+    let folder = try temporaryDirectory()
+    try FileManager.default.copyItem(
+      at: repository.appendingPathComponent("docs/examples/heart.png"),
+      to: folder.appendingPathComponent("heart.png"))
+    var options = CelebrationOptions()
+    options.json = """
+      {"name": "hearts", "emitters": [{"trigger": "start", "cells": [{"count": 5,
+        "shapes": [{"image": "heart.png"}]}]}]}
+      """
+    let celebration = try Celebration(
+      options, environment: environment(["DISPLAY": display.name, "WAYLAND_DISPLAY": nil]),
+      temporaryFolder: folder.path)
+    XCTAssertThrowsError(try celebration.wait(timeout: 60)) {
+      XCTAssert($0 is CelebrationError, "\($0)")
+      XCTAssert("\($0)".contains("heart.png is named relative to no folder"), "\($0)")
+    }
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["heart.png"])
+  }
+
   func testRefusedOptionsStartNothing() throws {
     var cases: [(CelebrationOptions, String)] = []
     var options = CelebrationOptions()

@@ -14,6 +14,8 @@ import pytest
 import confetti_gl as confetti
 from conftest import required, wait_for
 
+REPOSITORY = pathlib.Path(__file__).resolve().parents[2]
+
 
 def program(*arguments, **kwargs):
     """`python -m confetti_gl ARGUMENTS`: the wheel's confetti program."""
@@ -279,6 +281,21 @@ def test_a_celebration_shows_over_the_desktop_and_returns_when_it_is_over(deskto
     watcher.join()
     assert seen and seen[0], "the overlay's window appeared while it celebrated"
     wait_for("the overlay's window to go", lambda: desktop.windows() == [])
+
+
+def test_a_json_celebrations_relative_image_is_refused_before_it_starts(tmp_path, monkeypatch):
+    # JSON text has no folder, for a celebration as for a render: the picture is not looked for
+    # in $TMPDIR, where the text is written for the program, even when one is there.
+    (tmp_path / "heart.png").write_bytes((REPOSITORY / "docs/examples/heart.png").read_bytes())
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    effect = ('{"name": "hearts", "emitters": [{"trigger": "start", "cells": [{"count": 5, '
+              '"shapes": [{"image": "heart.png"}]}]}]}')
+    for call in (lambda: confetti.celebrate(json=effect),
+                 lambda: confetti.render(tmp_path / "x.png", json=effect)):
+        with pytest.raises(confetti.EffectError) as raised:
+            call()
+        assert "heart.png is named relative to no folder" in str(raised.value)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["heart.png"]
 
 
 def test_where_there_is_no_desktop_a_celebration_says_why(monkeypatch):
