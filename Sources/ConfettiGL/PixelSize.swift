@@ -1,8 +1,11 @@
 /// A picture's or a window's size in whole pixels.
 public struct PixelSize: Equatable, Sendable, CustomStringConvertible {
+  /// Across, in pixels.
   public var width: Int
+  /// Down, in pixels.
   public var height: Int
 
+  /// A size of `width` by `height` pixels.
   public init(width: Int, height: Int) {
     (self.width, self.height) = (width, height)
   }

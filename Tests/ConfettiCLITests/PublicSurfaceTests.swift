@@ -63,7 +63,7 @@ final class PublicSurfaceTests: XCTestCase {
       "ConfettiExport": (
         [
           "Export", "RenderSettings", "RenderTrigger", "RenderProgress", "RenderResult",
-          "RenderError", "RenderStopped", "VideoFormat", "VideoError",
+          "RenderError", "RenderStopped", "VideoFormat", "VideoError", "PixelSize",
         ],
         ["VideoWriter", "RecordExport", "TailReader", "SpawnError", "SharedState"]
       ),
