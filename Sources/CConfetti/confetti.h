@@ -173,7 +173,8 @@ enum {
 typedef struct confetti_desc {
   /* The effect: at most one of the three. None: the preset "confetti". */
   const char *preset; /* a preset's name: confetti, cannon, snow, fireworks, fire, ... */
-  const char *json;   /* a configuration as JSON text (`confetti presets show snow` prints one) */
+  const char *json;   /* a configuration as JSON text (`confetti presets show snow` prints one);
+                       * it has no folder, so the images it names must be named in full */
   const char *path;   /* a configuration file; its images are found beside it */
   /* The area the effect lives in, in points: greater than 0, at most 1048576. Required. */
   double width;
@@ -294,7 +295,7 @@ confetti_status confetti_dropped_count(const confetti_system *system, int64_t *c
  * it. The overlay ends when the host ends, even killed. Where it cannot be shown (no desktop, no compositing window manager) the call returns
  * CONFETTI_ERROR_DESKTOP with the reason. Zeros mean defaults. */
 typedef struct confetti_celebrate_options {
-  /* The effect: at most one of the three. None: the preset "celebrate". */
+  /* The effect: at most one of the three, as in confetti_desc. None: the preset "celebrate". */
   const char *preset;
   const char *json;
   const char *path;
@@ -348,7 +349,7 @@ confetti_status confetti_celebration_destroy(confetti_celebration *celebration);
 typedef int (*confetti_progress_callback)(int64_t done, int64_t total, void *user);
 
 typedef struct confetti_render_options {
-  /* The effect: at most one of the three. None: the preset "confetti". */
+  /* The effect: at most one of the three, as in confetti_desc. None: the preset "confetti". */
   const char *preset;
   const char *json;
   const char *path;
