@@ -39,12 +39,16 @@
  * from the framebuffer's bottom-left corner, as glViewport takes them.
  *
  * THE GL STATE CONTRACT. (Written here once; the Swift documentation and docs/hosts point
- * here.) confetti_create, confetti_draw and confetti_destroy need the host's OpenGL 3.3 context
- * (core or compatibility profile) current on the calling thread: the same context for a system's
- * whole life, or one that shares its objects. The library can tell when no context is current
- * (an error), not which one is: drawing with another context current uses names that are not the
- * system's, and what happens then is undefined. Each sets every piece of state it needs and
- * restores, before it returns, what it changed:
+ * here.) confetti_create and confetti_draw need the host's OpenGL 3.3 context (core or
+ * compatibility profile) current on the calling thread, the same one for a system's whole life:
+ * a draw with any other context current (EGL's or GLX's), even one that shares the system's
+ * objects, is CONFETTI_ERROR_GL and draws nothing, for vertex arrays are never shared; make a
+ * system on each context that draws. confetti_destroy deletes the system's GL objects when its
+ * own context is current; with another current, or none, it deletes nothing there (another
+ * context's objects of the same names are never touched) and leaves them to their own context,
+ * freed when that is destroyed. A draw into a framebuffer that is not complete is
+ * CONFETTI_ERROR_GL, naming its status, and leaves no GL error. Each call sets every piece of
+ * state it needs and restores, before it returns, what it changed:
  *   - the viewport, the scissor box and test, the colour mask;
  *   - blending: on or off, its functions and equations;
  *   - the capabilities depth test, stencil test, face culling, program point size, rasterizer
@@ -57,7 +61,9 @@
  *     draws with the origin at the lower left, whatever the host's is);
  *   - on a compatibility profile, the point sprite, point smoothing, multisampling and alpha test
  *     capabilities (there its points are squares of whole pixels, the same picture, which Mesa's
- *     llvmpipe draws about 16 % faster than a core profile's point sprites).
+ *     llvmpipe draws about 16 % faster than a core profile's point sprites), unit 0's
+ *     level-of-detail bias (glTexEnv), and, while its pictures are uploaded (at
+ *     confetti_create), the pixel transfer: every channel's scale and bias, and GL_MAP_COLOR.
  * It does not touch the bound framebuffer, depth and stencil functions and masks, the clear
  * colour, other texture units, uniform buffers or sRGB conversion. confetti_draw draws into the
  * framebuffer the host has bound, premultiplied-alpha blended over what is there, clipped to its
@@ -65,8 +71,8 @@
  * calls touch no GL. One thing cannot be restored: a program the host deleted while it was
  * current is gone once confetti has used its own, and no program is left bound. A GL test sets
  * unusual values for each of these, calls every entry point and compares the state item by item.
- * (With CONFETTI_CACHE_GL_STATE a draw leaves its own state instead, and reads no scissor box of
- * the host's: see that flag.)
+ * (With CONFETTI_CACHE_GL_STATE a draw leaves its own state instead, and reads no scissor box or
+ * framebuffer status of the host's: see that flag.)
  *
  * THREADS. A system is used by one thread at a time, the one whose context is current for the
  * GL calls. Different systems may be used on different threads at once. A call made while

@@ -154,19 +154,26 @@ public final class ConfettiSystem {
     release()
   }
 
-  /// Deletes the system's GL objects now, on the current context, which must be the one it
-  /// was created on (deinit does it otherwise, which is too late if the host has destroyed
-  /// its context by then). Calling it again does nothing; drawing afterwards is an error.
+  /// Deletes the system's GL objects now, with the context it was created on current (deinit
+  /// does it otherwise, which is too late if the host has destroyed its context by then). With
+  /// another context current, or none, nothing of it is deleted there: its objects are left to
+  /// their own context, and freed with it. Calling it again does nothing; drawing afterwards is
+  /// an error.
   public func release() {
-    renderer?.release()
-    renderer = nil
+    guard let renderer else { return }
+    if GLInfo.isContextCurrent, renderer.isItsContextCurrent {
+      renderer.release()
+      self.renderer = nil
+    } else {
+      abandon()
+    }
   }
 
   /// Lets go of the system's GL objects without a GL call, for a host whose context is no
   /// longer current: they go with the context. The renderer that names them is kept alive for
   /// good (a few hundred bytes), since deleting it would call the GL; the particles are freed
   /// with the system.
-  package func abandon() {
+  private func abandon() {
     if let renderer { _ = Unmanaged.passRetained(renderer) }
     renderer = nil
   }

@@ -53,8 +53,8 @@ public func confetti_create(
 public func confetti_destroy(_ system: OpaquePointer?) -> confetti_status {
   calling {
     let confetti = try Handles.remove(system)  // refused while another thread uses it
-    // Without a current context, its GL objects are left to the context's own destruction.
-    if GLInfo.isContextCurrent { confetti.release() } else { confetti.abandon() }
+    // Without its own context current, its GL objects are left to that context's destruction.
+    confetti.release()
   }
 }
 

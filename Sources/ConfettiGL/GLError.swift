@@ -15,6 +15,10 @@ public enum GLError: Error, CustomStringConvertible, Equatable {
   case call(String, code: UInt32, file: String, line: UInt)
   /// A request the GL cannot hold (too many particles, too large a picture).
   case tooLarge(String)
+  /// A draw with a context current other than the one the system was made on.
+  case otherContext
+  /// A draw into a framebuffer that is not complete (glCheckFramebufferStatus's `status`).
+  case incompleteFramebuffer(status: UInt32)
 
   public var description: String {
     switch self {
@@ -27,6 +31,14 @@ public enum GLError: Error, CustomStringConvertible, Equatable {
     case .call(let what, let code, let file, let line):
       return "GL error \(glErrorName(code)) after \(what) at \(file):\(line)"
     case .tooLarge(let why): return why
+    case .incompleteFramebuffer(let status):
+      return
+        "the framebuffer bound for drawing is not complete (\(framebufferStatusName(status))): "
+        + "attach what it needs, or bind one that is, before drawing"
+    case .otherContext:
+      return "the OpenGL context current now is not the one this system was made on: make that "
+        + "one current to draw it (vertex arrays are not shared between contexts, even between "
+        + "contexts that share the rest), or make a system on each context"
     }
   }
 }
@@ -62,5 +74,21 @@ extension String {
   fileprivate var trimmed: String {
     split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
       .filter { !$0.isEmpty }.joined(separator: " | ")
+  }
+}
+
+/// glCheckFramebufferStatus's answer by name.
+package func framebufferStatusName(_ status: UInt32) -> String {
+  switch Int32(status) {
+  case GL_FRAMEBUFFER_UNDEFINED: return "GL_FRAMEBUFFER_UNDEFINED: no default framebuffer"
+  case GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT: return "GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT"
+  case GL_FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT:
+    return "GL_FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT: nothing attached"
+  case GL_FRAMEBUFFER_INCOMPLETE_DRAW_BUFFER: return "GL_FRAMEBUFFER_INCOMPLETE_DRAW_BUFFER"
+  case GL_FRAMEBUFFER_INCOMPLETE_READ_BUFFER: return "GL_FRAMEBUFFER_INCOMPLETE_READ_BUFFER"
+  case GL_FRAMEBUFFER_UNSUPPORTED: return "GL_FRAMEBUFFER_UNSUPPORTED"
+  case GL_FRAMEBUFFER_INCOMPLETE_MULTISAMPLE: return "GL_FRAMEBUFFER_INCOMPLETE_MULTISAMPLE"
+  case GL_FRAMEBUFFER_INCOMPLETE_LAYER_TARGETS: return "GL_FRAMEBUFFER_INCOMPLETE_LAYER_TARGETS"
+  default: return "status 0x" + String(status, radix: 16)
   }
 }

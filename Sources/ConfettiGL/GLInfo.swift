@@ -89,6 +89,9 @@ enum WindowSystem {
     return nil
   }
 
+  /// ``currentContext`` as a number, to compare and keep.
+  static var currentContextName: UInt? { currentContext.map { UInt(bitPattern: $0) } }
+
   /// Whether EGL names a context current on this thread that it can no longer answer for (its
   /// display terminated, the context destroyed): EGL_CONTEXT_CLIENT_TYPE cannot be read of it.
   static var eglContextIsDead: Bool {

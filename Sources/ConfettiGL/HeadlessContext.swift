@@ -56,6 +56,20 @@ public final class HeadlessContext {
         + "(libegl-mesa0, libgl1-mesa-dri)")
   }
 
+  /// A second context on `other`'s display that shares its objects (buffers, textures,
+  /// programs; never vertex arrays), of the same profile, made current: a host whose contexts
+  /// share, for the tests.
+  package init(sharingWith other: HeadlessContext) throws {
+    let profile: Profile = other.info.drawsWholePixelPoints ? .compatibility : .core
+    let context = try Self.makeContext(on: other.display, profile: profile, sharing: other.context)
+    guard epoxy_eglMakeCurrent(other.display, nil, nil, context) != 0 else {
+      _ = epoxy_eglDestroyContext(other.display, context)
+      throw GLError.noContext("eglMakeCurrent failed: \(Self.eglError())")
+    }
+    (display, self.context, platform) = (other.display, context, other.platform)
+    info = try GLInfo.requireCurrent()
+  }
+
   deinit {
     if epoxy_eglGetCurrentContext() == context {
       _ = epoxy_eglMakeCurrent(display, nil, nil, nil)
@@ -95,7 +109,9 @@ public final class HeadlessContext {
     return displays
   }
 
-  private static func makeContext(on display: EGLDisplay, profile: Profile) throws -> EGLContext {
+  private static func makeContext(
+    on display: EGLDisplay, profile: Profile, sharing shared: EGLContext? = nil
+  ) throws -> EGLContext {
     var major: EGLint = 0
     var minor: EGLint = 0
     guard epoxy_eglInitialize(display, &major, &minor) != 0 else {
@@ -124,7 +140,7 @@ public final class HeadlessContext {
       ]
       // Without a config, EGL_KHR_no_config_context lets the context be made anyway.
       if let context = epoxy_eglCreateContext(
-        display, configCount > 0 ? config : nil, nil, contextAttributes)
+        display, configCount > 0 ? config : nil, shared, contextAttributes)
       {
         return context
       }

@@ -53,19 +53,17 @@ enum ContextStateOwner {
   /// Each context's owner, by the context's address.
   private static let owners = Mutex<[UInt: ObjectIdentifier]>([:])
 
-  private static var currentContext: UInt? {
-    WindowSystem.currentContext.map { UInt(bitPattern: $0) }
-  }
-
-  /// Whether `renderer` set the state of the current context last.
-  static func isOwned(by renderer: ObjectIdentifier) -> Bool {
-    guard let context = currentContext else { return false }
+  /// Whether `renderer` set the state of `context` (the current one's name) last.
+  static func isOwned(by renderer: ObjectIdentifier, context: UInt?) -> Bool {
+    guard let context else { return false }
     return owners.withLock { $0[context] == renderer }
   }
 
-  /// Notes that `renderer` (nil: none) has set the current context's state.
-  static func claim(for renderer: ObjectIdentifier?) {
-    guard let context = currentContext else { return }
+  /// Notes that `renderer` (nil: none) has set the state of `context` (the current one's name).
+  static func claim(
+    for renderer: ObjectIdentifier?, context: UInt? = WindowSystem.currentContextName
+  ) {
+    guard let context else { return }
     owners.withLock { $0[context] = renderer }
   }
 
@@ -141,6 +139,9 @@ package struct HostGLState: Equatable {
   /// Whether each of ``compatibilityCapabilities`` was enabled, read where a draw turns them off
   /// (``GLInfo/drawsWholePixelPoints``); nil where not read.
   package var compatibilityEnabled: [Bool]? = nil
+  /// Texture unit 0's level-of-detail bias (glTexEnv's), read where a draw sets it
+  /// (``GLInfo/drawsWholePixelPoints``); nil where not read.
+  package var lodBias: GLfloat? = nil
 
   /// The state of the current context now. With `draw`, the GL a sprite draw is about to run
   /// on, the state only such a draw sets there too: the clip origin and depth mode
@@ -163,6 +164,10 @@ package struct HostGLState: Equatable {
     epoxy_glGetIntegerv(GLenum(GL_TEXTURE_BINDING_2D), &texture2D)
     var sampler: GLint = 0
     epoxy_glGetIntegerv(GLenum(GL_SAMPLER_BINDING), &sampler)
+    var lodBias: GLfloat = 0
+    if draw?.drawsWholePixelPoints == true {
+      epoxy_glGetTexEnvfv(GLenum(GL_TEXTURE_FILTER_CONTROL), GLenum(GL_TEXTURE_LOD_BIAS), &lodBias)
+    }
     epoxy_glActiveTexture(GLenum(activeTexture))
     var feedbackBuffer: GLint = 0
     epoxy_glGetIntegeri_v(GLenum(GL_TRANSFORM_FEEDBACK_BUFFER_BINDING), 0, &feedbackBuffer)
@@ -179,7 +184,8 @@ package struct HostGLState: Equatable {
       enabled: enabled, values: values, viewport: viewport, scissorBox: scissorBox,
       colorMask: colorMask, texture2D: texture2D, sampler: sampler,
       feedbackBinding: [Int(feedbackBuffer), Int(range[0]), Int(range[1])], clipControl: clip,
-      compatibilityEnabled: compatibility)
+      compatibilityEnabled: compatibility,
+      lodBias: draw?.drawsWholePixelPoints == true ? lodBias : nil)
   }
 
   /// The current context's value of integer state `name`.
@@ -236,6 +242,9 @@ package struct HostGLState: Equatable {
     epoxy_glActiveTexture(GLenum(GL_TEXTURE0))
     epoxy_glBindTexture(GLenum(GL_TEXTURE_2D), GLuint(texture2D))
     epoxy_glBindSampler(0, GLuint(sampler))
+    if let lodBias {
+      epoxy_glTexEnvf(GLenum(GL_TEXTURE_FILTER_CONTROL), GLenum(GL_TEXTURE_LOD_BIAS), lodBias)
+    }
     epoxy_glActiveTexture(GLenum(value(GL_ACTIVE_TEXTURE)))
     epoxy_glBlendFuncSeparate(
       GLenum(value(GL_BLEND_SRC_RGB)), GLenum(value(GL_BLEND_DST_RGB)),
@@ -259,6 +268,36 @@ package struct HostGLState: Equatable {
     let host = current(drawingOn: draw)
     defer { host.restore() }
     return try body()
+  }
+
+  /// The pixel-transfer settings of a compatibility profile that change pixels on their way to
+  /// a texture: the scale and bias of each channel (neutral at 1 and 0).
+  package static let pixelTransferScales = [
+    GL_RED_SCALE, GL_GREEN_SCALE, GL_BLUE_SCALE, GL_ALPHA_SCALE,
+  ].map { GLenum($0) }
+  package static let pixelTransferBiases = [
+    GL_RED_BIAS, GL_GREEN_BIAS, GL_BLUE_BIAS, GL_ALPHA_BIAS,
+  ].map { GLenum($0) }
+
+  /// Runs `body` (a texture upload) with a compatibility profile's pixel transfer neutral (no
+  /// scale, bias or colour map), then puts the host's back; on a core profile, which has none,
+  /// just runs it.
+  package static func withoutPixelTransfer(on info: GLInfo, _ body: () -> Void) {
+    guard info.drawsWholePixelPoints else { return body() }
+    let names = pixelTransferScales + pixelTransferBiases
+    let saved = names.map { name in
+      var value: GLfloat = 0
+      epoxy_glGetFloatv(name, &value)
+      return value
+    }
+    var mapColor: GLboolean = 0
+    epoxy_glGetBooleanv(GLenum(GL_MAP_COLOR), &mapColor)
+    for name in pixelTransferScales { epoxy_glPixelTransferf(name, 1) }
+    for name in pixelTransferBiases { epoxy_glPixelTransferf(name, 0) }
+    epoxy_glPixelTransferi(GLenum(GL_MAP_COLOR), GLint(GL_FALSE))
+    body()
+    for (name, value) in zip(names, saved) { epoxy_glPixelTransferf(name, value) }
+    epoxy_glPixelTransferi(GLenum(GL_MAP_COLOR), GLint(mapColor))
   }
 
   /// Sets what texture uploads need, whatever the host left: tightly packed rows read from

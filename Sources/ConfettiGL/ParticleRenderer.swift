@@ -38,6 +38,8 @@ package final class ParticleRenderer {
   /// What the records sent so far need the shaders to compute (``ParticleRing/features``).
   private var recordFeatures = ShaderFeatures()
   private var released = false
+  /// The context current when it was made, as the window system names it (nil: unknown).
+  private let madeOn = WindowSystem.currentContextName
 
   /// Whether the host's GL state is saved and restored around every call, or the renderer's
   /// own kept between calls (``GLStatePolicy``). Changing it sets the whole state again at the
@@ -188,6 +190,18 @@ package final class ParticleRenderer {
     precondition(!released, "the renderer was released")
   }
 
+  /// Whether `current` (the current context's name) is the context the renderer was made on, or
+  /// either is unknown (a window system other than EGL and GLX).
+  private func isOnItsContext(_ current: UInt?) -> Bool {
+    guard let madeOn, let current else { return true }
+    return madeOn == current
+  }
+
+  /// Whether the context it was made on is current (or cannot be told apart from the current
+  /// one): only then may ``release()`` delete its objects, whose names on any other context
+  /// are that context's own.
+  package var isItsContextCurrent: Bool { isOnItsContext(WindowSystem.currentContextName) }
+
   /// Starts counting uploads afresh.
   package func resetMeter() {
     meter = UploadMeter()
@@ -276,9 +290,22 @@ package final class ParticleRenderer {
     precondition(ring.capacity == capacity, "the ring and the GPU buffer must match slot for slot")
     // Nothing to send or draw: not a GL call, not even a query.
     guard !ring.pendingUploadRanges.isEmpty || !ring.drawnSlotRanges.isEmpty else { return }
+    // On another context its names are not its objects (vertex arrays are never shared, even
+    // between contexts that share the rest). Asked once: the window system answers from the
+    // thread's own record.
+    let context = WindowSystem.currentContextName
+    guard isOnItsContext(context) else { throw GLError.otherContext }
     let host =
       statePolicy == .restore ? HostGLState.current(drawingOn: info) : nil
     defer { host?.restore() }
+    // A framebuffer that cannot be drawn into is said, not left as the host's GL error (under
+    // the caching policy, whose steady frames ask nothing, it is not looked at).
+    if host != nil {
+      let status = epoxy_glCheckFramebufferStatus(GLenum(GL_DRAW_FRAMEBUFFER))
+      guard status == GLenum(GL_FRAMEBUFFER_COMPLETE) else {
+        throw GLError.incompleteFramebuffer(status: status)
+      }
+    }
     try sendPendingRecords(of: &ring)
     guard !ring.drawnSlotRanges.isEmpty else { return }
     if try sprites.prepare(
@@ -290,7 +317,8 @@ package final class ParticleRenderer {
     let wanted = KeptState(rect: rect, window: window, program: program.id)
     // Kept only while no other renderer has drawn on this context since.
     let steady =
-      host == nil && keptState == wanted && ContextStateOwner.isOwned(by: ObjectIdentifier(self))
+      host == nil && keptState == wanted
+      && ContextStateOwner.isOwned(by: ObjectIdentifier(self), context: context)
     if !steady {
       keptState = nil
       guard sprites.target(rect, window: window, clip: host?.scissorClip, meter: &meter) else {
@@ -301,7 +329,7 @@ package final class ParticleRenderer {
     defer {
       if host == nil {
         keptState = wanted
-        if !steady { ContextStateOwner.claim(for: ObjectIdentifier(self)) }
+        if !steady { ContextStateOwner.claim(for: ObjectIdentifier(self), context: context) }
       }
     }
     try drawSprites(

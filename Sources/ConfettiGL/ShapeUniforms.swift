@@ -29,7 +29,8 @@ final class ShapeUniforms {
 
   /// Sends `table`'s polygons and `images` (its images, decoded, in order) if the table changed.
   func set(
-    _ table: ShapeTable, images: [RGBAImage], program: ShaderProgram, meter: inout UploadMeter
+    _ table: ShapeTable, images: [RGBAImage], program: ShaderProgram, info: GLInfo,
+    meter: inout UploadMeter
   ) throws {
     guard table != self.table else { return }
     precondition(images.count == table.images.count, "one decoded image per path in the table")
@@ -45,9 +46,13 @@ final class ShapeUniforms {
     epoxy_glActiveTexture(GLenum(GL_TEXTURE0))
     epoxy_glBindTexture(GLenum(GL_TEXTURE_2D), atlas)
     HostGLState.resetUnpacking()
-    epoxy_glTexImage2D(
-      GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, GLsizei(width), GLsizei(height), 0, GLenum(GL_RGBA),
-      GLenum(GL_UNSIGNED_BYTE), pixels)
+    // A compatibility profile's pixel transfer (scales, biases, colour maps) would change the
+    // pixels on their way in: off for the upload, the host's put back after.
+    HostGLState.withoutPixelTransfer(on: info) {
+      epoxy_glTexImage2D(
+        GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, GLsizei(width), GLsizei(height), 0, GLenum(GL_RGBA),
+        GLenum(GL_UNSIGNED_BYTE), pixels)
+    }
     epoxy_glGenerateMipmap(GLenum(GL_TEXTURE_2D))
     // Two mipmap levels at most: the padding keeps the images apart down to the second.
     epoxy_glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAX_LEVEL), 2)

@@ -47,7 +47,7 @@ package final class SpriteProgram {
     program = try Self.build(sources, attributes, feedbackVaryings)
     projection = SpriteProjection(info: info)
     setLimits()
-    try shapes.set(ShapeTable(), images: [], program: program, meter: &meter)
+    try shapes.set(ShapeTable(), images: [], program: program, info: info, meter: &meter)
   }
 
   /// Deletes the program and the atlas now; the object must not be used again.
@@ -105,7 +105,7 @@ package final class SpriteProgram {
   package func setShapeTable(_ table: ShapeTable, images: [RGBAImage], meter: inout UploadMeter)
     throws
   {
-    try shapes.set(table, images: images, program: program, meter: &meter)
+    try shapes.set(table, images: images, program: program, info: info, meter: &meter)
   }
 
   /// The viewport ``target(_:window:clip:meter:)`` sets for `rect`.

@@ -296,7 +296,8 @@ private func pointAttribute(_ attribute: RecordAttribute, stride: Int, first: In
 /// sampler object; on a GL with clip control (``GLInfo/hasClipControl``), the clip origin at
 /// the lower left, where the fragment shader's gl_FragCoord expects it; on a compatibility
 /// profile (``GLInfo/drawsWholePixelPoints``), none of
-/// ``HostGLState/compatibilityCapabilities``. Callers save the host's state first
+/// ``HostGLState/compatibilityCapabilities`` and no level-of-detail bias on unit 0 (glTexEnv's,
+/// which would blur the atlas or sharpen it into noise). Callers save the host's state first
 /// (``HostGLState``).
 package func applySpriteState(for info: GLInfo) {
   epoxy_glEnable(GLenum(GL_BLEND))
@@ -314,6 +315,7 @@ package func applySpriteState(for info: GLInfo) {
   }
   if info.drawsWholePixelPoints {
     for capability in HostGLState.compatibilityCapabilities { epoxy_glDisable(capability) }
+    epoxy_glTexEnvf(GLenum(GL_TEXTURE_FILTER_CONTROL), GLenum(GL_TEXTURE_LOD_BIAS), 0)
   }
 }
 

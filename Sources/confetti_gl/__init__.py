@@ -96,7 +96,8 @@ class EffectError(Error):
 
 
 class GLError(Error):
-    """The GL cannot do it: no context current, older than OpenGL 3.3 (CONFETTI_ERROR_GL)."""
+    """The GL cannot do it: no context current, not the context the system was made on, an
+    incomplete framebuffer, older than OpenGL 3.3 (CONFETTI_ERROR_GL)."""
     status = 4
 
 
@@ -338,8 +339,9 @@ class System(_Handle):
     framebuffer rectangle in pixels from its bottom-left corner, as glViewport does.
 
     A System dropped without close() is closed by its finaliser, whenever Python collects it:
-    its GL objects are deleted if a GL context is current on that thread then, and otherwise
-    left to the context's own destruction (a few bytes each). Close it yourself to be sure
+    its GL objects are deleted if the context it was made on is current on that thread then, and
+    otherwise left to that context's own destruction (another context's objects are never
+    touched). Close it yourself to be sure
     which. One thread at a time may use a System: the one whose context is current.
     """
 

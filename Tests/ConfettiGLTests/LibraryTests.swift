@@ -50,6 +50,10 @@ final class LibraryTests: HeadlessGLTestCase {
     epoxy_glActiveTexture(GLenum(GL_TEXTURE0))
     epoxy_glBindTexture(GLenum(GL_TEXTURE_2D), hostTexture)
     epoxy_glBindSampler(0, hostSampler)
+    // And a level-of-detail bias on unit 0, which would blur the atlas.
+    if context.info.drawsWholePixelPoints {
+      epoxy_glTexEnvf(GLenum(GL_TEXTURE_FILTER_CONTROL), GLenum(GL_TEXTURE_LOD_BIAS), 2.5)
+    }
     epoxy_glActiveTexture(GLenum(GL_TEXTURE3))
     epoxy_glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 8)
     epoxy_glPixelStorei(GLenum(GL_UNPACK_ROW_LENGTH), 7)
@@ -87,6 +91,10 @@ final class LibraryTests: HeadlessGLTestCase {
   }
 
   override func tearDown() {
+    if context.info.drawsWholePixelPoints {
+      epoxy_glActiveTexture(GLenum(GL_TEXTURE0))
+      epoxy_glTexEnvf(GLenum(GL_TEXTURE_FILTER_CONTROL), GLenum(GL_TEXTURE_LOD_BIAS), 0)
+    }
     if context.info.hasClipControl {
       epoxy_glClipControl(GLenum(GL_LOWER_LEFT), GLenum(GL_NEGATIVE_ONE_TO_ONE))
     }
@@ -139,6 +147,71 @@ final class LibraryTests: HeadlessGLTestCase {
 
     system.release()
     XCTAssertEqual(hostState(), before, "releasing changed the host's state")
+    XCTAssertEqual(epoxy_glGetError(), GLenum(GL_NO_ERROR))
+  }
+
+  /// A compatibility profile's pixel transfer (channel scales and biases, colour maps) set by
+  /// the host before a system is made, and a level-of-detail bias on texture unit 0, change
+  /// neither the emoji atlas nor a picture, in either state policy; the host's settings are
+  /// still its own afterwards.
+  func testACompatibilityHostsPixelTransferAndLODBiasChangeNoPicture() throws {
+    // (The headless context asks for a compatibility profile first; a core profile has
+    // neither setting.)
+    XCTAssertTrue(context.info.drawsWholePixelPoints, "a compatibility profile")
+    guard context.info.drawsWholePixelPoints else { return }
+    let frame = try OffscreenTarget(width: 160, height: 90, info: context.info)
+    defer { frame.release() }
+    let area = Size(width: 160, height: 90)
+    /// Red scaled to nothing, green biased to full, every colour mapped through one-entry maps
+    /// of 0, and a bias of 4 mip levels; or all of it neutral again.
+    func setHostState(hostile: Bool) {
+      epoxy_glPixelTransferf(GLenum(GL_RED_SCALE), hostile ? 0 : 1)
+      epoxy_glPixelTransferf(GLenum(GL_GREEN_BIAS), hostile ? 1 : 0)
+      epoxy_glPixelTransferi(GLenum(GL_MAP_COLOR), GLint(hostile ? GL_TRUE : GL_FALSE))
+      epoxy_glActiveTexture(GLenum(GL_TEXTURE0))
+      epoxy_glTexEnvf(
+        GLenum(GL_TEXTURE_FILTER_CONTROL), GLenum(GL_TEXTURE_LOD_BIAS), hostile ? 4 : 0)
+    }
+    /// The host's settings now: red scale, green bias, colour mapping, unit 0's bias.
+    func hostSettings() -> [Float] {
+      var values: [GLfloat] = [0, 0, 0, 0]
+      epoxy_glGetFloatv(GLenum(GL_RED_SCALE), &values[0])
+      epoxy_glGetFloatv(GLenum(GL_GREEN_BIAS), &values[1])
+      epoxy_glGetFloatv(GLenum(GL_MAP_COLOR), &values[2])
+      epoxy_glActiveTexture(GLenum(GL_TEXTURE0))
+      epoxy_glGetTexEnvfv(
+        GLenum(GL_TEXTURE_FILTER_CONTROL), GLenum(GL_TEXTURE_LOD_BIAS), &values[3])
+      return values
+    }
+    /// A frame of the emoji preset, the system made and drawn under the host's settings (hostile
+    /// or not), read back with them neutral (they would change the reading too).
+    func picture(_ policy: GLStatePolicy, hostile: Bool) throws -> RGBAImage {
+      setHostState(hostile: hostile)
+      let system = try ConfettiSystem(preset: "emoji", size: area, seed: 5)
+      defer { system.release() }
+      system.glStatePolicy = policy
+      system.trigger(.start, time: 1)
+      system.trigger(.click, at: Point(x: 80, y: 45), time: 1)
+      frame.bind()
+      epoxy_glDisable(GLenum(GL_SCISSOR_TEST))
+      GLFrame.clear(to: GLFrame.background)
+      try system.draw(in: frame.rect, time: 1.3)
+      if hostile {
+        // A caching draw keeps its own bias (0) on the context, as it keeps all of its state.
+        let expected: [Float] = [0, 1, 1, policy == .restore ? 4 : 0]
+        XCTAssertEqual(hostSettings(), expected, "the host's settings after a \(policy) draw")
+      }
+      setHostState(hostile: false)
+      return try frame.read()
+    }
+    func differences(_ a: RGBAImage, _ b: RGBAImage) -> Int {
+      zip(a.bytes, b.bytes).filter { $0 != $1 }.count
+    }
+    let plain = try picture(.restore, hostile: false)
+    XCTAssertGreaterThan(Set(plain.bytes.chunked(4)).count, 50, "the emoji drew in many colours")
+    for policy in [GLStatePolicy.restore, .cache] {
+      XCTAssertEqual(differences(try picture(policy, hostile: true), plain), 0, "\(policy)")
+    }
     XCTAssertEqual(epoxy_glGetError(), GLenum(GL_NO_ERROR))
   }
 
@@ -230,6 +303,106 @@ final class LibraryTests: HeadlessGLTestCase {
     let host = hostState()
     try caching.draw(in: frame.rect, time: time)
     XCTAssertEqual(hostState(), host)
+    XCTAssertEqual(epoxy_glGetError(), GLenum(GL_NO_ERROR))
+  }
+
+  /// The GL objects a host's own context holds, as a fresh one numbers them: vertex arrays,
+  /// buffers and textures from 1 on, and programs, the names a system on another context has.
+  private struct OwnObjects {
+    var arrays = [GLuint](repeating: 0, count: 16)
+    var buffers = [GLuint](repeating: 0, count: 32)
+    var textures = [GLuint](repeating: 0, count: 16)
+    var programs: [GLuint] = []
+
+    init() {
+      epoxy_glGenVertexArrays(GLsizei(arrays.count), &arrays)
+      for array in arrays { epoxy_glBindVertexArray(array) }
+      epoxy_glBindVertexArray(0)
+      epoxy_glGenBuffers(GLsizei(buffers.count), &buffers)
+      for buffer in buffers { epoxy_glBindBuffer(GLenum(GL_ARRAY_BUFFER), buffer) }
+      epoxy_glBindBuffer(GLenum(GL_ARRAY_BUFFER), 0)
+      epoxy_glGenTextures(GLsizei(textures.count), &textures)
+      for texture in textures { epoxy_glBindTexture(GLenum(GL_TEXTURE_2D), texture) }
+      epoxy_glBindTexture(GLenum(GL_TEXTURE_2D), 0)
+      programs = (0..<8).map { _ in epoxy_glCreateProgram() }
+    }
+
+    /// How many of them the context no longer has.
+    var missing: Int {
+      arrays.filter { epoxy_glIsVertexArray($0) == 0 }.count
+        + buffers.filter { epoxy_glIsBuffer($0) == 0 }.count
+        + textures.filter { epoxy_glIsTexture($0) == 0 }.count
+        + programs.filter { epoxy_glIsProgram($0) == 0 }.count
+    }
+
+    mutating func delete() {
+      epoxy_glDeleteVertexArrays(GLsizei(arrays.count), &arrays)
+      epoxy_glDeleteBuffers(GLsizei(buffers.count), &buffers)
+      epoxy_glDeleteTextures(GLsizei(textures.count), &textures)
+      for program in programs { epoxy_glDeleteProgram(program) }
+    }
+  }
+
+  /// A system is drawn and released with the context it was made on current. With another
+  /// current, one of its own or one that shares the system's objects (vertex arrays are never
+  /// shared), a draw is refused with GLError.otherContext and draws nothing, and a release
+  /// deletes nothing there: that context's own objects, of the same names, live on.
+  func testAnotherContextIsRefusedAndItsObjectsAreNeverTouched() throws {
+    for sharing in [false, true] {
+      let system = try ConfettiSystem(preset: "confetti", size: size, seed: 2)
+      system.trigger(.start, time: 1)
+      try system.draw(in: target.rect, time: 1.1)  // its objects exist, and records were sent
+      let other = sharing ? try HeadlessContext(sharingWith: context) : try HeadlessContext()
+      var objects = OwnObjects()
+      let frame = try OffscreenTarget(width: 64, height: 64, info: other.info)
+      frame.bind()
+      GLFrame.clear(to: GLFrame.background)
+      let blank = try frame.read()
+      XCTAssertThrowsError(try system.draw(in: frame.rect, time: 1.2), "sharing: \(sharing)") {
+        XCTAssertEqual($0 as? GLError, .otherContext)
+        XCTAssert("\($0)".contains("not the one this system was made on"), "\($0)")
+      }
+      XCTAssert(try frame.read() == blank, "nothing was drawn (sharing: \(sharing))")
+      XCTAssertEqual(epoxy_glGetError(), GLenum(GL_NO_ERROR), "sharing: \(sharing)")
+      // Released there: nothing is deleted (its objects are left to their own context).
+      system.release()
+      XCTAssertEqual(objects.missing, 0, "the other context's objects (sharing: \(sharing))")
+      XCTAssertEqual(epoxy_glGetError(), GLenum(GL_NO_ERROR))
+      objects.delete()
+      frame.release()
+      try context.makeCurrent()
+    }
+    // Its own context still draws what the test case draws, unharmed.
+    target.bind()
+    XCTAssertEqual(epoxy_glGetError(), GLenum(GL_NO_ERROR))
+  }
+
+  /// A framebuffer with nothing attached, or none at all (a surfaceless context's default), is
+  /// refused by a restoring draw with its status named, and no GL error is left for the host.
+  func testAnIncompleteFramebufferIsRefusedAndNoErrorIsLeft() throws {
+    let system = try ConfettiSystem(preset: "confetti", size: size, seed: 2)
+    defer { system.release() }
+    system.trigger(.start, time: 1)
+    var empty: GLuint = 0
+    epoxy_glGenFramebuffers(1, &empty)
+    defer { epoxy_glDeleteFramebuffers(1, &empty) }
+    for (framebuffer, name) in [
+      (empty, "GL_FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT"), (0, "GL_FRAMEBUFFER_UNDEFINED"),
+    ] {
+      epoxy_glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
+      XCTAssertThrowsError(try system.draw(in: PixelRect(width: 64, height: 64), time: 1.2)) {
+        guard case .incompleteFramebuffer = $0 as? GLError else {
+          return XCTFail("\($0)")
+        }
+        XCTAssert("\($0)".contains(name), "\($0)")
+      }
+      XCTAssertEqual(epoxy_glGetError(), GLenum(GL_NO_ERROR), name)
+      var bound: GLint = -1
+      epoxy_glGetIntegerv(GLenum(GL_DRAW_FRAMEBUFFER_BINDING), &bound)
+      XCTAssertEqual(bound, GLint(framebuffer), "the host's framebuffer is still bound")
+    }
+    target.bind()
+    try system.draw(in: target.rect, time: 1.2)
     XCTAssertEqual(epoxy_glGetError(), GLenum(GL_NO_ERROR))
   }
 
@@ -624,5 +797,12 @@ final class LibraryTests: HeadlessGLTestCase {
       sizes[String(decoding: text, as: UTF8.self)] = Int(size)
     }
     return sizes
+  }
+}
+
+extension Array where Element == UInt8 {
+  /// The bytes in runs of `size` (a picture's pixels, for size 4).
+  fileprivate func chunked(_ size: Int) -> [[UInt8]] {
+    stride(from: 0, to: count, by: size).map { Array(self[$0..<Swift.min($0 + size, count)]) }
   }
 }
