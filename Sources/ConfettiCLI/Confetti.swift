@@ -54,10 +54,22 @@ enum Main {
         .components(separatedBy: "\nUsage:").first?
         .components(separatedBy: "\nHelp:").first?
         .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-      say("\(message) (see '\(helpCommand(for: arguments))')")
+      say("\(message)\(dashValueHint(message, arguments)) (see '\(helpCommand(for: arguments))')")
       Foundation.exit(code.rawValue)
     }
   }
+}
+
+/// For the parser's "Missing value for '--OPTION …'" where the argument after --OPTION begins
+/// with '-' (a colour or number it took for an option): how to give such a value.
+func dashValueHint(_ message: String, _ arguments: [String]) -> String {
+  guard message.hasPrefix("Missing value for '--"),
+    let option = message.dropFirst("Missing value for '".count).split(separator: " ").first
+      .map(String.init),
+    let at = arguments.firstIndex(of: option), at + 1 < arguments.count,
+    arguments[at + 1].hasPrefix("-"), arguments[at + 1] != "--"
+  else { return "" }
+  return ": a value that begins with '-' is given as \(option)=\(oneLine(arguments[at + 1]))"
 }
 
 /// The most arguments the program takes (a command line needs some dozens at most).

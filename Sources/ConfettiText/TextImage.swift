@@ -59,6 +59,26 @@ public enum TextImage {
   static func isEmoji(_ scalar: Unicode.Scalar) -> Bool {
     scalar.properties.isEmojiPresentation || scalar.value >= 0x1F000
   }
+
+  /// Debian's font package that has `scalar`: the colour emoji, Noto's Chinese, Japanese and
+  /// Korean, DejaVu (Latin, Greek, Cyrillic, Armenian and the common symbols), or Noto's fonts
+  /// for every other script.
+  package static func fontPackage(for scalar: Unicode.Scalar) -> String {
+    if isEmoji(scalar) { return "fonts-noto-color-emoji" }
+    if cjkRanges.contains(where: { $0.contains(scalar.value) }) { return "fonts-noto-cjk" }
+    if scalar.value < 0x0590 || (0x1D00..<0x2C00).contains(scalar.value) {
+      return "fonts-dejavu-core"
+    }
+    return "fonts-noto-core"
+  }
+
+  /// Chinese, Japanese and Korean: the unified ideographs and their extensions, kana, hangul,
+  /// bopomofo, CJK punctuation and the full-width forms.
+  private static let cjkRanges: [ClosedRange<UInt32>] = [
+    0x1100...0x11FF, 0x2E80...0x2FDF, 0x3000...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+    0xA960...0xA97F, 0xAC00...0xD7FF, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFFEF,
+    0x20000...0x3FFFF,
+  ]
 }
 
 /// A text shape that cannot be drawn, said in one line.
@@ -87,7 +107,7 @@ private final class Library {
   func face(for scalar: Unicode.Scalar) throws -> Face {
     guard let path = Self.fontFile(for: scalar) else {
       let code = "U+" + String(scalar.value, radix: 16, uppercase: true)
-      let package = TextImage.isEmoji(scalar) ? "fonts-noto-color-emoji" : "fonts-dejavu-core"
+      let package = TextImage.fontPackage(for: scalar)
       throw TextImageError(
         "no font on this system has \"\(Character(scalar))\" (\(code)): install one, such as "
           + "\(package) (apt-get install \(package))")

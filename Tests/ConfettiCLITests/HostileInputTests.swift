@@ -43,6 +43,13 @@ final class HostileInputTests: XCTestCase {
     Case(arguments: ["presets", "show", "nope"], status: 64, message: "no preset named \"nope\""),
     Case(arguments: ["presets", "list", "x"], status: 64, message: "Unexpected argument 'x'"),
     Case(arguments: ["render", "--preset"], status: 64, message: "Missing value for '--preset"),
+    // A value that begins with '-' reads as an option: the message says how to give it.
+    Case(
+      arguments: ["render", "--background", "-fffff"], status: 64,
+      message: "a value that begins with '-' is given as --background=-fffff"),
+    Case(
+      arguments: ["render", "--background=-fffff"], status: 64,
+      message: "The value '-fffff' is invalid for '--background"),
     Case(arguments: ["--preset", "glitter"], status: 64, message: "no preset named \"glitter\""),
     // What cannot be seen, or breaks a line, is echoed as an escape: a line separator, a
     // zero-width space, a byte-order mark.

@@ -65,6 +65,18 @@ final class TextImageTests: XCTestCase {
     XCTAssertEqual(max(image.width, image.height), 200, accuracy: 1)
   }
 
+  /// A missing font's message names a package that has the character: DejaVu has no Chinese.
+  func testTheFontToInstallHasTheCharacter() {
+    let cases: [(Unicode.Scalar, String)] = [
+      ("🎉", "fonts-noto-color-emoji"), ("祝", "fonts-noto-cjk"), ("ひ", "fonts-noto-cjk"),
+      ("한", "fonts-noto-cjk"), ("é", "fonts-dejavu-core"), ("Ж", "fonts-dejavu-core"),
+      ("★", "fonts-dejavu-core"), ("अ", "fonts-noto-core"), ("ก", "fonts-noto-core"),
+    ]
+    for (scalar, package) in cases {
+      XCTAssertEqual(TextImage.fontPackage(for: scalar), package, "\(scalar)")
+    }
+  }
+
   func testOnlySpacesAreRefused() throws {
     try requireFonts()
     XCTAssertThrowsError(try TextImage.render("   ")) {
