@@ -178,6 +178,17 @@ public final class ConfettiSystem {
     renderer = nil
   }
 
+  /// Asked while a burst of many pieces is made and between the batches of a big draw: true
+  /// leaves the burst short and gives the draw up, which then throws (a render told to stop,
+  /// whose frame of millions of pieces takes seconds to make and draw).
+  package var shouldStop: (@Sendable () -> Bool)? {
+    get { scene.shouldStop }
+    set {
+      scene.shouldStop = newValue
+      renderer?.shouldStop = newValue
+    }
+  }
+
   /// What the system does with the context's GL state between its calls: restores the host's
   /// (``GLStatePolicy/restore``, the default) or keeps its own (``GLStatePolicy/cache``, for a
   /// host that promises to leave it, or calls ``resetGLStateCache()`` when it did not).

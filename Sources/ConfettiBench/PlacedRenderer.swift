@@ -107,7 +107,7 @@ package final class PlacedRenderer {
       guard sprites.target(rect, window: window, clip: nil, meter: &meter) else { return }
       epoxy_glUseProgram(sprites.program.id)
       epoxy_glBindVertexArray(phaseArrays[phase].name)
-      meter.drawCalls += phaseArrays[phase].draw(sprites.primitive, slots: 0..<count, copies: 1)
+      meter.drawCalls += try phaseArrays[phase].draw(sprites.primitive, slots: 0..<count, copies: 1)
       try checkGL("drawing \(count) sprites")
     }
   }

@@ -47,6 +47,12 @@ package struct EffectScene: Sendable {
   /// How long after the latest reading particles that have ended are kept, in seconds, so that
   /// a clock run backwards draws them again. Default 0: freed as they end.
   package var history: Seconds = 0
+  /// Asked while a burst of many pieces is made (every ``stopCheckInterval``): true stops
+  /// making them, leaving the scene short of them, for a render that is being stopped (a burst
+  /// of millions takes seconds). Nil: never asked.
+  package var shouldStop: (@Sendable () -> Bool)?
+  /// How many pieces a burst makes between two questions to ``shouldStop``.
+  package static let stopCheckInterval = 4096
 
   /// The most emitters emitting at once. Starting another stops the oldest one a click or a key
   /// started; the effect's own start emitters are stopped only when nothing else is left.
@@ -177,10 +183,16 @@ package struct EffectScene: Sendable {
           // No more than the ring can hold are made: a burst of millions costs what can live.
           let made = min(cell.count, ring.capacity)
           unmade += cell.count - made
-          let born = (0..<made).map { _ in
-            particle(
-              emitter: index, cell: .emitter(index, c), origin: origin, window: window,
-              fadeAt: .infinity)
+          var born: [ConfettiParticle] = []
+          born.reserveCapacity(made)
+          for k in 0..<made {
+            if k % Self.stopCheckInterval == Self.stopCheckInterval - 1, shouldStop?() == true {
+              return
+            }
+            born.append(
+              particle(
+                emitter: index, cell: .emitter(index, c), origin: origin, window: window,
+                fadeAt: .infinity))
           }
           ring.append(born, bornAt: time, table: table)
           startSubCells(of: born, cell: .emitter(index, c), bornAt: time, window: window)
@@ -202,13 +214,13 @@ package struct EffectScene: Sendable {
     }
   }
 
-  /// Forgets every particle and stops every emitter, or, `keepingStartEmitters`, only those a
-  /// click or a key started: the effect's own start emitters (fire's flames, snow) go on.
   /// Stops every emitter; what was born lives out its life.
   package mutating func stopEmitting() {
     running.removeAll()
   }
 
+  /// Forgets every particle and stops every emitter, or, `keepingStartEmitters`, only those a
+  /// click or a key started: the effect's own start emitters (fire's flames, snow) go on.
   package mutating func removeAll(keepingStartEmitters: Bool = false) {
     running.removeAll { !keepingStartEmitters || config.emitters[$0.emitter].trigger != .start }
     ring.removeAll()

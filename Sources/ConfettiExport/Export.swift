@@ -355,7 +355,7 @@ public enum Export {
   private static func renderFrames(
     _ effect: Effect, _ settings: RenderSettings, on context: HeadlessContext,
     naming option: (String) -> String, progress: ((RenderProgress) -> Void)?,
-    shouldStop: @escaping () -> Bool
+    shouldStop: @escaping @Sendable () -> Bool
   ) throws -> RenderResult {
     let video = settings.video
     let rendered = settings.renderedFrames
@@ -389,6 +389,8 @@ public enum Export {
     defer { system.release() }
     // The picture's context is the system's own, and its rectangle never changes.
     system.glStatePolicy = .cache
+    // A frame of millions of pieces takes seconds to draw: a stop is seen between its batches.
+    system.shouldStop = shouldStop
     let transparent = settings.background.alpha < 255
     let writer = try video.map { _ in
       try VideoWriter(
@@ -430,9 +432,15 @@ public enum Export {
       }
       try stopIfAsked()
       GLFrame.clear(to: settings.background)
-      let exported =
-        settings.records == nil ? nil : try system.drawExported(in: target.rect, time: now)
-      if exported == nil { try system.draw(in: target.rect, time: now) }
+      let exported: (records: [UInt8], uniforms: [UniformValue], viewport: PixelRect, copies: Int)?
+      do {
+        exported =
+          settings.records == nil ? nil : try system.drawExported(in: target.rect, time: now)
+        if exported == nil { try system.draw(in: target.rect, time: now) }
+      } catch is DrawStopped {
+        try stopIfAsked()
+        throw RenderError(description: "the frame's draw stopped without being asked to")
+      }
       if let exported, exported.records.isEmpty {
         throw RenderError(
           description: "no piece is in flight at \(format(settings.time)) s, so there are no "

@@ -38,6 +38,9 @@ package final class ParticleRenderer {
   /// What the records sent so far need the shaders to compute (``ParticleRing/features``).
   private var recordFeatures = ShaderFeatures()
   private var released = false
+  /// Asked between the batches of a big draw (``InstanceArray/batches``): true gives the draw
+  /// up with ``DrawStopped`` (a render told to stop). Nil: never asked.
+  package var shouldStop: (() -> Bool)?
   /// The context current when it was made, as the window system names it (nil: unknown).
   private let madeOn = WindowSystem.currentContextName
 
@@ -334,7 +337,7 @@ package final class ParticleRenderer {
     }
     try drawSprites(
       of: ring, program: program, instances: instances, primitive: sprites.primitive,
-      bound: steady, meter: &meter
+      bound: steady, meter: &meter, shouldStop: shouldStop
     ) {
       epoxy_glUniform1ui(clock, now.rawValue)
       return MemoryLayout<UInt32>.size

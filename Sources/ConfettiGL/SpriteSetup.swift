@@ -55,7 +55,7 @@ package func uploadPendingRecords(
 package func drawSprites(
   of ring: ParticleRing, program: ShaderProgram, instances: InstanceArray,
   primitive: SpritePrimitive, trails: Bool = true, bound: Bool = false, meter: inout UploadMeter,
-  setUniforms: () -> Int
+  shouldStop: (() -> Bool)? = nil, setUniforms: () -> Int
 ) throws {
   let ranges = ring.drawnSlotRanges
   guard !ranges.isEmpty else { return }
@@ -70,10 +70,15 @@ package func drawSprites(
   }
   let copies = trails ? Int(ring.longestTrail) + 1 : 1
   for range in ranges {
-    meter.drawCalls += instances.draw(primitive, slots: range, copies: copies)
+    meter.drawCalls += try instances.draw(
+      primitive, slots: range, copies: copies, shouldStop: shouldStop)
   }
   if !bound { try checkGL("drawing \(ring.drawnCount) particles") }
 }
+
+/// A draw given up part-way because its `shouldStop` said so (between two batches of a big
+/// draw): what it drew is incomplete.
+package struct DrawStopped: Error {}
 
 /// The vertex array that feeds particles to a sprite program, in one of two ways:
 ///
@@ -163,8 +168,12 @@ package final class InstanceArray {
   package var objectNames: (vertexArray: GLuint, indexBuffer: GLuint) { (name, indexBuffer) }
 
   /// Draws `copies` copies of the particles in `slots` as `primitive`s, with the array bound;
-  /// returns the draw calls it made.
-  package func draw(_ primitive: SpritePrimitive, slots: Range<Int>, copies: Int) -> Int {
+  /// returns the draw calls it made. Between batches (``batches``) it asks `shouldStop`, and
+  /// throws ``DrawStopped`` when it says so: a big draw takes seconds there.
+  package func draw(
+    _ primitive: SpritePrimitive, slots: Range<Int>, copies: Int,
+    shouldStop: (() -> Bool)? = nil
+  ) throws -> Int {
     precondition((1...Self.maximumCopies).contains(copies), "copies out of range")
     feed(perVertex: primitive == .points)
     switch primitive {
@@ -181,7 +190,10 @@ package final class InstanceArray {
         $0..<min($0 + batch, slots.upperBound)
       }
       for (index, part) in parts.enumerated() {
-        if index > 0 { epoxy_glFlush() }
+        if index > 0 {
+          epoxy_glFlush()
+          if shouldStop?() == true { throw DrawStopped() }
+        }
         drawPerVertex(part, copies: 1)
       }
       return parts.count

@@ -1,5 +1,6 @@
 import ConfettiCore
 import ConfettiPresets
+import Foundation
 import XCTest
 
 /// Emitters on an injected clock: when births happen, how many, and that a stall never floods.
@@ -165,6 +166,25 @@ final class EmissionTests: XCTestCase {
     XCTAssertLessThan(ContinuousClock.now - started, .seconds(2), "8 million pieces not made")
     XCTAssertEqual(scene.ring.aliveCount(at: 1), 1000)
     XCTAssertEqual(scene.dropped, 8_000_000 - 1000, "every piece asked for and not shown")
+  }
+
+  /// A burst of many pieces asks whether to stop every few thousand, and, told to, makes no more:
+  /// a render being stopped is not held for seconds.
+  func testABurstOfManyPiecesStopsWhenAsked() throws {
+    var cell = CellConfig()
+    cell.count = 100_000
+    var emitter = EmitterConfig()
+    emitter.cells = [cell, cell]
+    var scene = try EffectScene(
+      config: EffectConfig(name: "flood", emitters: [emitter]), capacity: 200_000, seed: 2)
+    let asked = Counter()
+    scene.shouldStop = { asked.next() >= 2 }
+    scene.trigger(.start, window: window, time: 1)
+    XCTAssertEqual(asked.value, 2, "asked after 4,096 and 8,192 pieces, then stopped")
+    XCTAssertEqual(scene.ring.aliveCount(at: 1), 0, "the first cell, cut short, is not kept")
+    scene.shouldStop = nil
+    scene.trigger(.start, window: window, time: 2)
+    XCTAssertEqual(scene.ring.aliveCount(at: 2), 200_000, "never asked: every piece")
   }
 
   /// A ring too small for what an effect emits makes way for the newest pieces, and counts every
@@ -418,4 +438,18 @@ final class EmissionTests: XCTestCase {
         hypot(early.position.x - 400, early.position.y - 300), 200, "near the click")
     }
   }
+}
+
+/// Counts calls from a closure the scene keeps (a Sendable one).
+private final class Counter: @unchecked Sendable {
+  private let lock = NSLock()
+  private var count = 0
+  /// Counts one more call and returns how many there have been.
+  func next() -> Int {
+    lock.withLock {
+      count += 1
+      return count
+    }
+  }
+  var value: Int { lock.withLock { count } }
 }

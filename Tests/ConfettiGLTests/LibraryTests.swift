@@ -406,6 +406,39 @@ final class LibraryTests: HeadlessGLTestCase {
     XCTAssertEqual(epoxy_glGetError(), GLenum(GL_NO_ERROR))
   }
 
+  /// A draw of many points, sent in batches on llvmpipe, asks between batches whether to stop,
+  /// and, told to, throws DrawStopped (a render being stopped is not held for seconds).
+  func testABigDrawStopsBetweenItsBatchesWhenAsked() throws {
+    guard let batch = InstanceArray.batch(for: context.info) else {
+      // A GL that takes a draw whole has nothing to stop between.
+      XCTAssertFalse(context.info.renderer.hasPrefix("llvmpipe"))
+      return
+    }
+    var cell = CellConfig()
+    (cell.count, cell.lifetime) = (3 * batch, Varied(5))
+    var emitter = EmitterConfig()
+    emitter.cells = [cell]
+    var scene = try EffectScene(
+      config: EffectConfig(name: "flood", emitters: [emitter]), capacity: 3 * batch, seed: 3)
+    scene.trigger(.start, window: size, time: 1)
+    XCTAssertEqual(scene.ring.aliveCount(at: 1.5), 3 * batch)
+    let renderer = try ParticleRenderer(capacity: scene.ring.capacity, info: context.info)
+    defer { renderer.release() }
+    renderer.setCellTable(scene.table)
+    var asked = 0
+    renderer.shouldStop = {
+      asked += 1
+      return true
+    }
+    XCTAssertThrowsError(
+      try renderer.draw(&scene.ring, at: Tick(1.5), in: target.rect, window: size)
+    ) { XCTAssert($0 is DrawStopped, "\($0)") }
+    XCTAssertEqual(asked, 1, "asked after the first batch, and stopped there")
+    renderer.shouldStop = nil
+    try renderer.draw(&scene.ring, at: Tick(1.5), in: target.rect, window: size)
+    XCTAssertEqual(epoxy_glGetError(), GLenum(GL_NO_ERROR))
+  }
+
   func testDrawingIntoARectangleStaysInsideIt() throws {
     let frame = try OffscreenTarget(width: 200, height: 120, info: context.info)
     defer { frame.release() }
