@@ -291,13 +291,13 @@ package final class ParticleRenderer {
   ) throws {
     checkUsable()
     precondition(ring.capacity == capacity, "the ring and the GPU buffer must match slot for slot")
-    // Nothing to send or draw: not a GL call, not even a query.
-    guard !ring.pendingUploadRanges.isEmpty || !ring.drawnSlotRanges.isEmpty else { return }
     // On another context its names are not its objects (vertex arrays are never shared, even
-    // between contexts that share the rest). Asked once: the window system answers from the
-    // thread's own record.
+    // between contexts that share the rest): refused, whether or not anything is alive. Asked
+    // once: the window system answers from the thread's own record, not the GL.
     let context = WindowSystem.currentContextName
     guard isOnItsContext(context) else { throw GLError.otherContext }
+    // Nothing to send or draw: not a GL call, not even a query.
+    guard !ring.pendingUploadRanges.isEmpty || !ring.drawnSlotRanges.isEmpty else { return }
     let host =
       statePolicy == .restore ? HostGLState.current(drawingOn: info) : nil
     defer { host?.restore() }

@@ -25,22 +25,77 @@ static void expect(const char *what, confetti_status got, confetti_status wanted
   }
 }
 
+/* A yes-or-no expectation of the host's own (no status, no message). */
+static void check(const char *what, int holds) {
+  if (holds) {
+    passed++;
+  } else {
+    failed++;
+    printf("FAIL %s\n", what);
+  }
+}
+
 static EGLDisplay display;
 static EGLContext context;
+static EGLConfig config = EGL_NO_CONFIG_KHR;
+
+/* A GL 3.3 core context on the display, sharing `shared`'s objects unless EGL_NO_CONTEXT. */
+static EGLContext new_context(EGLContext shared) {
+  EGLint version[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
+                      EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                      EGL_NONE};
+  return eglCreateContext(display, config, shared, version);
+}
 
 static int make_context(void) {
   display = eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
   if (display == EGL_NO_DISPLAY || !eglInitialize(display, NULL, NULL)) return 0;
   EGLint attributes[] = {EGL_SURFACE_TYPE, 0, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE};
-  EGLConfig config = EGL_NO_CONFIG_KHR;
   EGLint count = 0;
   eglBindAPI(EGL_OPENGL_API);
   eglChooseConfig(display, attributes, &config, 1, &count);
-  EGLint version[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
-                      EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
-                      EGL_NONE};
-  context = eglCreateContext(display, config, EGL_NO_CONTEXT, version);
+  context = new_context(EGL_NO_CONTEXT);
   return context != EGL_NO_CONTEXT;
+}
+
+/* A 320x240 colour framebuffer of the current context's, bound for drawing: a surfaceless
+ * context has no default one. */
+static GLuint bind_framebuffer(void) {
+  GLuint framebuffer = 0, colour = 0;
+  glGenFramebuffers(1, &framebuffer);
+  glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
+  glGenRenderbuffers(1, &colour);
+  glBindRenderbuffer(GL_RENDERBUFFER, colour);
+  glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, 320, 240);
+  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, colour);
+  return framebuffer;
+}
+
+/* Another context's own objects, as a fresh context numbers them: the names a system made on
+ * the first context has. */
+typedef struct {
+  GLuint arrays[16], buffers[32], textures[16];
+} own_objects;
+
+static void make_objects(own_objects *objects) {
+  glGenVertexArrays(16, objects->arrays);
+  glGenBuffers(32, objects->buffers);
+  glGenTextures(16, objects->textures);
+  for (int i = 0; i < 32; i++) {
+    if (i < 16) glBindVertexArray(objects->arrays[i]), glBindTexture(GL_TEXTURE_2D, objects->textures[i]);
+    glBindBuffer(GL_ARRAY_BUFFER, objects->buffers[i]);
+  }
+  glBindVertexArray(0), glBindBuffer(GL_ARRAY_BUFFER, 0), glBindTexture(GL_TEXTURE_2D, 0);
+}
+
+/* How many of them the current context no longer has. */
+static int missing_objects(const own_objects *objects) {
+  int missing = 0;
+  for (int i = 0; i < 32; i++) {
+    if (i < 16) missing += !glIsVertexArray(objects->arrays[i]) + !glIsTexture(objects->textures[i]);
+    missing += !glIsBuffer(objects->buffers[i]);
+  }
+  return missing;
 }
 
 /* Threads that break the one-thread rule: each call is done, or refused as busy. */
@@ -73,6 +128,7 @@ int main(void) {
   expect("create without a context", confetti_create(&good, &system), CONFETTI_ERROR_GL);
   if (!make_context()) return printf("FAIL no EGL context for the test\n"), 1;
   eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context);
+  GLuint framebuffer = bind_framebuffer();
 
   /* Descriptions. */
   expect("null description", confetti_create(NULL, &system), CONFETTI_ERROR_ARGUMENT);
@@ -230,6 +286,49 @@ int main(void) {
   }
   expect("after the threads: draw", confetti_draw(system, 0, 0, 320, 240, 4), CONFETTI_OK);
   expect("after the threads: advance", confetti_advance(system, 5), CONFETTI_OK);
+
+  /* A framebuffer with nothing attached, and none at all (the surfaceless default): the draw
+   * of pieces in flight says so, and leaves no GL error for the host. */
+  expect("another shot", confetti_trigger(system, CONFETTI_TRIGGER_KEY, 4), CONFETTI_OK);
+  GLuint empty = 0;
+  glGenFramebuffers(1, &empty);
+  GLuint unusable[2] = {empty, 0};
+  for (int i = 0; i < 2; i++) {
+    glBindFramebuffer(GL_FRAMEBUFFER, unusable[i]);
+    expect(i ? "no framebuffer: draw" : "an empty framebuffer: draw",
+           confetti_draw(system, 0, 0, 320, 240, 4.1), CONFETTI_ERROR_GL);
+    check("an unusable framebuffer's draw leaves no GL error", glGetError() == GL_NO_ERROR);
+    check("an unusable framebuffer's status is named",
+          strstr(confetti_last_error(), i ? "FRAMEBUFFER_UNDEFINED" : "MISSING_ATTACHMENT") != NULL);
+  }
+  glDeleteFramebuffers(1, &empty);
+  glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
+
+  /* Another context current, one of the host's own and one that shares this one's objects:
+   * a draw is refused (vertex arrays are never shared) and draws nothing, and a destroy deletes
+   * nothing of that context's own objects, whose names are the system's. */
+  for (int sharing = 0; sharing < 2; sharing++) {
+    confetti_system *elsewhere = NULL;
+    expect("made for another context", confetti_create(&good, &elsewhere), CONFETTI_OK);
+    expect("its shot", confetti_trigger(elsewhere, CONFETTI_TRIGGER_KEY, 1), CONFETTI_OK);
+    expect("drawn on its own", confetti_draw(elsewhere, 0, 0, 320, 240, 1.0), CONFETTI_OK);
+    EGLContext other = new_context(sharing ? context : EGL_NO_CONTEXT);
+    eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, other);
+    GLuint other_framebuffer = bind_framebuffer();
+    own_objects objects;
+    make_objects(&objects);
+    expect(sharing ? "a sharing context: draw" : "another context: draw",
+           confetti_draw(elsewhere, 0, 0, 320, 240, 1.1), CONFETTI_ERROR_GL);
+    check("the other context's draw leaves no GL error", glGetError() == GL_NO_ERROR);
+    expect(sharing ? "a sharing context: destroy" : "another context: destroy",
+           confetti_destroy(elsewhere), CONFETTI_OK);
+    check(sharing ? "a sharing context keeps its objects" : "another context keeps its objects",
+          missing_objects(&objects) == 0);
+    glDeleteFramebuffers(1, &other_framebuffer);
+    eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context);
+    eglDestroyContext(display, other);
+  }
+  expect("back on its own context: draw", confetti_draw(system, 0, 0, 320, 240, 4.2), CONFETTI_OK);
 
   /* Handles that are not live systems. */
   expect("null system", confetti_draw(NULL, 0, 0, 1, 1, 1), CONFETTI_ERROR_HANDLE);

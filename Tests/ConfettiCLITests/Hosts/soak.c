@@ -1,0 +1,82 @@
+/* A host that makes, draws and destroys a system over and over, as a program that celebrates
+ * each event would: the memory it holds must stay flat. After WARM cycles (the driver's and the
+ * allocator's caches settle), CYCLES more may add at most 80 bytes a cycle to the heap in use
+ * (mallinfo2, every arena) and at most 2 MiB to the resident size. Prints both figures; exits
+ * 1 past either bound.
+ *
+ *   cc soak.c -o soak $(pkg-config --cflags --libs confetti epoxy)   ./soak [CYCLES [WARM]]
+ */
+#include <confetti.h>
+#include <epoxy/egl.h>
+#include <epoxy/gl.h>
+#include <malloc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static long resident_kib(void) {
+  FILE *status = fopen("/proc/self/status", "r");
+  char line[256];
+  long kib = -1;
+  while (status && fgets(line, sizeof line, status))
+    if (strncmp(line, "VmRSS:", 6) == 0) kib = atol(line + 6);
+  if (status) fclose(status);
+  return kib;
+}
+
+/* One system's life: made, fired, drawn twice, destroyed. */
+static int cycle(const confetti_desc *desc) {
+  confetti_system *system = NULL;
+  if (confetti_create(desc, &system) != CONFETTI_OK ||
+      confetti_fire_opening(system, 1) != CONFETTI_OK ||
+      confetti_draw(system, 0, 0, 320, 240, 1.2) != CONFETTI_OK ||
+      confetti_draw(system, 0, 0, 320, 240, 1.4) != CONFETTI_OK ||
+      confetti_destroy(system) != CONFETTI_OK) {
+    printf("FAIL a cycle: %s\n", confetti_last_error());
+    return 0;
+  }
+  return 1;
+}
+
+int main(int argc, char **argv) {
+  int cycles = argc > 1 ? atoi(argv[1]) : 600, warm = argc > 2 ? atoi(argv[2]) : 150;
+  EGLDisplay display =
+      eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
+  if (display == EGL_NO_DISPLAY || !eglInitialize(display, NULL, NULL))
+    return printf("FAIL no EGL display\n"), 1;
+  EGLint attributes[] = {EGL_SURFACE_TYPE, 0, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE};
+  EGLConfig config = EGL_NO_CONFIG_KHR;
+  EGLint count = 0;
+  eglBindAPI(EGL_OPENGL_API);
+  eglChooseConfig(display, attributes, &config, 1, &count);
+  EGLint version[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
+                      EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                      EGL_NONE};
+  EGLContext context = eglCreateContext(display, config, EGL_NO_CONTEXT, version);
+  if (!eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context))
+    return printf("FAIL no EGL context\n"), 1;
+  GLuint framebuffer = 0, colour = 0;
+  glGenFramebuffers(1, &framebuffer);
+  glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
+  glGenRenderbuffers(1, &colour);
+  glBindRenderbuffer(GL_RENDERBUFFER, colour);
+  glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, 320, 240);
+  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, colour);
+
+  confetti_desc desc = {0};
+  desc.preset = "confetti";
+  desc.width = 320, desc.height = 240;
+  for (int i = 0; i < warm; i++)
+    if (!cycle(&desc)) return 1;
+  size_t heap = mallinfo2().uordblks;
+  long resident = resident_kib();
+  for (int i = 0; i < cycles; i++)
+    if (!cycle(&desc)) return 1;
+  long heap_grown = (long)mallinfo2().uordblks - (long)heap;
+  long resident_grown = resident_kib() - resident;
+  printf("soak: %d cycles after %d: heap in use %+ld bytes (%+.1f a cycle), resident %+ld KiB\n",
+         cycles, warm, heap_grown, (double)heap_grown / cycles, resident_grown);
+  int held = heap_grown <= 80L * cycles && resident_grown <= 2048;
+  if (!held) printf("FAIL memory grew\n");
+  return held ? 0 : 1;
+}
