@@ -593,9 +593,8 @@ extension XCTestCase {
     try requireTools(["/usr/bin/xcompmgr"], for: "the overlay")
     let display = try startXvfb(size: size)
     addTeardownBlock { stopXvfb(display.server) }
-    let compositor = try launch("/usr/bin/xcompmgr", [], display: display.name)
+    let compositor = try launchCompositor(display: display.name)
     addTeardownBlock { if compositor.isRunning { compositor.terminate() } }
-    usleep(300_000)
     return (display.name, compositor)
   }
 }
@@ -636,6 +635,24 @@ private func crc32(_ bytes: [UInt8]) -> UInt32 {
 }
 
 /// Starts `path` on X display `display`, its output to `output` (or nowhere), without waiting.
+/// Starts xcompmgr on `display` and returns once it composites: its window (which it names
+/// and makes the compositing selection's owner in one go) is on the display (xwininfo, from
+/// x11-utils). Fails the test
+/// after 20 s, or if it ends first.
+func launchCompositor(display: String) throws -> Process {
+  let compositor = try launch("/usr/bin/xcompmgr", [], display: display)
+  let deadline = Date().addingTimeInterval(20)
+  while compositor.isRunning, Date() < deadline {
+    let tree = try runProgram(
+      URL(fileURLWithPath: "/usr/bin/xwininfo"), ["-root", "-tree"],
+      environment: ["DISPLAY": display])
+    if tree.stdout.contains("\"xcompmgr\"") { return compositor }
+    usleep(20_000)
+  }
+  XCTFail("xcompmgr did not start compositing on \(display) within 20 s")
+  return compositor
+}
+
 func launch(
   _ path: String, _ arguments: [String], display: String, output: FileHandle? = nil
 ) throws -> Process {

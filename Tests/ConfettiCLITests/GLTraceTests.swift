@@ -44,7 +44,7 @@ final class GLTraceTests: XCTestCase {
     let display = try startXvfb()
     defer { stopXvfb(display.server) }
     let frames = try tracedFrames(
-      confettiBinary, ["--preset", "cannon", "--exit-after", "1.5"], display: display.name)
+      confettiBinary, ["--preset", "cannon", "--exit-after", "3"], display: display.name)
     // Frames that draw confetti: those that set its state (the first, and one after the
     // window is shown or resized), and steady ones after them, where no piece is born (no
     // record sent).
@@ -52,7 +52,9 @@ final class GLTraceTests: XCTestCase {
     let settingState = drawing.filter { $0.contains("glEnable") }
     XCTAssertLessThanOrEqual(settingState.count, 3, "of \(drawing.count) frames drawn")
     let steady = drawing.filter { !$0.contains("glEnable") && !$0.contains("glBufferSubData") }
-    XCTAssertGreaterThan(steady.count, 20, "steady frames of the cannon: \(drawing.count) drew")
+    // (Counts, not rates: a busy machine draws fewer frames in the same time.)
+    XCTAssertGreaterThanOrEqual(
+      steady.count, 5, "steady frames of the cannon: \(drawing.count) drew")
     for frame in steady {
       XCTAssertEqual(queries(frame), [], "a steady frame asks the GL nothing")
       // The window's own clear, then confetti's: the clock and one draw. (It also asks GLX which
@@ -72,7 +74,7 @@ final class GLTraceTests: XCTestCase {
     defer { stopXvfb(display.server) }
     _ = try requiredProgram("xdotool", for: "clicking the example")
     let frames = try tracedFrames(
-      builtBinary("embed-glfw"), ["--seconds", "2"], display: display.name
+      builtBinary("embed-glfw"), ["--seconds", "4"], display: display.name
     ) {
       try clickTheExample(display: display.name)
     }
@@ -81,8 +83,9 @@ final class GLTraceTests: XCTestCase {
     let later = frames.dropFirst(2).dropLast()
     let withConfetti = later.filter { $0.contains("glUniform1ui") }
     let without = later.filter { !$0.contains("glUniform1ui") }
-    XCTAssertGreaterThan(withConfetti.count, 10, "frames after the click")
-    XCTAssertGreaterThan(without.count, 10, "frames before it")
+    // (Counts, not rates: a busy machine draws fewer frames in the same time.)
+    XCTAssertGreaterThanOrEqual(withConfetti.count, 3, "frames after the click")
+    XCTAssertGreaterThanOrEqual(without.count, 3, "frames before it")
     for frame in withConfetti {
       // Its state read (integers, booleans, indexed bindings) before the draw and set back.
       XCTAssertGreaterThanOrEqual(queries(frame).count, 45, "\(frame)")

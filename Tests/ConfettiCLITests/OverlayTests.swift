@@ -27,9 +27,8 @@ final class OverlayTests: XCTestCase {
     XCTAssert(bare.stderr.contains("needs a compositing window manager"), bare.stderr)
     XCTAssertEqual(bare.stderr.split(separator: "\n").count, 1)
 
-    let compositor = try launch("/usr/bin/xcompmgr", [], display: display.name)
+    let compositor = try launchCompositor(display: display.name)
     defer { compositor.terminate() }
-    usleep(300_000)
     let nowhere = try confetti(["overlay", "--monitor", "5"], environment: environment)
     XCTAssertEqual(nowhere.status, 1)
     XCTAssert(nowhere.stderr.contains("there is no monitor 5"), nowhere.stderr)
@@ -158,7 +157,7 @@ final class OverlayTests: XCTestCase {
       if check.stdout.contains("window id") { break }
       usleep(50_000)
     }
-    let compositor = try launch("/usr/bin/xcompmgr", [], display: display.name)
+    let compositor = try launchCompositor(display: display.name)
     defer { compositor.terminate() }
     let typed = try temporaryDirectory().appendingPathComponent("keys.txt")
     _ = FileManager.default.createFile(atPath: typed.path, contents: nil)
@@ -184,9 +183,16 @@ final class OverlayTests: XCTestCase {
     XCTAssertEqual(focusNow, focused, "the window being typed into keeps the focus")
     // Typing goes on into it, the overlay's own keys included.
     try xdotool(["key", "k", "q", "Escape"], display: display.name)
-    usleep(300_000)
-    let keys = try String(contentsOf: typed, encoding: .utf8)
-    for key in ["(keysym 0x6b, k)", "(keysym 0x71, q)", "(keysym 0xff1b, Escape)"] {
+    let wanted = ["(keysym 0x6b, k)", "(keysym 0x71, q)", "(keysym 0xff1b, Escape)"]
+    // Read once the last has arrived (or after 20 s), not after a fixed wait.
+    var keys = ""
+    let typingDeadline = Date().addingTimeInterval(20)
+    repeat {
+      keys = (try? String(contentsOf: typed, encoding: .utf8)) ?? ""
+      if wanted.allSatisfy(keys.contains) { break }
+      usleep(20_000)
+    } while Date() < typingDeadline
+    for key in wanted {
       XCTAssert(keys.contains(key), "\(key) reached the window below: \(keys.suffix(400))")
     }
     XCTAssert(overlay.isRunning, "no key ended the overlay")
@@ -213,9 +219,8 @@ final class OverlayTests: XCTestCase {
     defer { stopXvfb(display.server) }
     let manager = try launch("/usr/bin/twm", [], display: display.name)
     defer { manager.terminate() }
-    let compositor = try launch("/usr/bin/xcompmgr", [], display: display.name)
+    let compositor = try launchCompositor(display: display.name)
     defer { compositor.terminate() }
-    usleep(500_000)
     let snapshot = try temporaryDirectory().appendingPathComponent("twm.png")
     // Before, it spun in glfwShowWindow until someone placed it: the timeout would end it.
     let result = try confetti(

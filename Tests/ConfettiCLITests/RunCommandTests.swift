@@ -94,9 +94,8 @@ final class RunCommandTests: XCTestCase {
     XCTAssert(bare.stderr.contains("needs a compositing window manager"), bare.stderr)
 
     try requireTools(["/usr/bin/xcompmgr"], for: "the overlay")
-    let compositor = try launch("/usr/bin/xcompmgr", [], display: display.name)
+    let compositor = try launchCompositor(display: display.name)
     defer { compositor.terminate() }
-    usleep(300_000)
     let snapshot = try temporaryDirectory().appendingPathComponent("celebration.png")
     let result = try confetti(
       [
