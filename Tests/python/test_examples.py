@@ -152,3 +152,31 @@ def test_threads_that_share_a_system_are_refused_not_crashed():
             system.draw(0, 0, 320, 240, 3.0)  # whole afterwards
     finally:
         context.release()
+
+
+def test_another_context_is_refused_and_its_own_objects_are_left_alone():
+    # Drawn with another context current (moderngl's second standalone context), a system is
+    # refused with GLError; closed there, it deletes nothing of that context's, whose buffers
+    # have the same names as the system's.
+    moderngl = pytest.importorskip("moderngl")
+    first = moderngl.create_standalone_context(backend="egl")
+    second = None
+    try:
+        first.simple_framebuffer((64, 64)).use()
+        system = confetti.System("confetti", width=64, height=64)
+        system.fire_opening(1.0)
+        system.draw(0, 0, 64, 64, 1.1)
+        second = moderngl.create_standalone_context(backend="egl")
+        with second:
+            second.simple_framebuffer((64, 64)).use()
+            own = [second.buffer(bytes([index]) * 64) for index in range(32)]
+            with pytest.raises(confetti.GLError) as raised:
+                system.draw(0, 0, 64, 64, 1.2)
+            assert "not the one this system was made on" in str(raised.value)
+            system.close()
+            assert [buffer.read() for buffer in own] == [bytes([i]) * 64 for i in range(32)]
+            assert second.error == "GL_NO_ERROR"
+    finally:
+        if second is not None:
+            second.release()
+        first.release()
