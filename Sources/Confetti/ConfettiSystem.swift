@@ -26,7 +26,9 @@ import ConfettiGL
 /// framebuffer rectangle in pixels.
 ///
 /// **GL state.** Creating, drawing and releasing need the host's GL 3.3 context (core or
-/// compatibility profile) current on the calling thread. Each call leaves the context's state as it
+/// compatibility profile) current on the calling thread, the one the system was made on: a draw
+/// with another current (even one sharing its objects) throws ``GLError/otherContext``, and a
+/// release there deletes nothing of that context's. Each call leaves the context's state as it
 /// found it, item by item as `confetti.h`'s THE GL STATE CONTRACT lists it (the one place it is
 /// written: Sources/CConfetti/confetti.h, /usr/include/confetti.h when installed). It draws into
 /// the framebuffer the host has bound, with premultiplied-alpha blending over what is there, and

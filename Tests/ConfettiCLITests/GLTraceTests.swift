@@ -74,7 +74,7 @@ final class GLTraceTests: XCTestCase {
     defer { stopXvfb(display.server) }
     _ = try requiredProgram("xdotool", for: "clicking the example")
     let frames = try tracedFrames(
-      builtBinary("embed-glfw"), ["--seconds", "4"], display: display.name
+      builtBinary("embed-glfw"), ["--seconds", "8"], display: display.name
     ) {
       try clickTheExample(display: display.name)
     }

@@ -26,10 +26,31 @@ final class WindowTimeTests: XCTestCase {
       try ConfettiCLITests.waitForTitle(of: window, on: display, what, condition)
     }
 
+    /// Pauses the window, then steps it a frame (1/60 s) at a time to the frame nearest
+    /// `moment` seconds into the effect: a pause that comes late or early (a key that reaches
+    /// a busy machine late) is corrected, frame by frame. Returns the moment the title says.
+    func pause(near moment: Double) throws -> Double {
+      try press("k")
+      let paused = try pausedMoment()
+      let frames = Int(((moment - paused) * 60).rounded())
+      guard frames != 0 else { return paused }
+      let key = frames > 0 ? "Right" : "Left"
+      try xdotool(
+        ["key", "--window", window] + Array(repeating: key, count: abs(frames)), display: display)
+      let wanted = paused + Double(frames) / 60
+      try waitForTitle("stepped to \(wanted) s") { title in
+        guard let range = title.range(of: #"paused at -?[0-9.]+"#, options: .regularExpression),
+          let shown = Double(title[range].dropFirst("paused at ".count))
+        else { return false }
+        return abs(shown - wanted) < 0.002
+      }
+      return try pausedMoment()
+    }
+
     /// The moment the title says the paused window shows, in seconds since the effect began.
     func pausedMoment() throws -> Double {
       let title = try waitForTitle("a paused moment") { $0.contains("paused at") }
-      guard let range = title.range(of: #"paused at [0-9.]+"#, options: .regularExpression),
+      guard let range = title.range(of: #"paused at -?[0-9.]+"#, options: .regularExpression),
         let moment = Double(title[range].dropFirst("paused at ".count))
       else {
         XCTFail("no moment in the title: \(title)")
@@ -129,9 +150,7 @@ final class WindowTimeTests: XCTestCase {
         session.process.terminate()
         session.process.waitUntilExit()
       }
-      usleep(300_000)
-      try session.press("k")
-      let paused = try session.pausedMoment()
+      let paused = try session.pause(near: 0.3)
       try assertShowsTheRender(at: paused, session, ffmpeg: ffmpeg, in: directory, of: effect)
     }
   }
@@ -142,10 +161,9 @@ final class WindowTimeTests: XCTestCase {
     let session = try openWindow(effect)
 
     // Paused mid-flight: the picture stays, and is the render of the moment in the title.
-    usleep(600_000)
-    try session.press("k")
-    let paused = try session.pausedMoment()
-    XCTAssertGreaterThan(paused, 0.3)
+    // (Late enough in the flight for a held ← to run back for a second and stay after 0.)
+    let paused = try session.pause(near: 0.9)
+    XCTAssertGreaterThan(paused, 0.8)
     usleep(300_000)
     XCTAssertEqual(try session.pausedMoment(), paused, "a paused clock stands still")
     XCTAssertFalse(try session.title().contains("fps"), "nothing is drawn: no frame rate")
