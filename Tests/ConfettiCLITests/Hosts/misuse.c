@@ -5,12 +5,12 @@
  *   cc misuse.c -o misuse $(pkg-config --cflags --libs confetti epoxy)
  */
 #include <confetti.h>
-#include <epoxy/egl.h>
-#include <epoxy/gl.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "surfaceless.h"
 
 static int passed, failed;
 
@@ -35,41 +35,7 @@ static void check(const char *what, int holds) {
   }
 }
 
-static EGLDisplay display;
 static EGLContext context;
-static EGLConfig config = EGL_NO_CONFIG_KHR;
-
-/* A GL 3.3 core context on the display, sharing `shared`'s objects unless EGL_NO_CONTEXT. */
-static EGLContext new_context(EGLContext shared) {
-  EGLint version[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
-                      EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
-                      EGL_NONE};
-  return eglCreateContext(display, config, shared, version);
-}
-
-static int make_context(void) {
-  display = eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
-  if (display == EGL_NO_DISPLAY || !eglInitialize(display, NULL, NULL)) return 0;
-  EGLint attributes[] = {EGL_SURFACE_TYPE, 0, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE};
-  EGLint count = 0;
-  eglBindAPI(EGL_OPENGL_API);
-  eglChooseConfig(display, attributes, &config, 1, &count);
-  context = new_context(EGL_NO_CONTEXT);
-  return context != EGL_NO_CONTEXT;
-}
-
-/* A 320x240 colour framebuffer of the current context's, bound for drawing: a surfaceless
- * context has no default one. */
-static GLuint bind_framebuffer(void) {
-  GLuint framebuffer = 0, colour = 0;
-  glGenFramebuffers(1, &framebuffer);
-  glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
-  glGenRenderbuffers(1, &colour);
-  glBindRenderbuffer(GL_RENDERBUFFER, colour);
-  glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, 320, 240);
-  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, colour);
-  return framebuffer;
-}
 
 /* Another context's own objects, as a fresh context numbers them: the names a system made on
  * the first context has. */
@@ -126,9 +92,10 @@ int main(void) {
 
   /* No context current yet. */
   expect("create without a context", confetti_create(&good, &system), CONFETTI_ERROR_GL);
-  if (!make_context()) return printf("FAIL no EGL context for the test\n"), 1;
-  eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context);
-  GLuint framebuffer = bind_framebuffer();
+  context = surfaceless_context(EGL_NO_CONTEXT);
+  if (context == EGL_NO_CONTEXT) return printf("FAIL no EGL context for the test\n"), 1;
+  surfaceless_make_current(context);
+  GLuint framebuffer = surfaceless_framebuffer(320, 240);
 
   /* Descriptions. */
   expect("null description", confetti_create(NULL, &system), CONFETTI_ERROR_ARGUMENT);
@@ -237,10 +204,10 @@ int main(void) {
   if (!(end > 1.5 && end < 60)) printf("FAIL the shot ends at %g\n", end), failed++;
 
   /* Drawing with no context current. */
-  eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+  surfaceless_make_current(EGL_NO_CONTEXT);
   expect("draw without a context", confetti_draw(system, 0, 0, 320, 240, 1.6), CONFETTI_ERROR_GL);
   expect("advance needs none", confetti_advance(system, 1.6), CONFETTI_OK);
-  eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context);
+  surfaceless_make_current(context);
 
   /* Keeping its own GL state: the same calls, a reset, and the context still checked. */
   confetti_desc cached = good;
@@ -252,10 +219,10 @@ int main(void) {
   expect("kept: a steady draw", confetti_draw(keeper, 0, 0, 320, 240, 1.6), CONFETTI_OK);
   expect("kept: reset", confetti_reset_gl_state_cache(keeper), CONFETTI_OK);
   expect("kept: draw after the reset", confetti_draw(keeper, 0, 0, 320, 240, 1.7), CONFETTI_OK);
-  eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+  surfaceless_make_current(EGL_NO_CONTEXT);
   expect("kept: draw without a context", confetti_draw(keeper, 0, 0, 320, 240, 1.8),
          CONFETTI_ERROR_GL);
-  eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context);
+  surfaceless_make_current(context);
   expect("kept: destroy", confetti_destroy(keeper), CONFETTI_OK);
   expect("reset a destroyed system", confetti_reset_gl_state_cache(keeper), CONFETTI_ERROR_HANDLE);
   expect("reset null", confetti_reset_gl_state_cache(NULL), CONFETTI_ERROR_HANDLE);
@@ -312,9 +279,9 @@ int main(void) {
     expect("made for another context", confetti_create(&good, &elsewhere), CONFETTI_OK);
     expect("its shot", confetti_trigger(elsewhere, CONFETTI_TRIGGER_KEY, 1), CONFETTI_OK);
     expect("drawn on its own", confetti_draw(elsewhere, 0, 0, 320, 240, 1.0), CONFETTI_OK);
-    EGLContext other = new_context(sharing ? context : EGL_NO_CONTEXT);
-    eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, other);
-    GLuint other_framebuffer = bind_framebuffer();
+    EGLContext other = surfaceless_context(sharing ? context : EGL_NO_CONTEXT);
+    surfaceless_make_current(other);
+    GLuint other_framebuffer = surfaceless_framebuffer(320, 240);
     own_objects objects;
     make_objects(&objects);
     expect(sharing ? "a sharing context: draw" : "another context: draw",
@@ -325,8 +292,8 @@ int main(void) {
     check(sharing ? "a sharing context keeps its objects" : "another context keeps its objects",
           missing_objects(&objects) == 0);
     glDeleteFramebuffers(1, &other_framebuffer);
-    eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context);
-    eglDestroyContext(display, other);
+    surfaceless_make_current(context);
+    eglDestroyContext(surfaceless_display, other);
   }
   expect("back on its own context: draw", confetti_draw(system, 0, 0, 320, 240, 4.2), CONFETTI_OK);
 
@@ -344,19 +311,19 @@ int main(void) {
   confetti_system *second = NULL;
   expect("create again", confetti_create(&good, &second), CONFETTI_OK);
   if (second == system) printf("FAIL a new system got a destroyed one's handle\n"), failed++;
-  eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+  surfaceless_make_current(EGL_NO_CONTEXT);
   expect("destroy without a context", confetti_destroy(second), CONFETTI_OK);
 
   /* A system whose context the host destroyed and whose display it terminated while the
    * context was current: EGL keeps a current context until it is released, so the system may
    * still be drawn, and destroy ends the handle; neither aborts the program (libepoxy asserts
    * when it cannot find the context a GL call needs). */
-  eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context);
+  surfaceless_make_current(context);
   confetti_system *orphan = NULL;
   expect("create, to orphan", confetti_create(&good, &orphan), CONFETTI_OK);
   expect("orphan: draw", confetti_draw(orphan, 0, 0, 320, 240, 1.5), CONFETTI_OK);
-  eglDestroyContext(display, context);
-  eglTerminate(display);
+  eglDestroyContext(surfaceless_display, context);
+  eglTerminate(surfaceless_display);
   confetti_status orphan_drawn = confetti_draw(orphan, 0, 0, 320, 240, 1.6);
   if (orphan_drawn != CONFETTI_OK && orphan_drawn != CONFETTI_ERROR_GL) {
     printf("FAIL draw on a destroyed context: status %d\n", orphan_drawn);

@@ -7,12 +7,12 @@
  *   cc soak.c -o soak $(pkg-config --cflags --libs confetti epoxy)   ./soak [CYCLES [WARM]]
  */
 #include <confetti.h>
-#include <epoxy/egl.h>
-#include <epoxy/gl.h>
 #include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "surfaceless.h"
 
 static long resident_kib(void) {
   FILE *status = fopen("/proc/self/status", "r");
@@ -40,28 +40,10 @@ static int cycle(const confetti_desc *desc) {
 
 int main(int argc, char **argv) {
   int cycles = argc > 1 ? atoi(argv[1]) : 600, warm = argc > 2 ? atoi(argv[2]) : 150;
-  EGLDisplay display =
-      eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
-  if (display == EGL_NO_DISPLAY || !eglInitialize(display, NULL, NULL))
-    return printf("FAIL no EGL display\n"), 1;
-  EGLint attributes[] = {EGL_SURFACE_TYPE, 0, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE};
-  EGLConfig config = EGL_NO_CONFIG_KHR;
-  EGLint count = 0;
-  eglBindAPI(EGL_OPENGL_API);
-  eglChooseConfig(display, attributes, &config, 1, &count);
-  EGLint version[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
-                      EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
-                      EGL_NONE};
-  EGLContext context = eglCreateContext(display, config, EGL_NO_CONTEXT, version);
-  if (!eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context))
+  EGLContext context = surfaceless_context(EGL_NO_CONTEXT);
+  if (context == EGL_NO_CONTEXT || !surfaceless_make_current(context))
     return printf("FAIL no EGL context\n"), 1;
-  GLuint framebuffer = 0, colour = 0;
-  glGenFramebuffers(1, &framebuffer);
-  glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
-  glGenRenderbuffers(1, &colour);
-  glBindRenderbuffer(GL_RENDERBUFFER, colour);
-  glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, 320, 240);
-  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, colour);
+  surfaceless_framebuffer(320, 240);
 
   confetti_desc desc = {0};
   desc.preset = "confetti";
