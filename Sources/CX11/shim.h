@@ -19,10 +19,15 @@ Window glfwGetX11Window(GLFWwindow *window);
    exists or does not name itself there in turn (as EWMH has it): left by a window manager that
    exited without clearing it. GLFW 3.3.8 then leaves its X error handler installed by mistake
    and aborts on an assertion when a window is made. Writes the named window's id into *window.
-   Call before glfwInit; 0 when no display can be opened. */
-static inline int confetti_x11_stale_wm_check(unsigned long *window) {
+   Call before glfwInit; 0 when no display can be opened. The connection it opens is handed back
+   in *connection, to be closed by confetti_x11_close once GLFW has its own: closed before, it
+   could be a server's last client (xvfb-run's Xvfb has no other), whose leaving resets the
+   server, and GLFW's connection, made during the reset, would be refused. */
+static inline int confetti_x11_stale_wm_check(unsigned long *window, void **connection) {
+  *connection = NULL;
   Display *display = XOpenDisplay(NULL);
   if (!display) return 0;
+  *connection = display;
   Atom check = XInternAtom(display, "_NET_SUPPORTING_WM_CHECK", True);
   int stale = 0;
   Atom type;
@@ -54,8 +59,12 @@ static inline int confetti_x11_stale_wm_check(unsigned long *window) {
     }
   }
   if (value) XFree(value);
-  XCloseDisplay(display);
   return stale;
+}
+
+/* Closes a connection confetti_x11_stale_wm_check handed back (NULL: none). */
+static inline void confetti_x11_close(void *connection) {
+  if (connection) XCloseDisplay((Display *)connection);
 }
 
 /* Ends the program with one line when the X connection is lost (the server stopped, or a remote

@@ -106,7 +106,11 @@ package final class WindowApp {
     clock = PlaybackClock(reading: ConfettiSystem.openingReading, wall: 0)
     if settings.watch, let path = settings.configPath { watched = FileWatch(path: path) }
     var staleWindow: UInt = 0
-    if confetti_x11_stale_wm_check(&staleWindow) != 0 {
+    var checking: UnsafeMutableRawPointer?
+    // Kept open until GLFW has connected: on a server with no other client, the check's leaving
+    // would reset it just as GLFW connects ("Failed to open display", under xvfb-run).
+    defer { confetti_x11_close(checking) }
+    if confetti_x11_stale_wm_check(&staleWindow, &checking) != 0 {
       throw WindowError(
         "the X display's root window still names a window manager that is no longer running "
           + "(_NET_SUPPORTING_WM_CHECK, window 0x\(String(staleWindow, radix: 16))), and "

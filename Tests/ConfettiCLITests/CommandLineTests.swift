@@ -532,9 +532,9 @@ let missingFolder: String = {
 /// Starts an X server of its own on a free display number. Skipped where Xvfb is missing,
 /// except on CI, which installs it: there a missing Xvfb is a failure.
 func startXvfb(size: String = "640x480x24") throws -> (name: String, server: Process) {
-  // A server that announced its display and then could not be reached (seen on a busy machine:
-  // clients were told "Failed to open display :0") is stopped, and another started, twice at
-  // most: a client is connected once (xdpyinfo) before the display is handed out.
+  // A server that announced its display and then cannot be reached is stopped, and another
+  // started, twice at most: a client is connected once (xdpyinfo) before the display is handed
+  // out.
   for _ in 0..<3 {
     guard let started = try startOneXvfb(size: size) else { continue }
     let reached = try runProgram(
@@ -562,7 +562,10 @@ private func startOneXvfb(size: String) throws -> (name: String, server: Process
   // no client before it is ready.
   let server = Process()
   server.executableURL = URL(fileURLWithPath: xvfb)
-  server.arguments = ["-displayfd", "1", "-screen", "0", size, "-nolisten", "tcp"]
+  // -noreset: as on a desktop, whose server always has clients, the last client's leaving
+  // (xdotool, xwininfo, a program's own short connection) does not reset the server, refusing
+  // whoever connects meanwhile ("Failed to open display", seen on a busy machine).
+  server.arguments = ["-displayfd", "1", "-screen", "0", size, "-nolisten", "tcp", "-noreset"]
   let announced = Pipe()
   server.standardOutput = announced
   server.standardError = FileHandle.nullDevice

@@ -252,6 +252,7 @@ final class HostileInputTests: XCTestCase {
     cases += try images(in: directory) + outputs(in: directory) + environments()
     cases += try schemaValues(in: directory)
     XCTAssertGreaterThanOrEqual(cases.count, 400)
+    print("HostileInputTests: \(cases.count) cases")
     for test in cases {
       let result = try confetti(test.arguments, environment: test.environment, timeout: 30)
       let label = "\(test.arguments) \(test.environment)"

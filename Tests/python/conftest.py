@@ -76,7 +76,9 @@ class Desktop:
 def _start_xvfb(size: str):
     xvfb = required("Xvfb")
     # The server picks a free display itself and says it once it takes clients (-displayfd).
-    server = subprocess.Popen([xvfb, "-displayfd", "1", "-screen", "0", size, "-nolisten", "tcp"],
+    # (-noreset: the last client's leaving does not reset it, refusing whoever connects then.)
+    server = subprocess.Popen([xvfb, "-displayfd", "1", "-screen", "0", size, "-nolisten", "tcp",
+                               "-noreset"],
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     # (Waited for, within a generous bound: a server that never answers fails the test.)
     ready, _, _ = select.select([server.stdout], [], [], 30)
