@@ -53,6 +53,7 @@ final class OverlayTests: XCTestCase {
     XCTAssertLessThanOrEqual(predicted, 4)
 
     let snapshot = try temporaryDirectory().appendingPathComponent("overlay.png")
+    let launched = Date()
     let overlay = try launch(
       confettiBinary.path, ["overlay", "--snapshot", snapshot.path], display: display.name)
     defer { if overlay.isRunning { overlay.terminate() } }
@@ -62,11 +63,13 @@ final class OverlayTests: XCTestCase {
     let deadline = Date().addingTimeInterval(predicted + 10)
     while overlay.isRunning, Date() < deadline { usleep(5_000) }
     let lasted = Date().timeIntervalSince(appeared)
+    let ran = Date().timeIntervalSince(launched)
     XCTAssertFalse(overlay.isRunning, "the overlay did not end by itself")
     XCTAssertEqual(overlay.terminationStatus, 0)
-    // Not before the last piece is gone (less the start-up before the window showed), and not
-    // long after: a margin a loaded machine's late frames cannot cross.
-    XCTAssertGreaterThan(lasted, predicted - 0.6, "ended \(lasted) s after it appeared")
+    // Not before the last piece is gone (its clock starts after it was launched; when the
+    // window is seen to appear depends on how busy the machine is), and not long after: a
+    // margin a loaded machine's late frames cannot cross.
+    XCTAssertGreaterThanOrEqual(ran, predicted, "ended \(ran) s after it was launched")
     XCTAssertLessThan(lasted, predicted + 3, "ended \(lasted) s after it appeared")
 
     let log = try String(contentsOf: events, encoding: .utf8)
