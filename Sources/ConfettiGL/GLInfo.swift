@@ -88,8 +88,7 @@ enum WindowSystem {
   /// The context current on this thread, as EGL or GLX names it (nil: neither knows one).
   static var currentContext: UnsafeMutableRawPointer? {
     let (egl, glx) = functions()
-    if let context = egl?.context() ?? glx?() { return context }
-    return nil
+    return egl?.context() ?? glx?()
   }
 
   /// ``currentContext`` as a number, to compare and keep.
@@ -117,7 +116,8 @@ enum WindowSystem {
   nonisolated(unsafe) private static var found: (egl: EGLFunctions?, glx: CurrentContext?)
   private static let lock = Mutex(())
 
-  /// The EGL and GLX functions the process has loaded.
+  /// The EGL and GLX functions the process has loaded. (Once both are found, nothing is asked
+  /// here: the caller asks them which context is current.)
   private static func functions() -> (egl: EGLFunctions?, glx: CurrentContext?) {
     lock.withLock { _ in
       if found.egl == nil || found.glx == nil,

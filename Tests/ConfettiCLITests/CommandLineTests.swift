@@ -669,15 +669,9 @@ func launchCompositor(display: String) throws -> Process {
   let deadline = Date().addingTimeInterval(20)
   for _ in 0..<3 {
     let log = try temporaryDirectory().appendingPathComponent("xcompmgr.log")
-    FileManager.default.createFile(atPath: log.path, contents: nil)
-    let compositor = Process()
-    compositor.executableURL = URL(fileURLWithPath: "/usr/bin/xcompmgr")
-    compositor.environment = ProcessInfo.processInfo.environment.merging(["DISPLAY": display]) {
-      $1
-    }
-    compositor.standardOutput = FileHandle.nullDevice
-    compositor.standardError = try FileHandle(forWritingTo: log)
-    try compositor.run()
+    _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+    let compositor = try launch(
+      "/usr/bin/xcompmgr", [], display: display, errors: try FileHandle(forWritingTo: log))
     while compositor.isRunning, Date() < deadline {
       let tree = try runProgram(
         URL(fileURLWithPath: "/usr/bin/xwininfo"), ["-root", "-tree"],
@@ -693,7 +687,8 @@ func launchCompositor(display: String) throws -> Process {
 }
 
 func launch(
-  _ path: String, _ arguments: [String], display: String, output: FileHandle? = nil
+  _ path: String, _ arguments: [String], display: String, output: FileHandle? = nil,
+  errors: FileHandle? = nil
 ) throws -> Process {
   let process = Process()
   process.executableURL = URL(fileURLWithPath: path)
@@ -702,7 +697,7 @@ func launch(
   environment["DISPLAY"] = display
   process.environment = environment
   process.standardOutput = output ?? FileHandle.nullDevice
-  process.standardError = FileHandle.nullDevice
+  process.standardError = errors ?? FileHandle.nullDevice
   try process.run()
   return process
 }
