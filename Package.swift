@@ -189,19 +189,42 @@ let package = Package(
       name: "ConfettiGLTests",
       dependencies: [
         "Confetti", "ConfettiBench", "ConfettiCore", "ConfettiGL", "ConfettiImage",
-        "ConfettiPresets", "CEpoxy",
+        "ConfettiPresets", "CEpoxy", "ConfettiTestSupport",
       ]),
-    .testTarget(name: "ConfettiTextTests", dependencies: ["ConfettiText", "ConfettiImage"]),
+    .testTarget(
+      name: "ConfettiTextTests",
+      dependencies: ["ConfettiText", "ConfettiImage", "ConfettiTestSupport"]),
     .testTarget(
       name: "ConfettiBenchTests",
       dependencies: [
         "ConfettiBench", "ConfettiConfig", "ConfettiCore", "ConfettiGL", "ConfettiPresets",
       ]),
+    // What the tests below share: running programs, X displays of their own, /proc readings,
+    // and the rule that a test CI cannot run is a failure there, not a skip.
+    .target(name: "ConfettiTestSupport", path: "Tests/ConfettiTestSupport"),
+    // The command line, with no display: arguments, pictures, clips, the bench, hostile input.
     .testTarget(
       name: "ConfettiCLITests",
       dependencies: [
-        "ConfettiCLI", "embed-glfw", "headless", "Confetti", "ConfettiImage", "ConfettiCore",
-        "ConfettiPresets", "ConfettiGL", "ConfettiConfig", "ConfettiExport", "ConfettiCelebration",
+        "ConfettiCLI", "ConfettiTestSupport", "ConfettiImage", "ConfettiCore", "ConfettiPresets",
+        "ConfettiGL", "ConfettiConfig",
+      ]),
+    // The desktop: the window, the overlay (X11 and Wayland), `confetti run`, the examples and
+    // the library's celebrate and render verbs, each on displays of their own.
+    .testTarget(
+      name: "ConfettiDesktopTests",
+      dependencies: [
+        "ConfettiCLI", "ConfettiTestSupport", "embed-glfw", "headless", "Confetti",
+        "ConfettiImage", "ConfettiCore", "ConfettiPresets", "ConfettiGL", "ConfettiExport",
+        "ConfettiCelebration",
+      ],
+      // A Wayland client the tests compile to click through the overlay.
+      exclude: ["Hosts"]),
+    // The installed package: its release build, C and Python hosts, CMake, the public surface.
+    .testTarget(
+      name: "ConfettiInstalledTests",
+      dependencies: [
+        "ConfettiCLI", "ConfettiTestSupport", "Confetti", "ConfettiImage", "ConfettiPresets",
       ],
       // C hosts the tests compile against the installed package.
       exclude: ["Hosts"]),

@@ -1,4 +1,5 @@
 import ConfettiImage
+import ConfettiTestSupport
 import Foundation
 import XCTest
 

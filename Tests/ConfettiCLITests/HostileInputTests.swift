@@ -1,5 +1,6 @@
 import ConfettiConfig
 import ConfettiImage
+import ConfettiTestSupport
 import Foundation
 import XCTest
 

@@ -1,6 +1,7 @@
 import ConfettiCore
 import ConfettiGL
 import ConfettiPresets
+import ConfettiTestSupport
 import Foundation
 import XCTest
 

@@ -2,6 +2,7 @@ import ConfettiCore
 import ConfettiGL
 import ConfettiImage
 import ConfettiPresets
+import ConfettiTestSupport
 import Foundation
 import XCTest
 
@@ -21,11 +22,7 @@ class HeadlessGLTestCase: XCTestCase {
       target = try OffscreenTarget(width: 64, height: 64, info: context.info)
       target.bind()
     } catch {
-      if ProcessInfo.processInfo.environment["CI"] == "true" {
-        XCTFail("CI must run the GL tests, but: \(error)")
-        throw error
-      }
-      throw XCTSkip("needs a headless OpenGL 3.3 context: \(error)")
+      throw unavailable("needs a headless OpenGL 3.3 context: \(error)")
     }
   }
 

@@ -1,6 +1,7 @@
 import ConfettiCore
 import ConfettiImage
 import ConfettiPresets
+import ConfettiTestSupport
 import Foundation
 import XCTest
 
@@ -12,13 +13,7 @@ final class OverlayTests: XCTestCase {
   func testTheOverlayLetsClicksThroughIsTransparentAndEndsWhenPredicted() throws {
     let display = try startXvfb(size: "800x600x24")
     defer { stopXvfb(display.server) }
-    let tools = ["/usr/bin/xdotool", "/usr/bin/xcompmgr", "/usr/bin/xev"]
-    guard tools.allSatisfy(FileManager.default.isExecutableFile) else {
-      if ProcessInfo.processInfo.environment["CI"] == "true" {
-        XCTFail("CI must test the overlay, but xdotool, xcompmgr or xev is missing")
-      }
-      throw XCTSkip("needs xdotool, xcompmgr and xev")
-    }
+    try requireTools(["/usr/bin/xdotool", "/usr/bin/xcompmgr", "/usr/bin/xev"], for: "the overlay")
     let environment = ["DISPLAY": display.name]
 
     // No compositor yet: refused, in one line.

@@ -1,6 +1,7 @@
 import Confetti
 import ConfettiImage
 import ConfettiPresets
+import ConfettiTestSupport
 import Foundation
 import XCTest
 
@@ -331,7 +332,7 @@ final class PackageTests: XCTestCase {
   func testTheCLibraryRefusesNonsenseWithAStatusAndAMessage() throws {
     let package = try installed()
     let host = try compileC(
-      repository.appendingPathComponent("Tests/ConfettiCLITests/Hosts/misuse.c"),
+      repository.appendingPathComponent("Tests/ConfettiInstalledTests/Hosts/misuse.c"),
       packages: ["confetti", "epoxy"], package: package)
     let run = try runInstalled(host, [], package)
     XCTAssertEqual(run.status, 0, run.stdout)
@@ -349,7 +350,7 @@ final class PackageTests: XCTestCase {
   func testTheCLibrarysMemoryIsFlatOverManySystems() throws {
     let package = try installed()
     let host = try compileC(
-      repository.appendingPathComponent("Tests/ConfettiCLITests/Hosts/soak.c"),
+      repository.appendingPathComponent("Tests/ConfettiInstalledTests/Hosts/soak.c"),
       packages: ["confetti", "epoxy"], package: package)
     // (About 40 s on a quiet machine: each system compiles its shaders.)
     let run = try runInstalled(host, [], package, timeout: 900)
@@ -364,7 +365,7 @@ final class PackageTests: XCTestCase {
   func testTheCLibrarySurvivesAContextDestroyedUnderIt() throws {
     let package = try installed()
     let host = try compileC(
-      repository.appendingPathComponent("Tests/ConfettiCLITests/Hosts/destroyed-context.c"),
+      repository.appendingPathComponent("Tests/ConfettiInstalledTests/Hosts/destroyed-context.c"),
       packages: ["confetti", "egl"], package: package)
     let run = try runInstalled(host, [], package, environment: ["EGL_PLATFORM": "surfaceless"])
     XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
@@ -447,7 +448,7 @@ final class PackageTests: XCTestCase {
   /// The C host of the celebrate and render verbs, built against the package.
   func celebrateAndRenderHost(_ package: Installed) throws -> URL {
     try compileC(
-      repository.appendingPathComponent("Tests/ConfettiCLITests/Hosts/celebrate-render.c"),
+      repository.appendingPathComponent("Tests/ConfettiInstalledTests/Hosts/celebrate-render.c"),
       packages: ["confetti"], package: package)
   }
 
@@ -505,7 +506,7 @@ final class PackageTests: XCTestCase {
     let prefix = package.usr.path
     var built: [String: URL] = [:]
     for (name, source) in [
-      ("c-glfw", "Examples/c-glfw"), ("celebrate-render", "Tests/ConfettiCLITests/Hosts"),
+      ("c-glfw", "Examples/c-glfw"), ("celebrate-render", "Tests/ConfettiInstalledTests/Hosts"),
     ] {
       let build = try temporaryDirectory()
       let configured = try runProgram(
@@ -685,10 +686,6 @@ final class PackageTests: XCTestCase {
     XCTAssertGreaterThan(confetti, 1000, "confetti is drawn over it", line: line)
   }
 }
-
-/// The repository this test file is in.
-let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-  .deletingLastPathComponent().deletingLastPathComponent()
 
 struct PackageError: Error, CustomStringConvertible {
   var description: String

@@ -2,6 +2,7 @@ import Confetti
 import ConfettiCelebration
 import ConfettiExport
 import ConfettiGL
+import ConfettiTestSupport
 import Foundation
 import XCTest
 

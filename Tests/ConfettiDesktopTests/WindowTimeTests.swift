@@ -1,4 +1,5 @@
 import ConfettiImage
+import ConfettiTestSupport
 import Foundation
 import XCTest
 
@@ -23,7 +24,7 @@ final class WindowTimeTests: XCTestCase {
     /// Waits for the title to satisfy `condition`; returns it.
     @discardableResult
     func waitForTitle(_ what: String, _ condition: (String) -> Bool) throws -> String {
-      try ConfettiCLITests.waitForTitle(of: window, on: display, what, condition)
+      try ConfettiTestSupport.waitForTitle(of: window, on: display, what, condition)
     }
 
     /// Pauses the window, then steps it a frame (1/60 s) at a time to the frame nearest
@@ -78,15 +79,8 @@ final class WindowTimeTests: XCTestCase {
   }
 
   func tools() throws -> URL {
-    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xdotool"),
-      let ffmpeg = findProgram("ffmpeg")
-    else {
-      if ProcessInfo.processInfo.environment["CI"] == "true" {
-        XCTFail("CI must test the window's time, but xdotool or ffmpeg is missing")
-      }
-      throw XCTSkip("needs xdotool and ffmpeg")
-    }
-    return ffmpeg
+    try requireTools(["/usr/bin/xdotool"], for: "the window's time")
+    return try requiredProgram("ffmpeg", for: "the window's time")
   }
 
   /// A screenshot of the window (at the screen's top left corner, no window manager) taken by

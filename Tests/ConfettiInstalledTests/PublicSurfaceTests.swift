@@ -1,3 +1,4 @@
+import ConfettiTestSupport
 import Foundation
 import XCTest
 

@@ -1,0 +1,70 @@
+import Foundation
+
+/// What /proc says of a process.
+package struct StatReader {
+  package var pid: Int32
+
+  package init(pid: Int32) { self.pid = pid }
+
+  /// Its resident memory in KiB.
+  package func residentKiB() throws -> Int {
+    let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+    let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+    return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+  }
+
+  /// CPU seconds its threads have run so far, to the nanosecond: the scheduler's own account of
+  /// each (/proc/PID/task/*/schedstat), where /proc/PID/stat counts whole 10 ms ticks and
+  /// turns a few milliseconds into 0.00 or 0.03 s by chance.
+  package func cpuSeconds() throws -> Double {
+    let nanoseconds = try threadFiles("schedstat").reduce(0.0) { total, text in
+      total + (text.split(separator: " ").first.flatMap { Double($0) } ?? 0)
+    }
+    return nanoseconds / 1e9
+  }
+
+  /// How many times its threads have been switched out so far (/proc/PID/task/*/status): each
+  /// wait for an event, a timer or a lock counts. A window asleep on its events makes none.
+  package func switches() throws -> Int {
+    try threadFiles("status").flatMap { $0.split(separator: "\n") }.reduce(0) { count, line in
+      guard
+        line.hasPrefix("voluntary_ctxt_switches:")
+          || line.hasPrefix("nonvoluntary_ctxt_switches:")
+      else { return count }
+      return count + (Int(line.split(separator: "\t").last ?? "") ?? 0)
+    }
+  }
+
+  /// The text of each of its threads' `file` (/proc/PID/task/*/file) now. A thread that ended
+  /// since the listing has no file left: it runs no more.
+  private func threadFiles(_ file: String) throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task").compactMap {
+      try? String(contentsOfFile: "/proc/\(pid)/task/\($0)/\(file)", encoding: .utf8)
+    }
+  }
+
+  /// How much `reading` grows over the next `seconds`.
+  private func growth<T: Numeric>(over seconds: Double, of reading: () throws -> T) throws -> T {
+    let before = try reading()
+    usleep(UInt32(seconds * 1_000_000))
+    return try reading() - before
+  }
+
+  /// How many times its threads are switched out over the next `seconds`: an event count, where
+  /// CPU seconds depend on how busy the machine is.
+  package func switches(over seconds: Double) throws -> Int {
+    try growth(over: seconds) { try switches() }
+  }
+
+  /// Waits, up to `timeout` seconds, until half a second passes in which it runs less than
+  /// `quiet` seconds: start-up over, the window asleep.
+  package func waitUntilIdle(quiet: Double = 0.005, timeout: Double = 8) throws {
+    let deadline = Date().addingTimeInterval(timeout)
+    while try cpuSeconds(over: 0.5) >= quiet, Date() < deadline {}
+  }
+
+  /// The CPU seconds it uses over the next `seconds`.
+  package func cpuSeconds(over seconds: Double) throws -> Double {
+    try growth(over: seconds) { try cpuSeconds() }
+  }
+}
