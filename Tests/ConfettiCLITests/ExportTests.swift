@@ -536,22 +536,32 @@ final class ExportTests: XCTestCase {
 
   func testAnFFmpegThatNeverTakesOrNeverEndsFailsWithinTheStallLimit() throws {
     // Without a signal, too: each waited for ever (the first in write(2), the second for its
-    // end). The limit is 20 s.
+    // end). The limit is 20 s; the two wait side by side, each in a folder of its own.
     _ = try ffmpeg()
-    let directory = try temporaryDirectory()
-    let out = directory.appendingPathComponent("clip.webm")
-    for (script, said) in [
+    let cases = [
       ("exec sleep 1000", "ffmpeg took no frame for 20 s"),
       ("cat > /dev/null; exec sleep 1000", "ffmpeg did not finish within 20 s of the last frame"),
-    ] {
-      let started = Date()
-      let result = try confetti(
-        ["render", "--size", "160x120", "--frames", "10", "--out", out.path],
-        environment: fakeFFmpeg(script, in: directory), timeout: 60)
+    ]
+    let directories = try cases.map { _ in try temporaryDirectory() }
+    let results = CollectedResults(count: cases.count)
+    let started = Date()
+    DispatchQueue.concurrentPerform(iterations: cases.count) { index in
+      let directory = directories[index]
+      results[index] = Result {
+        try confetti(
+          [
+            "render", "--size", "160x120", "--frames", "10",
+            "--out", directory.appendingPathComponent("clip.webm").path,
+          ],
+          environment: fakeFFmpeg(cases[index].0, in: directory), timeout: 60)
+      }
+    }
+    XCTAssertLessThan(Date().timeIntervalSince(started), 40)
+    for (index, (script, said)) in cases.enumerated() {
+      let result = try XCTUnwrap(results[index]).get()
       XCTAssertEqual(result.status, 1, result.stderr)
       XCTAssert(result.stderr.contains(said), result.stderr)
-      XCTAssertLessThan(Date().timeIntervalSince(started), 40)
-      let left = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+      let left = try FileManager.default.contentsOfDirectory(atPath: directories[index].path)
       XCTAssertEqual(left, ["bin"], script)
     }
   }

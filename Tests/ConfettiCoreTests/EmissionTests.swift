@@ -381,9 +381,10 @@ final class EmissionTests: XCTestCase {
     XCTAssertFalse(origins.contains { abs($0.y - 600) < 1 }, "none at the old bottom edge")
   }
 
-  func testThousandsOfEmittersKeepMemoryBounded() throws {
+  func testAThousandStartsKeepTheRunningEmittersAndMemoryBounded() throws {
+    // A thousand starts, each a running emitter until the cap (64): over fifteen times as many.
     var scene = try EffectScene(config: config(.continuous, rate: 50), capacity: 5000, seed: 1)
-    for k in 0..<5000 {
+    for k in 0..<1000 {
       let time = Double(k) / 60
       scene.trigger(.start, window: window, time: time)
       scene.advance(to: time, window: window)

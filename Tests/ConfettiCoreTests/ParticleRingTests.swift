@@ -148,10 +148,11 @@ final class ParticleRingTests: XCTestCase {
     XCTAssertEqual(ring.pendingUploadRanges.map(\.count).reduce(0, +), 4)
   }
 
-  func testThousandsOfBurstsKeepMemoryAndTheSpanBounded() throws {
+  func testAThousandBurstsKeepMemoryAndTheSpanBounded() throws {
+    // Each click bursts 80 pieces into a ring of 1,000: a thousand clicks wrap it 80 times.
     var scene = try EffectScene(config: Presets.named("confetti"), capacity: 1000, seed: 3)
     let window = Size(width: 640, height: 480)
-    for i in 0..<5000 {
+    for i in 0..<1000 {
       let time = Double(i) * 0.05
       scene.trigger(.click, at: Point(x: 100, y: 100), window: window, time: time)
       scene.ring.reclaim(at: time)

@@ -167,14 +167,29 @@ final class OverlayTests: XCTestCase {
       try xdotool(["search", "--sync", "--name", "Event Tester"], display: display.name)
       .split(separator: "\n").first.map(String.init) ?? ""
     try xdotool(["windowactivate", "--sync", typedInto], display: display.name)
-    usleep(300_000)
-    let focused = try xdotool(["getwindowfocus"], display: display.name)
+    var focused = ""
+    let focusing = Date().addingTimeInterval(20)
+    repeat {
+      focused = try xdotool(["getwindowfocus"], display: display.name)
+    } while focused != typedInto && Date() < focusing
+    XCTAssertEqual(focused, typedInto, "the window typed into has the focus")
 
     let overlay = try launch(
       confettiBinary.path, ["overlay", "--preset", "tap-burst", "--loop"], display: display.name)
     defer { if overlay.isRunning { overlay.terminate() } }
     let window = try confettiWindow(on: display.name)
-    usleep(500_000)  // mapped, placed and, were it focusable, focused by now
+    // Mapped (override-redirect: no window manager maps it) and drawing, as its title says:
+    // whatever focus showing it could have taken, it has taken by now.
+    let mapping = Date().addingTimeInterval(20)
+    while try !runProgram(
+      URL(fileURLWithPath: "/usr/bin/xwininfo"), ["-id", window],
+      environment: ["DISPLAY": display.name]
+    ).stdout.contains("IsViewable"), Date() < mapping {
+      usleep(20_000)
+    }
+    try waitForTitle(of: window, on: display.name, "pieces drawn") {
+      $0.contains(" particles") && !$0.contains(" 0 particles")
+    }
     XCTAssert(overlay.isRunning, "the overlay runs under openbox")
     let focusNow = try xdotool(["getwindowfocus"], display: display.name)
     XCTAssertNotEqual(focusNow, window, "the overlay took the focus")

@@ -40,9 +40,10 @@ final class WindowSoakTests: XCTestCase {
 
     // Warm-up: the ring's pages, the GL's buffers and the fonts of the title are all touched.
     try storm(clicks: 300)
-    usleep(300_000)  // the title is refreshed twice a second
-    let busyTitle = try title()
-    usleep(2_500_000)
+    let busyTitle = try waitForTitle(of: id, on: display.name, "pieces in the air") {
+      $0.contains(" particles") && !$0.contains(" 0 particles")
+    }
+    try waitForTitle(of: id, on: display.name, "idle") { $0.contains(" idle ") }
     let warm = try stat.residentKiB()
 
     for round in 0..<rounds {
@@ -55,7 +56,15 @@ final class WindowSoakTests: XCTestCase {
     // Minimised with pieces still in the air: nothing is drawn.
     try storm(clicks: 200)
     _ = try xdotool(["windowminimize", id], display: display.name)
-    usleep(500_000)
+    // Unmapped (as xwininfo says), and then quiet: one that drew on would never be.
+    let unmapped = Date().addingTimeInterval(20)
+    while try !runProgram(
+      URL(fileURLWithPath: "/usr/bin/xwininfo"), ["-id", id],
+      environment: ["DISPLAY": display.name]
+    ).stdout.contains("IsUnMapped"), Date() < unmapped {
+      usleep(20_000)
+    }
+    try stat.waitUntilIdle()
     let minimised = try stat.cpuSeconds(over: 2)
     XCTAssertLessThan(minimised, 0.04, "a minimised window used \(minimised) s of CPU in 2 s")
 
@@ -63,7 +72,7 @@ final class WindowSoakTests: XCTestCase {
     // Back to the size it was warmed at: its framebuffer's memory is the warm one's again, so
     // that what is compared is what the storm left, not the last size's buffers.
     _ = try xdotool(["windowsize", id, "640", "400"], display: display.name)
-    usleep(3_000_000)  // the last pieces land; the window goes idle
+    try waitForTitle(of: id, on: display.name, "idle") { $0.contains(" idle ") }
     try stat.waitUntilIdle()
     // Asleep: no thread woke in 3 s (a frame loop would wake 180 times), and next to no CPU.
     let wakes = try stat.switches(over: 3)

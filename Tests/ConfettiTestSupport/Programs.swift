@@ -164,3 +164,17 @@ package func assertEndsWithinASecond(
     process.terminationStatus == 0 || endedBySignal,
     "status \(process.terminationStatus) after \(label)", file: file, line: line)
 }
+
+/// The results of programs run side by side (`DispatchQueue.concurrentPerform`), one slot each,
+/// written by the thread that ran it and read once all are done.
+package final class CollectedResults: @unchecked Sendable {
+  private var slots: [Result<RunResult, Error>?]
+  private let lock = NSLock()
+
+  package init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+  package subscript(index: Int) -> Result<RunResult, Error>? {
+    get { lock.withLock { slots[index] } }
+    set { lock.withLock { slots[index] = newValue } }
+  }
+}
