@@ -54,7 +54,8 @@ enum Main {
         .components(separatedBy: "\nUsage:").first?
         .components(separatedBy: "\nHelp:").first?
         .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-      say("\(message)\(dashValueHint(message, arguments)) (see '\(helpCommand(for: arguments))')")
+      let hint = dashValueHint(message, arguments) + sizeHint(message)
+      say("\(message)\(hint) (see '\(helpCommand(for: arguments))')")
       Foundation.exit(code.rawValue)
     }
   }
@@ -70,6 +71,14 @@ func dashValueHint(_ message: String, _ arguments: [String]) -> String {
     arguments[at + 1].hasPrefix("-"), arguments[at + 1] != "--"
   else { return "" }
   return ": a value that begins with '-' is given as \(option)=\(oneLine(arguments[at + 1]))"
+}
+
+/// For the parser's "The value '…' is invalid for '--size'": the forms a size takes.
+func sizeHint(_ message: String) -> String {
+  guard message.hasPrefix("The value '"), message.contains("' is invalid for '--size") else {
+    return ""
+  }
+  return ": give \(PixelSize.forms)"
 }
 
 /// The most arguments the program takes (a command line needs some dozens at most).
@@ -275,7 +284,9 @@ struct Window: ParsableCommand {
   @Option(help: "Seed for every random draw, so a run can be repeated exactly.")
   var seed: UInt64 = 1
 
-  @Option(help: ArgumentHelp("The window's initial size in points.", valueName: "WxH"))
+  @Option(
+    help: ArgumentHelp(
+      "The window's initial size in points: WxH, or 720p, 1080p, 1440p, 4k.", valueName: "WxH"))
   var size: PixelSize = PixelSize(width: 1280, height: 720)
 
   @Option(help: "The most particles alive at once; the oldest make way beyond it.")
@@ -384,7 +395,9 @@ struct BenchCommand: ParsableCommand {
   @Option(help: "Seed for every random draw, so a run can be repeated exactly.")
   var seed: UInt64 = 1
 
-  @Option(help: ArgumentHelp("The framebuffer's size in pixels.", valueName: "WxH"))
+  @Option(
+    help: ArgumentHelp(
+      "The framebuffer's size in pixels: WxH, or 720p, 1080p, 1440p, 4k.", valueName: "WxH"))
   var size: PixelSize = PixelSize(width: 1920, height: 1080)
 
   func validate() throws {
@@ -555,15 +568,9 @@ func reportingFailures(_ body: () throws -> Void) throws {
   }
 }
 
-/// A size given as WIDTHxHEIGHT on the command line.
+/// A size given as WIDTHxHEIGHT, or by name (1080p), on the command line.
 extension PixelSize: ExpressibleByArgument {
-  public init?(argument: String) {
-    let parts = argument.lowercased().split(separator: "x", omittingEmptySubsequences: false)
-    guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width > 0,
-      height > 0
-    else { return nil }
-    self.init(width: width, height: height)
-  }
+  public init?(argument: String) { self.init(parsing: argument) }
 
   public var defaultValueDescription: String { description }
 

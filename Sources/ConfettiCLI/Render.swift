@@ -45,7 +45,7 @@ struct Render: ParsableCommand {
   @Option(help: "Particles per burst, instead of each burst cell's count.")
   var count: Int?
 
-  @Option(help: "Picture size in pixels, WIDTHxHEIGHT.")
+  @Option(help: "Picture size in pixels: WIDTHxHEIGHT, or 720p, 1080p, 1440p, 4k.")
   var size: PixelSize = PixelSize(width: 800, height: 600)
 
   @Option(help: "Pixels per window point (2 renders a HiDPI picture of the same scene).")

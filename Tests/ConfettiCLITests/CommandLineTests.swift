@@ -1,3 +1,4 @@
+import ConfettiGL
 import ConfettiImage
 import ConfettiTestSupport
 import Foundation
@@ -374,6 +375,23 @@ final class CommandLineTests: XCTestCase {
     XCTAssertEqual(
       result.stderr,
       "confetti: cannot write \(missingFolder)/dir/x.png: No such file or directory\n")
+  }
+
+  func testSizesAreGivenAsWidthByHeightOrByTheirNames() throws {
+    let sizes = [
+      "720p": (1280, 720), "1080P": (1920, 1080), "1440p": (2560, 1440), "4k": (3840, 2160),
+      "2160p": (3840, 2160), "640X360": (640, 360),
+    ]
+    for (text, (width, height)) in sizes {
+      XCTAssertEqual(PixelSize(parsing: text), PixelSize(width: width, height: height), text)
+    }
+    for bad in ["1080", "1080x", "x720", "0x10", "-5x5", "1080i", "4kx", "", "1e3x10"] {
+      XCTAssertNil(PixelSize(parsing: bad), bad)
+    }
+    let out = try temporaryDirectory().appendingPathComponent("named.png").path
+    let named = try confetti(["render", "--size", "720p", "--out", out])
+    XCTAssertEqual(named.status, 0, named.stderr)
+    XCTAssert(named.stdout.contains("(1280×720)"), named.stdout)
   }
 
   func testATestCICannotRunIsAFailureThereAndASkipElsewhere() {

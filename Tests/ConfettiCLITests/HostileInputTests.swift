@@ -66,6 +66,10 @@ final class HostileInputTests: XCTestCase {
     Case(arguments: ["--capacity", "99999999999"], status: 64, message: "between 1 and 31580641"),
     Case(arguments: ["--size", "99999x10"], status: 64, message: "16384x16384 at most"),
     Case(
+      arguments: ["render", "--size", "1080"], status: 64,
+      message: "is invalid for '--size <size>': give WIDTHxHEIGHT (such as 1920x1080) or 720p"),
+    Case(arguments: ["--bench", "10", "--size", "8k"], status: 64, message: "1080p, 1440p, 4k"),
+    Case(
       arguments: ["render", "--size", "100000x100"], status: 1, message: "outside what this GL"),
     Case(arguments: ["render", "--time", "3601"], status: 64, message: "from 0 to 3600"),
     Case(arguments: ["render", "--frames", "100001"], status: 64, message: "1 to 100000"),
