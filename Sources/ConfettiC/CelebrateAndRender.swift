@@ -185,7 +185,8 @@ public func confetti_render(_ options: UnsafePointer<confetti_render_options>?)
       _ = try Export.render(
         effect, settings,
         progress: { reached in
-          if let callback, !stopped {
+          // C's callback is told frames only (confetti.h): not the finishing step.
+          if let callback, !stopped, !reached.finishing {
             stopped = callback(Int64(reached.done), Int64(reached.total), given.user) != 0
           }
         },

@@ -153,7 +153,7 @@ struct Render: ParsableCommand {
       }
       var settings = self.settings
       settings.inputs = self.effect.files(of: effect)
-      let bar = ProgressBar(total: settings.renderedFrames.count, shown: frameCount > 1)
+      let bar = ProgressBar(total: settings.renderedFrames.count, shown: frameCount > 1, out: out)
       let result: RenderResult
       do {
         // The program's standard error is its own: the drivers' chatter is kept off it.
@@ -335,26 +335,77 @@ enum Interruption {
   static var caught: Int32? { received == 0 ? nil : received }
 }
 
-/// A progress bar on standard error, for a terminal only: `rendering ━━━━━━──── 45/120`.
-struct ProgressBar {
+/// A progress bar on standard error, for a terminal only:
+/// `rendering ━━━━━━──── 45/120 · 38 fps · 0:01 elapsed · 0:02 left`, then, for an animation,
+/// `ffmpeg is finishing clip.webm (120 frames in 0:03)`.
+final class ProgressBar {
   let total: Int
   let shown: Bool
+  /// The file written, named while ffmpeg finishes it.
+  let out: String
+  /// Seconds on a monotonic clock (injected for the tests).
+  let now: () -> Double
+  private let started: Double
+  /// When the first frame was done: the rate is counted from there, past the GL's set-up.
+  private var firstFrame: Double?
   private static let width = 30
 
-  init(total: Int, shown: Bool) {
+  init(total: Int, shown: Bool, out: String = "", now: @escaping () -> Double = monotonicSeconds) {
     self.total = total
     self.shown = shown && isatty(STDERR_FILENO) != 0
+    self.out = out
+    self.now = now
+    started = now()
   }
 
   func show(_ progress: RenderProgress) {
     guard shown else { return }
-    let filled = Self.width * progress.done / max(1, progress.total)
+    let time = now()
+    if firstFrame == nil, progress.done > 0 { firstFrame = time }
+    // Frames a second since the first: none yet before the second frame.
+    let rate = firstFrame.flatMap { first in
+      progress.done > 1 && time > first ? Double(progress.done - 1) / (time - first) : nil
+    }
+    let line = Self.line(progress, elapsed: time - started, rate: rate, out: out)
+    StandardStreams.writeError("\r\(line)\u{1B}[K")
+  }
+
+  /// What the bar says `elapsed` seconds into the render, making `rate` frames a second.
+  static func line(_ progress: RenderProgress, elapsed: Double, rate: Double?, out: String)
+    -> String
+  {
+    let frames = progress.total == 1 ? "1 frame" : "\(progress.total) frames"
+    if progress.finishing {
+      return "ffmpeg is finishing \(out) (\(frames) in \(clock(elapsed)))"
+    }
+    let filled = width * min(progress.done, progress.total) / max(1, progress.total)
     let bar =
-      String(repeating: "━", count: filled) + String(repeating: "─", count: Self.width - filled)
-    StandardStreams.writeError("\rrendering \(bar) \(progress.done)/\(progress.total)")
+      String(repeating: "━", count: filled) + String(repeating: "─", count: width - filled)
+    var line = "rendering \(bar) \(progress.done)/\(progress.total)"
+    guard let rate, rate > 0 else { return line }
+    let left = Double(progress.total - progress.done) / rate
+    line += " · \(rate < 10 ? String(format: "%.1f", rate) : String(Int(rate.rounded()))) fps"
+    line += " · \(clock(elapsed)) elapsed · \(clock(left)) left"
+    return line
+  }
+
+  /// Seconds as a clock shows them: 0:07, 12:34, 1:02:03.
+  static func clock(_ seconds: Double) -> String {
+    let whole = Int(min(max(0, seconds), 359_999).rounded())
+    let (hours, minutes, rest) = (whole / 3600, whole / 60 % 60, whole % 60)
+    return hours > 0
+      ? String(format: "%d:%02d:%02d", hours, minutes, rest)
+      : String(format: "%d:%02d", minutes, rest)
   }
 
   func clear() {
     if shown { StandardStreams.writeError("\r\u{1B}[K") }
   }
+}
+
+/// Seconds since an arbitrary start, never going back (CLOCK_MONOTONIC).
+func monotonicSeconds() -> Double {
+  var now = timespec()
+  clock_gettime(CLOCK_MONOTONIC, &now)
+  return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
 }

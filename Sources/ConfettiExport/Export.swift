@@ -183,15 +183,21 @@ public struct RenderTrigger: Sendable, Equatable {
   }
 }
 
-/// How far a render has come: `done` of `total` frames written.
+/// How far a render has come: `done` of `total` frames written, and then, for an animation,
+/// ffmpeg finishing the file.
 public struct RenderProgress: Sendable, Equatable {
   /// Frames written so far.
   public var done: Int
   /// Frames this render writes.
   public var total: Int
+  /// Whether every frame is sent and ffmpeg is finishing the file (its last frames' encoding,
+  /// the container, the count read back): told once, after the last frame's progress.
+  public var finishing: Bool
 
-  /// `done` of `total` frames.
-  public init(done: Int, total: Int) { (self.done, self.total) = (done, total) }
+  /// `done` of `total` frames, or, `finishing`, all of them and the file being finished.
+  public init(done: Int, total: Int, finishing: Bool = false) {
+    (self.done, self.total, self.finishing) = (done, total, finishing)
+  }
 }
 
 /// What a render wrote.
@@ -489,14 +495,18 @@ public enum Export {
       if settings.frames == 1 { for file in written { unlink(file) } }
       throw RenderStopped(out: out, whole: video != nil || settings.frames == 1)
     }
-    try writer?.finish()
-    if writer != nil { written = [out] }
+    if let writer {
+      progress?(RenderProgress(done: rendered.count, total: rendered.count, finishing: true))
+      try writer.finish()
+      written = [out]
+    }
     return RenderResult(
       files: written, wasReadBack: writer?.wasReadBack ?? false,
       droppedCount: system.droppedCount, description: summary(of: settings))
   }
 
-  /// The render's last line: what was written where.
+  /// The render's last line: what was written where, its size and length, and, for a sequence
+  /// or an animation, whether and how it keeps a transparent background.
   static func summary(of settings: RenderSettings) -> String {
     let rendered = settings.renderedFrames
     let pixels = "\(settings.size.width)×\(settings.size.height)"
@@ -509,8 +519,13 @@ public enum Export {
     let seconds = format(Double(rendered.count) / settings.fps)
     let frames = rendered.count == 1 ? "1 frame" : "\(rendered.count) frames"
     let what = "\(frames) (\(seconds) s at \(format(settings.fps)) fps, \(pixels))"
-    if let video = settings.video { return "wrote \(what) to \(settings.out), \(video.name)" }
+    let transparent = settings.background.alpha < 255
+    if let video = settings.video {
+      return "wrote \(what) to \(settings.out), \(video.name) "
+        + (transparent ? video.alpha : "with an opaque background")
+    }
     return "wrote \(what) to \(settings.pictures(rendered))"
+      + (transparent ? ", RGBA with straight alpha" : "")
   }
 }
 

@@ -34,6 +34,17 @@ public enum VideoFormat: String, CaseIterable, Sendable {
     }
   }
 
+  /// How it keeps a transparent background, after its ``name`` in the last line: the pixel
+  /// format an editor reports.
+  public var alpha: String {
+    switch self {
+    case .gif: "with one-bit transparency"
+    case .webm: "with alpha (yuva420p, in a side stream: ffprobe lists the video as yuv420p)"
+    case .mp4: "with no alpha"
+    case .mov: "with alpha (yuva444p10le)"
+    }
+  }
+
   /// The most frames a second it plays at its own speed: a GIF's delays are whole hundredths
   /// of a second and players stretch those under two; WebM's timestamps are milliseconds.
   var fastestFrameRate: Double {

@@ -106,7 +106,9 @@ final class ExportTests: XCTestCase {
     let gif = directory.appendingPathComponent("burst.gif")
     let made = try confetti(["render"] + args + ["--out", gif.path])
     XCTAssertEqual(made.status, 0, made.stderr)
-    XCTAssertEqual(made.stdout, "wrote 10 frames (0.5 s at 20 fps, 160×120) to \(gif.path), GIF\n")
+    XCTAssertEqual(
+      made.stdout,
+      "wrote 10 frames (0.5 s at 20 fps, 160×120) to \(gif.path), GIF with an opaque background\n")
     let gifFrames = try frames(of: gif, width: 160, height: 120)
     XCTAssertEqual(gifFrames.count, 10)
     // The palette changes colours a little; the picture is the same.
@@ -606,6 +608,34 @@ final class ExportTests: XCTestCase {
         XCTAssertEqual(try left(), [], filler)
       }
     }
+  }
+
+  func testOnATerminalTheProgressSaysTheRateTheTimeLeftAndTheFinishingStep() throws {
+    _ = try ffmpeg()
+    // script(1) gives the render a terminal, as a person's shell does, and copies what it shows.
+    let script = try requiredProgram("script", for: "the progress on a terminal")
+    let out = try temporaryDirectory().appendingPathComponent("clip.webm").path
+    let command = [
+      confettiBinary.path, "render", "--size", "160x120", "--frames", "30", "--out", out,
+      "--background", "transparent",
+    ].joined(separator: " ")
+    let shown = try runProgram(script, ["-qefc", command, "/dev/null"])
+    XCTAssertEqual(shown.status, 0, shown.stdout + shown.stderr)
+    let screen = shown.stdout
+    // Once a frame is done: the rate, the time so far and the time left.
+    let bar = #"rendering [━─]{30} [0-9]+/30 · [0-9.]+ fps · 0:[0-9]{2} elapsed · 0:[0-9]{2} left"#
+    XCTAssertNotNil(screen.range(of: bar, options: .regularExpression), screen)
+    XCTAssert(screen.contains("rendering ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━ 30/30 · "), screen)
+    // Then ffmpeg's finishing step is named, where before the bar stood still at 30/30.
+    XCTAssertNotNil(
+      screen.range(
+        of: "ffmpeg is finishing \(out) \\(30 frames in 0:[0-9]{2}\\)", options: .regularExpression),
+      screen)
+    // And the last line says how the file keeps the transparency.
+    XCTAssert(
+      screen.contains(
+        "wrote 30 frames (1 s at 30 fps, 160×120) to \(out), WebM (VP9) with alpha (yuva420p, in a "
+          + "side stream: ffprobe lists the video as yuv420p)"), screen)
   }
 
   func testASignalDuringABigPictureLeavesNoPicture() throws {
