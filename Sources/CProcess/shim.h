@@ -11,6 +11,13 @@
 #include <unistd.h>
 #include <sys/prctl.h>
 
+/* Whether signal `number` was ignored when the program started, as it may be: nohup ignores
+   SIGHUP, and a shell script's background jobs start with SIGINT and SIGQUIT ignored. */
+static inline int confetti_signal_is_ignored(int number) {
+  struct sigaction current;
+  return sigaction(number, NULL, &current) == 0 && current.sa_handler == SIG_IGN;
+}
+
 /* Asks the kernel to send this process SIGTERM when its parent ends, even by SIGKILL: the
    celebration of a `confetti run` that was killed ends with it. Returns 0, or -1 (errno). */
 static inline int confetti_end_with_parent(void) {

@@ -318,7 +318,10 @@ enum Interruption {
         _exit(0)
       }
     }
-    for number in stopping {
+    // A signal ignored from the start stays ignored, as the starter meant: nohup's SIGHUP, and
+    // the SIGINT and SIGQUIT of a job a script started in the background, which the
+    // terminal's Ctrl-C must not stop.
+    for number in stopping where confetti_signal_is_ignored(number) == 0 {
       signal(number) {
         Interruption.received = $0
         sem_post(Interruption.arrived)

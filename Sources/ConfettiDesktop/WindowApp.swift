@@ -80,6 +80,10 @@ package final class WindowApp {
   private var overlay: Overlay?
   /// The reading and framebuffer size of the frame on screen: while they stay, nothing is drawn.
   private var shown: (reading: Seconds, width: Int32, height: Int32)?
+  /// The framebuffer size the system's GL state was last set for (its scissor box): a frame of
+  /// another size is cleared whole and sets it anew. A frame drawn again for a key or a click
+  /// keeps it.
+  private var drawnSize: (width: Int32, height: Int32)?
   private var frameCounter = FrameCounter()
   /// The title last set: setting a title sends the window an event, which would wake an idle
   /// loop again and again, so an unchanged title is not set.
@@ -195,7 +199,7 @@ package final class WindowApp {
     system.glStatePolicy = .cache
     effectStart = now
     system.fireOpening(time: now)
-    shown = nil
+    (shown, drawnSize) = (nil, nil)
     return system
   }
 
@@ -273,7 +277,7 @@ package final class WindowApp {
   private func drawFrame(at time: Seconds, width: Int32, height: Int32) {
     do {
       // The last draw's scissor box is kept: a new size is cleared whole, and set anew.
-      let resized = shown.map { $0.width != width || $0.height != height } ?? true
+      let resized = drawnSize.map { $0.width != width || $0.height != height } ?? true
       if resized { system.resetGLStateCache() }
       GLFrame.clear(to: overlay == nil ? GLFrame.background : .transparent, whole: resized)
       try system.draw(in: PixelRect(width: Int(width), height: Int(height)), time: time)
@@ -283,6 +287,7 @@ package final class WindowApp {
       glfwSetWindowShouldClose(window, GLFW_TRUE)
     }
     shown = (time, width, height)
+    drawnSize = (width, height)
     frameCounter.count(at: wall)
     updateTitle(force: false)
   }

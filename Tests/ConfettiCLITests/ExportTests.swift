@@ -445,11 +445,15 @@ final class ExportTests: XCTestCase {
     // One that stops reading and leaves a child of its own holding the pipes: the render fails
     // at once, saying so, and ffmpeg's whole process group ends with it (it stayed alive after
     // SIGTERM, waiting for the child).
+    // (Its helper sleeps for a time of its own, so that no other sleeper on the machine counts.)
+    let helper = "sleep 1000.\(Int.random(in: 100_000...999_999))"
     XCTAssertEqual(
-      try refused("exec 0<&-; sleep 1000 & wait", timeout: 20),
+      try refused("exec 0<&-; \(helper) & wait", timeout: 20),
       "confetti: cannot write \(out.path): ffmpeg stopped (it was still running, and was stopped)\n"
     )
-    let sleepers = try runProgram(URL(fileURLWithPath: "/usr/bin/pgrep"), ["-f", "^sleep 1000$"])
+    let sleepers = try runProgram(
+      URL(fileURLWithPath: "/usr/bin/pgrep"),
+      ["-f", "^" + helper.replacingOccurrences(of: ".", with: "\\.") + "$"])
     XCTAssertEqual(sleepers.stdout, "", "its helper ended with it")
 
     // One that writes something that is not a GIF and says all went well.
@@ -636,6 +640,33 @@ final class ExportTests: XCTestCase {
       screen.contains(
         "wrote 30 frames (1 s at 30 fps, 160×120) to \(out), WebM (VP9) with alpha (yuva420p, in a "
           + "side stream: ffprobe lists the video as yuv420p)"), screen)
+  }
+
+  func testSignalsIgnoredFromTheStartStayIgnored() throws {
+    // As nohup starts it (SIGHUP ignored) and a script's background job (SIGINT): a closed
+    // terminal or its Ctrl-C does not stop the render.
+    let out = try temporaryDirectory().appendingPathComponent("nohup.png")
+    let render = Process()
+    render.executableURL = URL(fileURLWithPath: "/bin/sh")
+    render.arguments = [
+      "-c", #"trap '' HUP INT; exec "$0" render --size 1600x1200 --count 200000 --out "$1""#,
+      confettiBinary.path, out.path,
+    ]
+    render.standardError = FileHandle.nullDevice
+    render.standardOutput = FileHandle.nullDevice
+    try render.run()
+    var sent = 0
+    for (delay, signal) in [(0.1, SIGHUP), (0.3, SIGINT), (0.6, SIGHUP), (1.0, SIGINT)] {
+      usleep(useconds_t(delay * 1_000_000))
+      if render.isRunning {
+        kill(render.processIdentifier, signal)
+        sent += 1
+      }
+    }
+    render.waitUntilExit()
+    XCTAssertGreaterThan(sent, 0, "the render ended before any signal")
+    XCTAssertEqual(render.terminationStatus, 0, "stopped by a signal it was started ignoring")
+    XCTAssert(FileManager.default.fileExists(atPath: out.path))
   }
 
   func testASignalDuringABigPictureLeavesNoPicture() throws {

@@ -12,10 +12,11 @@ final class GLTraceTests: XCTestCase {
     _ program: URL, _ arguments: [String], display: String, whileRunning: () throws -> Void = {}
   ) throws -> [[String]] {
     let apitrace = try requiredProgram("apitrace", for: "counting the GL calls of a frame")
+    _ = try requiredProgram("xdotool", for: "driving the traced window")
     let trace = try temporaryDirectory().appendingPathComponent("frames.trace")
     let traced = try runProgram(
       apitrace, ["trace", "--api", "gl", "-o", trace.path, program.path] + arguments,
-      environment: ["DISPLAY": display], timeout: 60, whileRunning: whileRunning)
+      environment: ["DISPLAY": display], timeout: 240, whileRunning: whileRunning)
     XCTAssertEqual(traced.status, 0, traced.stderr)
     let dump = try runProgram(
       apitrace, ["dump", "--verbose", "--color=never", trace.path], timeout: 60)
@@ -44,8 +45,26 @@ final class GLTraceTests: XCTestCase {
   func testTheWindowsSteadyFrameSendsOneUniformAndOneDrawAndAsksNothing() throws {
     let display = try startXvfb()
     defer { stopXvfb(display.server) }
+    // At a quarter of the speed a shot flies for about 6 s of wall time: steady frames however
+    // busy the machine. Once it has landed (the title says idle), the window is closed.
     let frames = try tracedFrames(
-      confettiBinary, ["--preset", "cannon", "--exit-after", "3"], display: display.name)
+      confettiBinary, ["--preset", "cannon", "--exit-after", "200"], display: display.name
+    ) {
+      let window = try confettiWindow(on: display.name)
+      try xdotool(["key", "--window", window, "bracketleft", "bracketleft"], display: display.name)
+      try waitForTitle(of: window, on: display.name, "a quarter of the speed") {
+        $0.contains("1/4×")
+      }
+      try xdotool(["key", "--window", window, "space"], display: display.name)
+      try waitForTitle(of: window, on: display.name, "pieces in the air") {
+        $0.contains(" particles") && !$0.contains(" 0 particles")
+      }
+      try waitForTitle(of: window, on: display.name, "idle", timeout: 120) {
+        $0.contains(" idle ")
+      }
+      // (Pressed only: the window is gone before a release could reach it.)
+      try xdotool(["keydown", "--window", window, "q"], display: display.name)
+    }
     // Frames that draw confetti: those that set its state (the first, and one after the
     // window is shown or resized), and steady ones after them, where no piece is born (no
     // record sent).
@@ -73,11 +92,17 @@ final class GLTraceTests: XCTestCase {
   func testAHostsDrawSavesAndRestoresItsStateAndAnEmptyFrameCallsNothing() throws {
     let display = try startXvfb()
     defer { stopXvfb(display.server) }
-    _ = try requiredProgram("xdotool", for: "clicking the example")
-    let frames = try tracedFrames(
-      builtBinary("embed-glfw"), ["--seconds", "8"], display: display.name
-    ) {
+    // Frames before the click and after it, each seen drawn (the picture changed) rather than
+    // waited for; then Escape closes the example.
+    let frames = try tracedFrames(builtBinary("embed-glfw"), [], display: display.name) {
+      let window =
+        try xdotool(
+          ["search", "--sync", "--name", "Confetti in your program"], display: display.name
+        ).split(separator: "\n").first.map(String.init) ?? ""
+      try waitForNewPictures(on: display.name, count: 5)
       try clickTheExample(display: display.name)
+      try waitForNewPictures(on: display.name, count: 4)
+      try xdotool(["keydown", "--window", window, "Escape"], display: display.name)
     }
     // The host draws its square with glDrawArrays and sets its own uniforms with glUniform2f;
     // the clock (glUniform1ui) is confetti's.

@@ -128,18 +128,21 @@ final class RunCommandTests: XCTestCase {
       try process.run()
       return process
     }
-    func overlays() -> Int {
-      (try? runProgram(URL(fileURLWithPath: "/usr/bin/pgrep"), ["-f", "confetti overlay"]))?
+    // The overlays `run` started: each names its run (--parent PID) on its command line, so
+    // that no other overlay on the machine counts, and one whose run was killed still does.
+    func overlays(of run: Process) -> Int {
+      let pattern = "confetti overlay --seed [0-9]+ --parent \(run.processIdentifier)( |$)"
+      return (try? runProgram(URL(fileURLWithPath: "/usr/bin/pgrep"), ["-f", pattern]))?
         .stdout.split(separator: "\n").count ?? 0
     }
-    func waitForOverlay() {
+    func waitForOverlay(of run: Process) {
       let deadline = Date().addingTimeInterval(20)
-      while overlays() == 0, Date() < deadline { usleep(50_000) }
+      while overlays(of: run) == 0, Date() < deadline { usleep(50_000) }
     }
 
     let interrupted = try start(["--preset", "snow", "--duration", "20", "--", "true"])
-    waitForOverlay()
-    XCTAssertEqual(overlays(), 1, "the celebration runs")
+    waitForOverlay(of: interrupted)
+    XCTAssertEqual(overlays(of: interrupted), 1, "the celebration runs")
     kill(interrupted.processIdentifier, SIGINT)
     let sent = Date()
     interrupted.waitUntilExit()
@@ -148,12 +151,13 @@ final class RunCommandTests: XCTestCase {
     XCTAssertEqual(interrupted.terminationStatus, 0, "the command's status")
 
     let killed = try start(["--preset", "snow", "--duration", "20", "--", "true"])
-    waitForOverlay()
+    waitForOverlay(of: killed)
     kill(killed.processIdentifier, SIGKILL)
     killed.waitUntilExit()
     let deadline = Date().addingTimeInterval(2)
-    while overlays() > 0, Date() < deadline { usleep(50_000) }
-    XCTAssertEqual(overlays(), 0, "the celebration ended with the confetti run that was killed")
+    while overlays(of: killed) > 0, Date() < deadline { usleep(50_000) }
+    XCTAssertEqual(
+      overlays(of: killed), 0, "the celebration ended with the confetti run that was killed")
 
     let ready = try temporaryDirectory().appendingPathComponent("ready")
     let told = try start([
@@ -165,7 +169,7 @@ final class RunCommandTests: XCTestCase {
     told.terminate()
     told.waitUntilExit()
     XCTAssertEqual(told.terminationStatus, 0, "the command caught SIGTERM and exited 0")
-    XCTAssertEqual(overlays(), 0, "told to stop: no celebration")
+    XCTAssertEqual(overlays(of: told), 0, "told to stop: no celebration")
   }
 
   /// With standard error closed, full or a pipe nobody reads, confetti loses its message, not its

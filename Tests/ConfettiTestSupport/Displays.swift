@@ -149,3 +149,33 @@ package func xdotool(_ arguments: [String], display: String) throws -> String {
   XCTAssertEqual(result.status, 0, "xdotool \(arguments): \(result.stderr)")
   return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
 }
+
+/// Waits until the picture on X display `display` (its top-left `width` × `height` pixels) has
+/// changed `count` times, each change seen between two screenshots (ffmpeg's x11grab): at least
+/// that many frames were drawn meanwhile, however busy the machine. Fails the test if they were
+/// not within `timeout` seconds.
+package func waitForNewPictures(
+  on display: String, width: Int = 640, height: Int = 480, count: Int, timeout: Double = 90,
+  file: StaticString = #filePath, line: UInt = #line
+) throws {
+  let shot = try temporaryDirectory().appendingPathComponent("screen.rgb")
+  let deadline = Date().addingTimeInterval(timeout)
+  var (last, changes) = (Data(), -1)
+  while changes < count, Date() < deadline {
+    let grab = try runProgram(
+      try requiredProgram("ffmpeg", for: "screenshots"),
+      [
+        "-v", "error", "-f", "x11grab", "-draw_mouse", "0", "-video_size", "\(width)x\(height)",
+        "-i", "\(display)+0,0", "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-y",
+        shot.path,
+      ])
+    guard grab.status == 0 else {
+      XCTFail("no screenshot of \(display): \(grab.stderr)", file: file, line: line)
+      return
+    }
+    let picture = try Data(contentsOf: shot)
+    if picture != last { (last, changes) = (picture, changes + 1) }
+  }
+  XCTAssertGreaterThanOrEqual(
+    changes, count, "the picture changed \(changes) times in \(timeout) s", file: file, line: line)
+}

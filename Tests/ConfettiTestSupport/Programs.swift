@@ -14,7 +14,18 @@ package let repository = URL(fileURLWithPath: #filePath).deletingLastPathCompone
   .deletingLastPathComponent().deletingLastPathComponent()
 
 /// The `confetti` binary SwiftPM built beside this test bundle.
-package var confettiBinary: URL { builtBinary("confetti") }
+package var confettiBinary: URL {
+  _ = defaultSignals
+  return builtBinary("confetti")
+}
+
+/// The signals the suite may have been started ignoring, set back to their defaults before the
+/// first program starts: a program inherits what its starter ignores (a script's background
+/// job ignores SIGINT and SIGQUIT, nohup SIGHUP), and confetti keeps ignoring those, as it
+/// should; the tests send them and expect the default.
+package let defaultSignals: Void = {
+  for number in [SIGINT, SIGQUIT, SIGHUP] { signal(number, SIG_DFL) }
+}()
 
 /// A program SwiftPM built beside this test bundle: `confetti`, or an example.
 package func builtBinary(_ name: String) -> URL {
@@ -54,6 +65,7 @@ package func runProgram(
 )
   throws -> RunResult
 {
+  _ = defaultSignals
   let process = Process()
   process.executableURL = program
   process.arguments = arguments
@@ -114,6 +126,7 @@ package func launch(
   _ path: String, _ arguments: [String], display: String, output: FileHandle? = nil,
   errors: FileHandle? = nil
 ) throws -> Process {
+  _ = defaultSignals
   let process = Process()
   process.executableURL = URL(fileURLWithPath: path)
   process.arguments = arguments
