@@ -346,7 +346,7 @@ final class ProgressBar {
   let shown: Bool
   /// The file written, named while ffmpeg finishes it.
   let out: String
-  /// Seconds on a monotonic clock (injected for the tests).
+  /// Seconds on a monotonic clock.
   let now: () -> Double
   private let started: Double
   /// When the first frame was done: the rate is counted from there, past the GL's set-up.

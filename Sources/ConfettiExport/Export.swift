@@ -244,7 +244,8 @@ public enum Export {
   /// The frames are made on a thread of the render's own, with a headless GL context of its
   /// own current there, so that the calling thread's GL context (a host's window) is never
   /// touched. This call waits for it, and calls `progress` after each frame (the next frame
-  /// waits for it) and `shouldStop` after each and every few hundredths of a second meanwhile,
+  /// waits for it), and once more for an animation as ffmpeg finishes it
+  /// (``RenderProgress/finishing``), and `shouldStop` after each and every few hundredths of a second meanwhile,
   /// both on the calling thread. Once `shouldStop` says true the render stops before its next
   /// frame, removes what it was writing (an animation, a single picture; a sequence keeps its
   /// whole pictures) and throws ``RenderStopped``; a stop asked after the last frame still
