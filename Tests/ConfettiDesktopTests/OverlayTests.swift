@@ -180,13 +180,7 @@ final class OverlayTests: XCTestCase {
     let window = try confettiWindow(on: display.name)
     // Mapped (override-redirect: no window manager maps it) and drawing, as its title says:
     // whatever focus showing it could have taken, it has taken by now.
-    let mapping = Date().addingTimeInterval(20)
-    while try !runProgram(
-      URL(fileURLWithPath: "/usr/bin/xwininfo"), ["-id", window],
-      environment: ["DISPLAY": display.name]
-    ).stdout.contains("IsViewable"), Date() < mapping {
-      usleep(20_000)
-    }
+    try waitForMapState(of: window, on: display.name, "IsViewable")
     try waitForTitle(of: window, on: display.name, "pieces drawn") {
       $0.contains(" particles") && !$0.contains(" 0 particles")
     }

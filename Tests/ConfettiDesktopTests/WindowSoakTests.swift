@@ -57,13 +57,7 @@ final class WindowSoakTests: XCTestCase {
     try storm(clicks: 200)
     _ = try xdotool(["windowminimize", id], display: display.name)
     // Unmapped (as xwininfo says), and then quiet: one that drew on would never be.
-    let unmapped = Date().addingTimeInterval(20)
-    while try !runProgram(
-      URL(fileURLWithPath: "/usr/bin/xwininfo"), ["-id", id],
-      environment: ["DISPLAY": display.name]
-    ).stdout.contains("IsUnMapped"), Date() < unmapped {
-      usleep(20_000)
-    }
+    try waitForMapState(of: id, on: display.name, "IsUnMapped")
     try stat.waitUntilIdle()
     let minimised = try stat.cpuSeconds(over: 2)
     XCTAssertLessThan(minimised, 0.04, "a minimised window used \(minimised) s of CPU in 2 s")
@@ -73,12 +67,7 @@ final class WindowSoakTests: XCTestCase {
     // that what is compared is what the storm left, not the last size's buffers.
     _ = try xdotool(["windowsize", id, "640", "400"], display: display.name)
     try waitForTitle(of: id, on: display.name, "idle") { $0.contains(" idle ") }
-    try stat.waitUntilIdle()
-    // Asleep: no thread woke in 3 s (a frame loop would wake 180 times), and next to no CPU.
-    let wakes = try stat.switches(over: 3)
-    XCTAssertLessThanOrEqual(wakes, 3, "an idle window's threads woke \(wakes) times in 3 s")
-    let idle = try stat.cpuSeconds(over: 1)
-    XCTAssertLessThan(idle, 0.03, "an idle window used \(idle) s of CPU in 1 s")
+    try stat.assertAsleep(over: 1, "an idle window")
     let end = try stat.residentKiB()
     XCTAssertLessThan(abs(end - warm), warm / 10, "RSS went from \(warm) to \(end) KiB")
     let idleTitle = try title()

@@ -140,6 +140,24 @@ package func waitForTitle(
   return last
 }
 
+/// Waits until xwininfo says `window` on X display `display` is in `state` (`IsViewable`,
+/// `IsUnMapped`), 20 s at most; fails the test if it never was.
+package func waitForMapState(
+  of window: String, on display: String, _ state: String, file: StaticString = #filePath,
+  line: UInt = #line
+) throws {
+  let deadline = Date().addingTimeInterval(20)
+  var said = ""
+  repeat {
+    said = try runProgram(
+      URL(fileURLWithPath: "/usr/bin/xwininfo"), ["-id", window], environment: ["DISPLAY": display]
+    ).stdout
+    if said.contains(state) { return }
+    usleep(20_000)
+  } while Date() < deadline
+  XCTFail("window \(window) never was \(state): \(said)", file: file, line: line)
+}
+
 /// Runs xdotool on X display `display`, asserting it succeeds; returns what it printed, trimmed.
 @discardableResult
 package func xdotool(_ arguments: [String], display: String) throws -> String {

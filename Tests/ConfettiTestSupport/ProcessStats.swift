@@ -1,4 +1,5 @@
 import Foundation
+import XCTest
 
 /// What /proc says of a process.
 package struct StatReader {
@@ -66,5 +67,21 @@ package struct StatReader {
   /// The CPU seconds it uses over the next `seconds`.
   package func cpuSeconds(over seconds: Double) throws -> Double {
     try growth(over: seconds) { try cpuSeconds() }
+  }
+
+  /// Asserts it sleeps on its events: once quiet (``waitUntilIdle(quiet:timeout:)``), its
+  /// threads woke at most 3 times in 3 s (a frame loop wakes 180 times) and it used less than
+  /// `cpu` seconds of CPU over `seconds`.
+  package func assertAsleep(
+    cpu: Double = 0.03, over seconds: Double, _ what: String, file: StaticString = #filePath,
+    line: UInt = #line
+  ) throws {
+    try waitUntilIdle()
+    let wakes = try switches(over: 3)
+    XCTAssertLessThanOrEqual(
+      wakes, 3, "\(what)'s threads woke \(wakes) times in 3 s", file: file, line: line)
+    let used = try cpuSeconds(over: seconds)
+    XCTAssertLessThan(
+      used, cpu, "\(what) used \(used) s of CPU in \(seconds) s", file: file, line: line)
   }
 }
