@@ -150,14 +150,18 @@ final class LibraryVerbsTests: XCTestCase {
     XCTAssertEqual(try Data(contentsOf: mine), try Data(contentsOf: program))
   }
 
-  func testEveryFrameIsToldInOrderAndAStopLeavesNothing() throws {
+  func testEveryFrameAndTheFinishingStepAreToldInOrderAndAStopLeavesNothing() throws {
     _ = try requiredProgram("ffmpeg", for: "animations")
     let folder = try temporaryDirectory()
     let clip = folder.appendingPathComponent("clip.webm")
     var told: [RenderProgress] = []
     let result = try Export.render(
       try Effect.preset("cannon"), settings(clip, frames: 6), progress: { told.append($0) })
-    XCTAssertEqual(told, (1...6).map { RenderProgress(done: $0, total: 6) })
+    // Each frame, then ffmpeg finishing the file, once.
+    XCTAssertEqual(
+      told,
+      (1...6).map { RenderProgress(done: $0, total: 6) }
+        + [RenderProgress(done: 6, total: 6, finishing: true)])
     XCTAssertEqual(result.files, [clip.path])
     try FileManager.default.removeItem(at: clip)
 
