@@ -57,10 +57,12 @@ package struct EffectScene: Sendable {
   /// The most emitters emitting at once. Starting another stops the oldest one a click or a key
   /// started; the effect's own start emitters are stopped only when nothing else is left.
   package static let maximumRunning = 64
-  /// The most emission time one call to ``advance(to:window:)`` covers; the rest is dropped. A
-  /// second: a window's slow first frames (shaders compiling) lose nothing, and a window left
-  /// minimised for an hour makes up one second, not an hour.
-  package static let longestStep: Seconds = 1
+  /// The most emission time one call to ``advance(to:window:)`` covers; the rest is dropped.
+  /// Four seconds: a window's slow first frames (shaders compiling, on a machine busy with
+  /// other work too: over a second was seen) lose nothing, so the window still shows what
+  /// `confetti render` draws at each moment; and a window left minimised for an hour makes up
+  /// four seconds, not an hour.
+  package static let longestStep: Seconds = 4
   /// The most particles born in one call to ``advance(to:window:)``.
   package static let maximumBirthsPerStep = 20_000
 
