@@ -63,12 +63,41 @@ public struct RGBAImage: Equatable, Sendable {
 extension RGBAImage {
   /// The picture with straight alpha, every pixel ``Pixel/unpremultiplied``: what the GL stores
   /// for a transparent backdrop (premultiplied) as PNG files and videos expect it (straight).
+  /// A pass over the bytes, exactly ``Pixel/unpremultiplied`` for each: the transparent and
+  /// the opaque pixels (most of a frame) are looked at as one word, the others divided through
+  /// a table. 2.5 ms a 1920×1080 frame of the default effect, release build (docs/export.md).
   public func unpremultiplied() -> RGBAImage {
     var copy = self
-    for y in 0..<height {
-      for x in 0..<width { copy[x, y] = self[x, y].unpremultiplied }
+    let table = Self.straightTable
+    copy.bytes.withUnsafeMutableBytes { raw in
+      table.withUnsafeBufferPointer { straight in
+        let words = raw.bindMemory(to: UInt32.self)
+        for index in words.indices {
+          // Little-endian RGBA: alpha is the high byte.
+          let word = UInt32(littleEndian: words[index])
+          if word == 0 || word >= 0xff00_0000 { continue }
+          let (red, green, blue) = (word & 0xff, word >> 8 & 0xff, word >> 16 & 0xff)
+          let alpha = max(word >> 24, red, green, blue)
+          if alpha == 255 {
+            words[index] = (word | 0xff00_0000).littleEndian
+            continue
+          }
+          let row = Int(alpha) << 8
+          let result =
+            UInt32(straight[row + Int(red)]) | UInt32(straight[row + Int(green)]) << 8
+            | UInt32(straight[row + Int(blue)]) << 16 | alpha << 24
+          words[index] = result.littleEndian
+        }
+      }
     }
     return copy
+  }
+
+  /// `straightTable[alpha << 8 | colour]`: a premultiplied colour channel with straight alpha,
+  /// rounded, as ``Pixel/unpremultiplied`` divides it (0 where alpha is 0).
+  static let straightTable: [UInt8] = (0..<65536).map { index in
+    let (alpha, colour) = (index >> 8, index & 0xff)
+    return alpha == 0 ? 0 : UInt8(min(255, (colour * 255 + alpha / 2) / alpha))
   }
 }
 
