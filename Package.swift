@@ -132,7 +132,8 @@ let package = Package(
 
     // Celebrations: the overlay as a process of its own, started, waited on or cancelled from
     // any program. No window system of its own: libconfetti links it without GLFW or X11.
-    .target(name: "ConfettiCelebration", dependencies: ["ConfettiCore", "CProcess"]),
+    .target(
+      name: "ConfettiCelebration", dependencies: ["ConfettiCore", "ConfettiPresets", "CProcess"]),
 
     // The desktop: the window loop, the X11 and Wayland overlays, the desktop's reduced-motion
     // setting. No command line.

@@ -252,10 +252,10 @@ public final class ConfettiSystem {
   /// its start emitters, or, where it has none, its key ones (or its click ones, at their
   /// configured places). `time` must be a valid clock reading.
   public func fireOpening(time: Seconds) {
-    trigger(.start, time: time)
-    if !has(.start), let first = [EmitterTrigger.key, .click].first(where: has) {
-      trigger(first, time: time)
-    }
+    precondition(
+      Tick.isValid(reading: time),
+      "clock readings are \(Tick.validReadings)")
+    scene.fireOpening(window: size, time: time)
   }
 
   /// Emits what the running emitters owe up to `time` and frees the records of particles

@@ -77,7 +77,7 @@ private func startCelebration(
     // A JSON effect has no folder: an image it names relative to one is refused here too.
     try effect(
       preset: given.preset, json: given.json, path: given.path,
-      fallback: Celebration.defaultPreset
+      fallback: Presets.celebrationName
     ).checkImagesCanBeFound()
     asked.preset = try given.preset.map { try text($0, "the preset's name") }
     asked.json = try given.json.map { try text($0, "the effect's JSON") }

@@ -310,7 +310,8 @@ private func emitterTrigger(_ trigger: confetti_trigger_type) throws -> EmitterT
   }
 }
 
-/// The effect a description names: a preset, JSON text or a file (by default, "confetti").
+/// The effect a description names: a preset, JSON text or a file (by default,
+/// ``Presets/defaultName``).
 private func effect(of desc: confetti_desc) throws -> Effect {
   try effect(preset: desc.preset, json: desc.json, path: desc.path)
 }
@@ -318,7 +319,7 @@ private func effect(of desc: confetti_desc) throws -> Effect {
 /// The effect one of `preset`, `json` and `path` names (none: the preset `fallback`).
 func effect(
   preset: UnsafePointer<CChar>?, json: UnsafePointer<CChar>?, path: UnsafePointer<CChar>?,
-  fallback: String = "confetti"
+  fallback: String = Presets.defaultName
 ) throws -> Effect {
   let sources = [preset, json, path].compactMap { $0 }
   guard sources.count <= 1 else {

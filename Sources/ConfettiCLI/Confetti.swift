@@ -328,7 +328,7 @@ struct Window: ParsableCommand {
     try reportingFailures {
       let settings = WindowSettings(
         size: size, capacity: capacity, seed: seed,
-        effect: try effect.load(fallback: overlay ? Celebration.defaultPreset : "confetti"),
+        effect: try effect.load(fallback: overlay ? Presets.celebrationName : Presets.defaultName),
         configPath: effect.config, watch: watch,
         reduceMotion: effect.wantsReducedMotionOnScreen, primitive: effect.primitive,
         vsync: !noVsync,
@@ -440,7 +440,7 @@ struct BenchCommand: ParsableCommand {
   func run() throws {
     try reportingFailures {
       let sweeping = sweep != nil
-      let loaded = try effect.load(fallback: "cannon")
+      let loaded = try effect.load(fallback: Presets.benchmarkName)
       let plan = BenchPlan(
         modes: compare || sweeping ? BenchPlan.comparedModes(churn: churn) : [mode],
         width: size.width, height: size.height,

@@ -102,7 +102,7 @@ struct OverlayCommand: ParsableCommand {
 
   /// The effect: the handed-over JSON, else as the effect options say.
   private func loadEffect() throws -> Effect {
-    guard let jsonFile else { return try effect.load(fallback: Celebration.defaultPreset) }
+    guard let jsonFile else { return try effect.load(fallback: Presets.celebrationName) }
     var loaded = try Effect(contentsOfFile: jsonFile)
     loaded.imageFolder = nil
     return loaded

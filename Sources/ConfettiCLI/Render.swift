@@ -17,7 +17,10 @@ struct Render: ParsableCommand {
       emitters where it has none (or its click ones, at their configured place). --trigger \
       fires more at chosen moments, as a press of space or a click in the window would: \
       key@1.5, click@400,300@2 (a place in window points, then seconds), start@3. The scene \
-      runs in steps of 1/60 s to --time. The default effect is the classic cannon.
+      runs in steps of 1/60 s to --time. The default effect is \(Presets.defaultName).
+      A clip starts at 0 (one picture at 0.6 s, with its pieces in flight) unless --time says \
+      otherwise. --duration auto ends it when the effect is over, exactly: its last piece gone \
+      (the default for an animation given neither --frames nor --duration).
       A sequence (--frames N > 1 or --duration S) goes to numbered PNGs (OUT with a frame \
       number of at least 4 digits before the extension), or, with --out NAME.gif, .webm, .mp4 or .mov, to one \
       animation made by ffmpeg (apt-get install ffmpeg). --background transparent keeps the \
@@ -29,8 +32,12 @@ struct Render: ParsableCommand {
 
   @OptionGroup var effect: EffectOptions
 
-  @Option(help: "Seconds after the effect starts.")
-  var time: Double = 0.6
+  @Option(
+    help: ArgumentHelp(
+      "Seconds after the effect starts of the (first) frame: default 0 for a clip, "
+        + "\(format(RenderSettings.defaultTime)) for one picture.",
+      valueName: "seconds"))
+  var time: Double?
 
   @Option(help: "Seed for every random draw.")
   var seed: UInt64 = 1
@@ -54,8 +61,12 @@ struct Render: ParsableCommand {
   @Option(help: "How many frames to render, from --time on.")
   var frames: Int?
 
-  @Option(help: "Seconds of animation to render, from --time on (instead of --frames).")
-  var duration: Double?
+  @Option(
+    help: ArgumentHelp(
+      "Seconds of animation to render, from --time on (instead of --frames), or auto: until "
+        + "the effect is over (an animation's default).",
+      valueName: "seconds|auto"))
+  var duration: ClipLength?
 
   @Option(help: "Frames per second of a sequence.")
   var fps: Double = 30
@@ -73,6 +84,19 @@ struct Render: ParsableCommand {
   var background: Backdrop = Backdrop(color: GLFrame.background)
 
   @Option(
+    help: ArgumentHelp(
+      "An animation's encoding: standard (measured to keep the quality at a fraction of the "
+        + "time) or best (the encoders' slower settings, for a master copy).",
+      valueName: "standard|best"))
+  var quality: ExportQuality = .standard
+
+  @Flag(
+    help: ArgumentHelp(
+      "Say where the time went, stage by stage, on standard error (the GL waited for after "
+        + "each draw, to tell drawing from read-back)."))
+  var timings = false
+
+  @Option(
     name: .shortAndLong,
     help: "The file to write: .png (a picture, or numbered pictures), .gif, .webm, .mp4, .mov.",
     completion: .file(extensions: ["png", "gif", "webm", "mp4", "mov"]))
@@ -86,18 +110,38 @@ struct Render: ParsableCommand {
       valueName: "NAME.bin"))
   var records: String?
 
-  /// How many frames the whole sequence has.
+  /// The seconds --duration gives; nil for none, or auto.
+  var seconds: Double? {
+    guard case .seconds(let seconds) = duration else { return nil }
+    return seconds
+  }
+
+  /// How many frames the whole sequence has (1 until a clip that ends with the effect has
+  /// measured it: ``endsWithEffect``).
   var frameCount: Int {
     // (Counted in Double first: a huge --fps must be refused, not overflow.)
-    frames ?? duration.map { Int(min(max(1, ($0 * fps).rounded()), 1e9)) } ?? 1
+    frames ?? seconds.map { Int(min(max(1, ($0 * fps).rounded()), 1e9)) } ?? 1
   }
+
+  /// Whether this makes a clip (a sequence or an animation), not one picture.
+  var makesClip: Bool { video != nil || duration != nil || (frames ?? 1) > 1 }
+
+  /// Whether the clip ends when the effect is over: --duration auto, or an animation given
+  /// neither --frames nor --duration.
+  var endsWithEffect: Bool {
+    duration == .untilOver || (video != nil && frames == nil && duration == nil)
+  }
+
+  /// The first frame's moment: --time, or 0 for a clip (from the effect's first moment), or
+  /// ``RenderSettings/defaultTime`` for one picture (its pieces in flight).
+  var firstMoment: Double { time ?? (makesClip ? 0 : RenderSettings.defaultTime) }
 
   /// What the library renders for these options.
   var settings: RenderSettings {
     var settings = RenderSettings(out: out)
     settings.size = size
     settings.scale = scale
-    settings.time = time
+    settings.time = firstMoment
     settings.frames = frameCount
     settings.fps = fps
     settings.frameRange = frameRange.map { $0.first..<max($0.first, $0.end) }
@@ -107,6 +151,8 @@ struct Render: ParsableCommand {
     settings.reduceMotion = effect.wantsReducedMotion
     settings.primitive = effect.primitive
     settings.records = records
+    settings.quality = quality
+    settings.timesStages = timings
     return settings
   }
 
@@ -120,8 +166,9 @@ struct Render: ParsableCommand {
     if frames != nil, duration != nil {
       throw ValidationError("give --frames or --duration, not both")
     }
-    if let duration, !(duration.isFinite && duration > 0 && duration <= 3600) {
-      throw ValidationError("--duration must be a number of seconds above 0, at most 3600")
+    if let seconds, !(seconds.isFinite && seconds > 0 && seconds <= 3600) {
+      throw ValidationError(
+        "--duration must be a number of seconds above 0, at most 3600, or auto")
     }
     guard fps.isFinite, fps > 0 else { throw ValidationError("--fps must be finite and > 0") }
     guard (1...RenderSettings.mostFrames).contains(frameCount) else {
@@ -132,6 +179,9 @@ struct Render: ParsableCommand {
       throw ValidationError("--count must be 1 to 1000000")
     }
     do {
+      // A clip that ends with the effect is measured as it starts (its frames then checked).
+      var settings = self.settings
+      if endsWithEffect { settings.frames = max(2, frameRange?.end ?? 2) }
       try settings.check(naming: Self.option)
     } catch let error as RenderError {
       throw ValidationError(error.description)
@@ -142,7 +192,7 @@ struct Render: ParsableCommand {
     // From the start: a signal while the GL is set up is noted, and acted on at the first frame.
     Interruption.watch()
     try reportingFailures {
-      var effect = try self.effect.load(fallback: "cannon")
+      var effect = try self.effect.load(fallback: Presets.defaultName)
       if let count {
         for e in effect.config.emitters.indices
         where effect.config.emitters[e].emission == .burst {
@@ -153,7 +203,10 @@ struct Render: ParsableCommand {
       }
       var settings = self.settings
       settings.inputs = self.effect.files(of: effect)
-      let bar = ProgressBar(total: settings.renderedFrames.count, shown: frameCount > 1, out: out)
+      if endsWithEffect { settings.frames = try framesUntilOver(effect, settings) }
+      let started = monotonicSeconds()
+      let bar = ProgressBar(
+        total: settings.renderedFrames.count, shown: settings.frames > 1, out: out)
       let result: RenderResult
       do {
         // The program's standard error is its own: the drivers' chatter is kept off it.
@@ -170,7 +223,33 @@ struct Render: ParsableCommand {
       }
       bar.clear()
       report(result)
+      if timings {
+        let stages = result.timings.stages.filter { $0.seconds >= 0.005 }
+        say(
+          "time: "
+            + stages.map { "\($0.name) \(String(format: "%.2f", $0.seconds)) s" }
+            .joined(separator: ", ")
+            + String(format: "; %.2f s in all", monotonicSeconds() - started))
+      }
     }
+  }
+
+  /// The frames of a clip that ends when `effect` is over: from the first frame to the first
+  /// one with nothing left, that included.
+  private func framesUntilOver(_ effect: Effect, _ settings: RenderSettings) throws -> Int {
+    let name = self.effect.config ?? self.effect.preset ?? Presets.defaultName
+    guard let length = try Export.length(of: effect, settings) else {
+      throw ValidationError(
+        "\(oneLine(name)) never ends by itself (it emits until stopped): give --duration "
+          + "SECONDS or --frames N")
+    }
+    let frames = (length * fps).rounded(.up) + 1
+    guard frames <= Double(RenderSettings.mostFrames) else {
+      throw ValidationError(
+        "\(oneLine(name)) lasts \(format(length)) s: more than \(RenderSettings.mostFrames) "
+          + "frames at \(format(fps)) fps; give --duration SECONDS or a lower --fps")
+    }
+    return Int(frames)
   }
 
   /// Says what was written (on standard output) and what the pictures could not show.
@@ -230,6 +309,24 @@ extension RenderTrigger: ExpressibleByArgument, CustomStringConvertible {
   public var description: String {
     let place = point.map { "@\(format($0.x)),\(format($0.y))" } ?? ""
     return "\(kind.rawValue)\(place)@\(format(time))"
+  }
+}
+
+extension ExportQuality: ExpressibleByArgument {}
+
+/// `--duration`: seconds of animation, or `auto`: until the effect is over.
+enum ClipLength: ExpressibleByArgument, Equatable {
+  case seconds(Double)
+  case untilOver
+
+  init?(argument: String) {
+    if argument == "auto" {
+      self = .untilOver
+    } else if let seconds = Double(argument) {
+      self = .seconds(seconds)
+    } else {
+      return nil
+    }
   }
 }
 
@@ -404,11 +501,4 @@ final class ProgressBar {
   func clear() {
     if shown { StandardStreams.writeError("\r\u{1B}[K") }
   }
-}
-
-/// Seconds since an arbitrary start, never going back (CLOCK_MONOTONIC).
-func monotonicSeconds() -> Double {
-  var now = timespec()
-  clock_gettime(CLOCK_MONOTONIC, &now)
-  return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
 }

@@ -33,14 +33,14 @@ struct ShadersCommand: ParsableCommand {
 
   func run() throws {
     try reportingFailures {
-      let loaded = try effect.load(fallback: "confetti")
+      let loaded = try effect.load(fallback: Presets.defaultName)
       let shaders = try loaded.shaderSources(allFeatures: allFeatures, primitive: effect.primitive)
       let (primitive, wholePixelPoints, named) = (
         shaders.primitive, shaders.wholePixelPoints, shaders.features
       )
       let sources = (vertex: shaders.vertex, fragment: shaders.fragment)
       let what =
-        "\(effect.config ?? "preset " + (effect.preset ?? "confetti")), drawn as "
+        "\(effect.config ?? "preset " + (effect.preset ?? Presets.defaultName)), drawn as "
         + "\(primitive.rawValue)\(wholePixelPoints ? " (whole-pixel squares)" : ""); "
         + "features: \(named.isEmpty ? "none" : named.joined(separator: " "))"
       if stage != .fragment {

@@ -1,5 +1,6 @@
 import CProcess
 import ConfettiCore
+import ConfettiPresets
 import Foundation
 
 /// What a celebration throws, and how long.
@@ -64,8 +65,9 @@ public final class Celebration: @unchecked Sendable {
   /// The file a JSON effect was written to for the program, removed once it has ended.
   private let effectFile: String?
 
-  /// The effect thrown over the desktop when none is named: a celebration over in about 4 s.
-  public static let defaultPreset = "celebrate"
+  /// The effect thrown over the desktop when none is named: a celebration over in about 4 s
+  /// (``Presets/celebrationName``).
+  public static let defaultPreset = Presets.celebrationName
 
   /// How long a continuous effect falls when no duration is given, in seconds.
   public static let defaultDuration: Seconds = 10

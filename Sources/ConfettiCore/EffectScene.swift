@@ -216,6 +216,22 @@ package struct EffectScene: Sendable {
     }
   }
 
+  /// Fires what opens the effect at `time`, as the confetti program's window, overlay and render
+  /// open it: its start emitters, or, where it has none, its key ones (or its click ones, at
+  /// their configured places).
+  package mutating func fireOpening(window: Size, time: Seconds) {
+    trigger(.start, window: window, time: time)
+    if !has(.start), let first = [EmitterTrigger.key, .click].first(where: has) {
+      trigger(first, window: window, time: time)
+    }
+  }
+
+  /// Whether an emitter emits until it is stopped (a continuous one: snow, rain, a fire's
+  /// flames), so the effect never ends by itself.
+  package var emitsUntilStopped: Bool {
+    running.contains { config.emitters[$0.emitter].emission == .continuous }
+  }
+
   /// Stops every emitter; what was born lives out its life.
   package mutating func stopEmitting() {
     running.removeAll()

@@ -39,6 +39,11 @@ public struct RenderSettings: Sendable {
   public var records: String?
   /// Files the render must never write over: the effect's own file and pictures.
   public var inputs: [String] = []
+  /// How an animation's encoder trades time for quality.
+  public var quality = ExportQuality.standard
+  /// Waits for the GL after each frame's draw, so that ``RenderTimings`` shows the drawing
+  /// apart from the read-back (which otherwise waits for it). Slower: for measuring.
+  public var timesStages = false
 
   /// The first frame's moment when none is given, in seconds.
   public static let defaultTime: Seconds = 0.6
@@ -69,6 +74,11 @@ public struct RenderSettings: Sendable {
 
   /// The animation format ``out`` names; nil for PNG.
   public var video: VideoFormat? { VideoFormat(path: out) }
+
+  /// The window the scene is laid out in, in points: the picture's size over its scale.
+  var points: Size {
+    Size(width: Double(size.width / scale), height: Double(size.height / scale))
+  }
 
   /// The frames this render makes.
   public var renderedFrames: Range<Int> {
@@ -211,6 +221,41 @@ public struct RenderResult: Sendable, CustomStringConvertible {
   public var droppedCount: Int
   /// One line: what was written where.
   public var description: String
+  /// Where the render's time went.
+  public var timings = RenderTimings()
+}
+
+/// Where a render's time went, in seconds, stage by stage: what ``RenderSettings/timesStages``
+/// shows apart. A PNG sequence's pictures are made straight, encoded and written on other
+/// threads while the next frames are drawn: those three are summed over the threads.
+public struct RenderTimings: Sendable, Equatable {
+  /// Stepping the emission from frame to frame (births, and the records written).
+  public var emission: Seconds = 0
+  /// Clearing and drawing each frame; with ``RenderSettings/timesStages``, the GL's work
+  /// waited for too (else it is the read-back's).
+  public var drawing: Seconds = 0
+  /// Reading each frame's pixels back from the GL.
+  public var readBack: Seconds = 0
+  /// Making the premultiplied pixels straight.
+  public var converting: Seconds = 0
+  /// Encoding PNG pictures.
+  public var encoding: Seconds = 0
+  /// Writing PNG pictures to their files.
+  public var writing: Seconds = 0
+  /// Sending an animation's frames down ffmpeg's pipe: waiting for the encoder, where it is
+  /// the slower.
+  public var piping: Seconds = 0
+  /// Waiting for ffmpeg to finish the file once every frame is sent (and reading it back).
+  public var finishing: Seconds = 0
+
+  /// The stages, named, in order.
+  public var stages: [(name: String, seconds: Seconds)] {
+    [
+      ("emission", emission), ("drawing", drawing), ("read-back", readBack),
+      ("conversion", converting), ("PNG encoding", encoding), ("writing", writing),
+      ("the pipe to ffmpeg", piping), ("ffmpeg finishing", finishing),
+    ]
+  }
 }
 
 /// A render that cannot be done as asked, said in one line: settings that are refused, a
@@ -366,7 +411,7 @@ public enum Export {
   ) throws -> RenderResult {
     let video = settings.video
     let rendered = settings.renderedFrames
-    let (size, scale, out) = (settings.size, settings.scale, settings.out)
+    let (size, out) = (settings.size, settings.out)
     // Nothing written may be the effect it is made from: its file, or its pictures.
     let inputs = settings.inputs
     if video == nil {
@@ -389,8 +434,7 @@ public enum Export {
     let target = try OffscreenTarget(width: size.width, height: size.height, info: context.info)
     defer { target.release() }
     let system = try ConfettiSystem(
-      effect: effect,
-      size: Size(width: Double(size.width / scale), height: Double(size.height / scale)),
+      effect: effect, size: settings.points,
       seed: settings.seed, reduceMotion: settings.reduceMotion,
       primitive: settings.records == nil ? settings.primitive : .points)
     defer { system.release() }
@@ -402,33 +446,59 @@ public enum Export {
     let writer = try video.map { _ in
       try VideoWriter(
         path: out, width: size.width, height: size.height, fps: settings.fps,
-        transparent: transparent, shouldStop: shouldStop)
+        transparent: transparent, quality: settings.quality, shouldStop: shouldStop)
     }
-    let start = ConfettiSystem.openingReading
-    system.fireOpening(time: start)
-    // The others in the order of their moments, each fired as the clock reaches it.
-    var pending = settings.triggers.sorted { $0.time < $1.time }[...]
-    func fireDue(by clock: Seconds) {
-      while let next = pending.first, start + next.time <= clock {
-        system.trigger(next.kind, at: next.point, time: start + next.time)
-        pending.removeFirst()
+    var timeline = RenderTimeline(settings.triggers)
+    let start = timeline.start
+    func fire(_ trigger: RenderTrigger?, at moment: Seconds) {
+      guard let trigger else { return system.fireOpening(time: moment) }
+      system.trigger(trigger.kind, at: trigger.point, time: moment)
+    }
+    timeline.open(fire: fire)
+    var written: [String] = []
+    var timings = RenderTimings()
+    // A sequence's pictures are encoded and written on the other cores as frames are drawn.
+    let sequence =
+      video == nil && settings.frames > 1
+      ? PictureSequence(first: rendered.lowerBound, shouldStop: shouldStop) : nil
+    // However the render ends, nothing is left in flight, and what is kept is what was told.
+    defer { sequence?.stop() }
+    /// Tells the sequence's frames written since, in order; throws the earliest that failed.
+    func tellWritten() throws {
+      guard let sequence else { return }
+      do {
+        for frame in try sequence.finished() {
+          written.append(settings.picture(frame))
+          progress?(RenderProgress(done: frame - rendered.lowerBound + 1, total: rendered.count))
+        }
+      } catch let failure as PictureSequence.FrameFailure {
+        if failure.error is PictureSequence.Stopped {
+          throw RenderStopped(out: out, whole: false)
+        }
+        let frame = failure.frame
+        guard frame > rendered.lowerBound else { throw failure.error }
+        // The frames before it are whole: say so, and how to render the rest.
+        let whole = rendered.lowerBound..<frame
+        throw RenderError(
+          description: "\(failure.error); \(settings.pictures(whole)) "
+            + "\(whole.count == 1 ? "is" : "are") written: \(option("frame_range")) "
+            + "\(frame):\(rendered.upperBound) renders the rest")
       }
     }
-    fireDue(by: start)
-    var clock = start
-    var written: [String] = []
     target.bind()
     // Every frame from the first is stepped to, drawn or not: the emission is replayed the
     // same way whichever frames this run renders.
     for frame in 0..<rendered.upperBound {
       let now = start + settings.time + Double(frame) / settings.fps
-      while clock < now {
-        // A step ends at the next trigger's moment, if it comes first.
-        let due = pending.first.map { start + $0.time } ?? .infinity
-        clock = min(now, clock + step, max(clock, due))
-        system.advance(to: clock)
-        fireDue(by: clock)
+      var mark = monotonicSeconds()
+      /// Adds the seconds since the last mark to `stage`.
+      func spent(_ stage: WritableKeyPath<RenderTimings, Seconds>) {
+        let time = monotonicSeconds()
+        timings[keyPath: stage] += time - mark
+        mark = time
       }
+      timeline.run(to: now, advance: system.advance(to:), fire: fire)
+      spent(\.emission)
       guard rendered.contains(frame) else { continue }
       // Before the frame's work and once more before anything of it is written: a big frame
       // takes seconds, and a stop meanwhile must not let it be written.
@@ -444,6 +514,9 @@ public enum Export {
         exported =
           settings.records == nil ? nil : try system.drawExported(in: target.rect, time: now)
         if exported == nil { try system.draw(in: target.rect, time: now) }
+        // Timed apart, the GL's work is waited for here; else the read-back waits for it.
+        if settings.timesStages { GLFrame.finish() }
+        spent(\.drawing)
       } catch is DrawStopped {
         try stopIfAsked()
         throw RenderError(description: "the frame's draw stopped without being asked to")
@@ -453,27 +526,25 @@ public enum Export {
           description: "no piece is in flight at \(format(settings.time)) s, so there are no "
             + "records to write: give a \(option("time")) when pieces are")
       }
-      let image = try target.read().unpremultiplied()
+      let read = try target.read()
+      spent(\.readBack)
       try stopIfAsked()
+      if let sequence {
+        sequence.add(read, frame: frame, to: settings.picture(frame))
+        try tellWritten()
+        continue
+      }
+      let image = read.unpremultiplied()
+      spent(\.converting)
       if let writer {
         try writer.append(image)
+        spent(\.piping)
       } else {
-        do {
-          // Encoding a big picture takes a while: a stop meanwhile leaves it unwritten.
-          let encoded = try PNG.encode(image)
-          try stopIfAsked()
-          try OutputFile.write(encoded, to: settings.picture(frame))
-          written.append(settings.picture(frame))
-        } catch let error as RenderStopped {
-          throw error
-        } catch  where frame > rendered.lowerBound && settings.frames > 1 {
-          // The frames before it are whole: say so, and how to render the rest.
-          let whole = rendered.lowerBound..<frame
-          throw RenderError(
-            description: "\(error); \(settings.pictures(whole)) "
-              + "\(whole.count == 1 ? "is" : "are") written: \(option("frame_range")) "
-              + "\(frame):\(rendered.upperBound) renders the rest")
-        }
+        // Encoding a big picture takes a while: a stop meanwhile leaves it unwritten.
+        let encoded = try PNG.encode(image)
+        try stopIfAsked()
+        try OutputFile.write(encoded, to: settings.picture(frame))
+        written.append(settings.picture(frame))
       }
       if let exported, let records = settings.records {
         do {
@@ -489,6 +560,8 @@ public enum Export {
       }
       progress?(RenderProgress(done: frame - rendered.lowerBound + 1, total: rendered.count))
     }
+    sequence?.waitForAll()
+    try tellWritten()
     // Asked to stop while the last frame was made or told: not a success. A single picture
     // (and its records) or an animation is removed; a sequence's pictures are whole, and kept.
     if shouldStop() {
@@ -498,12 +571,55 @@ public enum Export {
     }
     if let writer {
       progress?(RenderProgress(done: rendered.count, total: rendered.count, finishing: true))
+      let finishing = monotonicSeconds()
       try writer.finish()
+      timings.finishing = monotonicSeconds() - finishing
       written = [out]
+    }
+    if let sequence {
+      (timings.converting, timings.encoding, timings.writing) = sequence.time
     }
     return RenderResult(
       files: written, wasReadBack: writer?.wasReadBack ?? false,
-      droppedCount: system.droppedCount, description: summary(of: settings))
+      droppedCount: system.droppedCount, description: summary(of: settings), timings: timings)
+  }
+
+  /// How long `effect` lasts as `settings` render it, in seconds from `settings.time` (its
+  /// first frame): until the closed form draws none of its pieces any more, the settings'
+  /// triggers fired. Exact to the clock's tick, and needs no GL: the emission is replayed as a
+  /// render replays it. nil when an emitter emits until it is stopped (snow, rain, a fire's
+  /// flames): such an effect never ends by itself. 0 when it is over by `settings.time`.
+  public static func length(of effect: Effect, _ settings: RenderSettings) throws -> Seconds? {
+    let config: EffectConfig
+    do {
+      config = try effect.config.validated()
+    } catch {
+      throw EffectError("the effect's configuration: \(error)")
+    }
+    var scene = try EffectScene(
+      config: config, capacity: EffectScene.suggestedCapacity(for: config), seed: settings.seed,
+      reduceMotion: settings.reduceMotion)
+    let window = settings.points
+    var timeline = RenderTimeline(settings.triggers)
+    func fire(_ trigger: RenderTrigger?, at moment: Seconds) {
+      guard let trigger else { return scene.fireOpening(window: window, time: moment) }
+      let point = trigger.point.flatMap { $0.x.isFinite && $0.y.isFinite ? $0 : nil }
+      if trigger.point != nil, point == nil { return }
+      scene.trigger(trigger.kind, at: point, window: window, time: moment)
+    }
+    timeline.open(fire: fire)
+    var end = scene.ring.lastDeath
+    // Replayed until nothing is left to be born; a second past the latest moment a render can
+    // show, it never ends within any render.
+    while scene.isEmitting || !timeline.isDone {
+      if scene.emitsUntilStopped { return nil }
+      guard timeline.clock <= timeline.start + RenderSettings.latestTime + 1 else { return nil }
+      timeline.run(
+        to: timeline.clock + step, advance: { scene.advance(to: $0, window: window) },
+        fire: fire)
+      end = max(end, scene.ring.lastDeath)
+    }
+    return max(0, end - (timeline.start + settings.time))
   }
 
   /// The render's last line: what was written where, its size and length, and, for a sequence
@@ -527,6 +643,53 @@ public enum Export {
     }
     return "wrote \(what) to \(settings.pictures(rendered))"
       + (transparent ? ", RGBA with straight alpha" : "")
+  }
+}
+
+/// A render's clock: the effect opened at ``start``, the triggers fired in the order of their
+/// moments as the clock reaches each, the emission advanced in steps of at most
+/// ``Export/step`` (a step ends at a trigger's moment when that comes first). A render replays
+/// it from the opening whichever frames it draws, and ``Export/length(of:_:)`` replays it with
+/// no GL: the same births at the same moments.
+struct RenderTimeline {
+  /// The clock reading of the effect's time 0 (``ConfettiSystem/openingReading``).
+  let start = ConfettiSystem.openingReading
+  /// The reading the emission has been advanced to.
+  private(set) var clock: Seconds
+  /// The triggers not yet fired, in the order of their moments.
+  private var pending: ArraySlice<RenderTrigger>
+
+  init(_ triggers: [RenderTrigger]) {
+    clock = start
+    pending = triggers.sorted { $0.time < $1.time }[...]
+  }
+
+  /// Whether every trigger has been fired.
+  var isDone: Bool { pending.isEmpty }
+
+  /// Opens the effect (`fire(nil, start)`), then fires the triggers due at time 0.
+  mutating func open(fire: (RenderTrigger?, Seconds) -> Void) {
+    fire(nil, start)
+    fireDue(fire)
+  }
+
+  /// Moves the clock on to `now`: `advance` at each step's end, `fire` for each trigger due.
+  mutating func run(
+    to now: Seconds, advance: (Seconds) -> Void, fire: (RenderTrigger?, Seconds) -> Void
+  ) {
+    while clock < now {
+      let due = pending.first.map { start + $0.time } ?? .infinity
+      clock = min(now, clock + Export.step, max(clock, due))
+      advance(clock)
+      fireDue(fire)
+    }
+  }
+
+  private mutating func fireDue(_ fire: (RenderTrigger?, Seconds) -> Void) {
+    while let next = pending.first, start + next.time <= clock {
+      fire(next, start + next.time)
+      pending.removeFirst()
+    }
   }
 }
 

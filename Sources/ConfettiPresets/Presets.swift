@@ -11,6 +11,21 @@ public enum Presets {
     "school-pride", "snow", "rain", "falling-confetti", "celebrate",
   ]
 
+  /// The effect drawn when none is named: by the window, by `confetti render` and `confetti
+  /// shaders`, and by a system or a render the libraries make (C, Python) without one. Two
+  /// corner cannons of paper that rise, flutter down and settle along the bottom edge.
+  public static let defaultName = "confetti"
+
+  /// The effect thrown over the desktop when none is named (`confetti overlay`, `confetti run`,
+  /// the libraries' celebrations): the default effect's two corner cannons, over in about 4 s,
+  /// their pieces fading as they fall instead of settling.
+  public static let celebrationName = "celebrate"
+
+  /// The effect `confetti bench` measures when none is named: the classic cannon, the
+  /// closed-form article's own effect and the like of the peers' benchmark recipes. A workload,
+  /// not a default look.
+  public static let benchmarkName = "cannon"
+
   /// Every preset's name, in cycling order.
   public static let names: [String] = {
     let files = embeddedPresetSources.keys.map { String($0.dropLast(".json".count)) }

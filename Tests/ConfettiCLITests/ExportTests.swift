@@ -135,6 +135,44 @@ final class ExportTests: XCTestCase {
       }, [], "no temporary files left")
   }
 
+  /// A clip asked for nothing but its length is the default effect from its first moment, and
+  /// `--duration auto` ends it with the frame after its last piece is gone: that frame bare,
+  /// the one before it not. An effect that never ends by itself is refused, saying what to give.
+  func testAClipIsTheDefaultEffectFromItsFirstMomentToItsEnd() throws {
+    let directory = try temporaryDirectory()
+    let clip = directory.appendingPathComponent("clip.png")
+    let named = directory.appendingPathComponent("named.png")
+    let size = ["--size", "160x120"]
+    let made = try confetti(
+      ["render", "--duration", "auto", "--fps", "10", "--out", clip.path] + size)
+    XCTAssertEqual(made.status, 0, made.stderr)
+    let picture = try confetti(
+      ["render", "--preset", "confetti", "--time", "0", "--out", named.path] + size)
+    XCTAssertEqual(picture.status, 0, picture.stderr)
+    let frames = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+      .filter { $0.hasPrefix("clip-") }.sorted()
+    // The default effect is over in about 5 s in a window this small: 40 to 80 frames.
+    XCTAssert((40...80).contains(frames.count), "\(frames.count) frames")
+    XCTAssert(made.stdout.hasPrefix("wrote \(frames.count) frames ("), made.stdout)
+    let first = try PNG.read(directory.appendingPathComponent(frames[0]))
+    XCTAssertEqual(
+      first.difference(from: try PNG.read(named)).pixels, 0,
+      "the first frame is the default effect at 0")
+    let bare = RGBAImage(width: 160, height: 120, fill: first[0, 0])
+    let last = try PNG.read(directory.appendingPathComponent(frames[frames.count - 1]))
+    XCTAssertEqual(last.difference(from: bare).pixels, 0, "the last frame is bare")
+    let before = try PNG.read(directory.appendingPathComponent(frames[frames.count - 2]))
+    XCTAssertGreaterThan(before.difference(from: bare).pixels, 0, "the one before is not")
+
+    let snow = try confetti(
+      ["render", "--preset", "snow", "--duration", "auto", "--out", clip.path] + size)
+    XCTAssertEqual(snow.status, 1)
+    XCTAssertEqual(
+      snow.stderr,
+      "confetti: snow never ends by itself (it emits until stopped): give --duration SECONDS "
+        + "or --frames N\n")
+  }
+
   func testAFrameRangeRendersExactlyTheFramesOfTheWholeSequence() throws {
     let directory = try temporaryDirectory()
     let whole = directory.appendingPathComponent("whole.png")

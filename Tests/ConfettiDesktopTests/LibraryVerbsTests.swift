@@ -1,5 +1,6 @@
 import Confetti
 import ConfettiCelebration
+import ConfettiCore
 import ConfettiExport
 import ConfettiGL
 import ConfettiTestSupport
@@ -176,6 +177,49 @@ final class LibraryVerbsTests: XCTestCase {
     }
     XCTAssertEqual(told.count, 2, "nothing is told once it stops")
     XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [])
+  }
+
+  /// How long each preset lasts in a render is when a system replaying it stops drawing: alive
+  /// a hundredth of a second before, gone at that moment; an effect that emits until stopped
+  /// never ends. A trigger later in the render lengthens it.
+  func testARendersLengthIsWhenTheEffectsLastPieceIsGone() throws {
+    let context = try HeadlessContext()
+    var settings = RenderSettings(out: "unused.png")
+    settings.size = PixelSize(width: 320, height: 240)
+    settings.time = 0.5
+    let opening = ConfettiSystem.openingReading
+    for name in Presets.names {
+      let effect = try Effect.preset(name)
+      let length = try Export.length(of: effect, settings)
+      let system = try ConfettiSystem(
+        effect: effect, size: Size(width: 320, height: 240), seed: settings.seed)
+      defer { system.release() }
+      system.fireOpening(time: opening)
+      // Replayed as a render steps: a sixtieth of a second at a time, for a minute at most.
+      var clock = opening
+      while system.endTime == nil, clock < opening + 60 {
+        clock += oneFrame
+        system.advance(to: clock)
+      }
+      guard let length else {
+        XCTAssertNil(system.endTime, "\(name) ends, at \(system.endTime ?? 0)")
+        continue
+      }
+      XCTAssertGreaterThan(length, 0, name)
+      let end = opening + settings.time + length
+      XCTAssertEqual(system.endTime ?? .nan, end, accuracy: 1e-9, name)
+      XCTAssert(system.isAlive(time: end - 0.01), "\(name) is over before \(length) s")
+      XCTAssertFalse(system.isAlive(time: end), "\(name) is still drawn at \(length) s")
+    }
+    withExtendedLifetime(context) {}
+    let confetti = try Effect.preset("confetti")
+    let once = try XCTUnwrap(Export.length(of: confetti, settings))
+    settings.triggers = [RenderTrigger(.key, time: 2)]
+    let again = try XCTUnwrap(Export.length(of: confetti, settings))
+    XCTAssertEqual(again, once + 2, accuracy: 0.5, "a key's cannons at 2 s end about 2 s later")
+    settings.triggers = []
+    settings.time = 60
+    XCTAssertEqual(try Export.length(of: confetti, settings), 0, "over by then")
   }
 
   /// JSON handed to the library is measured, as a file is, before it is parsed.
