@@ -224,7 +224,7 @@ struct Render: ParsableCommand {
       bar.clear()
       report(result)
       if timings {
-        let stages = result.timings.stages.filter { $0.seconds >= 0.005 }
+        let stages = result.timings.stages.filter { $0.seconds > 0 }
         say(
           "time: "
             + stages.map { "\($0.name) \(String(format: "%.2f", $0.seconds)) s" }

@@ -135,6 +135,46 @@ final class ExportTests: XCTestCase {
       }, [], "no temporary files left")
   }
 
+  /// Each quality writes ProRes 4444 with its alpha, by the encoder it names (prores_aw for the
+  /// standard settings, prores_ks for the best), and its first frame is the picture within a
+  /// few levels wherever that is opaque.
+  func testEachQualityWritesProRes4444WithAlphaByItsOwnEncoder() throws {
+    _ = try ffmpeg()
+    let ffprobe = try requiredProgram("ffprobe", for: "reading the encoder back")
+    let directory = try temporaryDirectory()
+    let picture = directory.appendingPathComponent("frame.png")
+    let clear = small + ["--background", "transparent"]
+    XCTAssertEqual(try confetti(["render"] + clear + ["--out", picture.path]).status, 0)
+    let reference = try PNG.read(picture)
+    for (quality, encoder) in [("standard", "prores_aw"), ("best", "prores_ks")] {
+      let clip = directory.appendingPathComponent("\(quality).mov")
+      let made = try confetti(
+        ["render"] + clear + ["--frames", "2", "--quality", quality, "--out", clip.path])
+      XCTAssertEqual(made.status, 0, made.stderr)
+      let probe = try runProgram(
+        ffprobe,
+        [
+          "-v", "error", "-show_entries", "stream=codec_tag_string:stream_tags=encoder", "-of",
+          "compact=p=0:nk=1", clip.path,
+        ])
+      XCTAssert(probe.stdout.hasPrefix("ap4h|"), probe.stdout)
+      XCTAssert(probe.stdout.hasSuffix(" \(encoder)\n"), "\(quality): \(probe.stdout)")
+      let first = try XCTUnwrap(try frames(of: clip, width: 160, height: 120).first)
+      var (opaque, worst) = (0, 0)
+      for y in 0..<120 {
+        for x in 0..<160 where reference[x, y].alpha == 255 {
+          let (p, q) = (reference[x, y], first[x, y])
+          opaque += 1
+          worst = max(
+            worst, abs(Int(p.red) - Int(q.red)), abs(Int(p.green) - Int(q.green)),
+            abs(Int(p.blue) - Int(q.blue)), 255 - Int(q.alpha))
+        }
+      }
+      XCTAssertGreaterThan(opaque, 100, "pieces are in the picture")
+      XCTAssertLessThanOrEqual(worst, 12, "\(quality): the frame is the picture")
+    }
+  }
+
   /// A clip asked for nothing but its length is the default effect from its first moment, and
   /// `--duration auto` ends it with the frame after its last piece is gone: that frame bare,
   /// the one before it not. An effect that never ends by itself is refused, saying what to give.
@@ -144,8 +184,12 @@ final class ExportTests: XCTestCase {
     let named = directory.appendingPathComponent("named.png")
     let size = ["--size", "160x120"]
     let made = try confetti(
-      ["render", "--duration", "auto", "--fps", "10", "--out", clip.path] + size)
+      ["render", "--duration", "auto", "--fps", "10", "--timings", "--out", clip.path] + size)
     XCTAssertEqual(made.status, 0, made.stderr)
+    // --timings: one line on standard error, stage by stage.
+    XCTAssert(made.stderr.hasPrefix("confetti: time: "), made.stderr)
+    XCTAssert(made.stderr.contains(" s, PNG encoding "), made.stderr)
+    XCTAssert(made.stderr.hasSuffix(" s in all\n"), made.stderr)
     let picture = try confetti(
       ["render", "--preset", "confetti", "--time", "0", "--out", named.path] + size)
     XCTAssertEqual(picture.status, 0, picture.stderr)
