@@ -65,8 +65,12 @@ final class PublicSurfaceTests: XCTestCase {
         [
           "Export", "RenderSettings", "RenderTrigger", "RenderProgress", "RenderResult",
           "RenderError", "RenderStopped", "VideoFormat", "VideoError", "PixelSize",
+          "ExportQuality", "RenderTimings",
         ],
-        ["VideoWriter", "RecordExport", "TailReader", "SpawnError", "SharedState"]
+        [
+          "VideoWriter", "RecordExport", "TailReader", "SpawnError", "SharedState",
+          "PictureSequence", "RenderTimeline",
+        ]
       ),
       "ConfettiCelebration": (["Celebration", "CelebrationOptions", "CelebrationError"], []),
       "ConfettiDesktop": (
