@@ -460,7 +460,8 @@ public enum Export {
     // A sequence's pictures are encoded and written on the other cores as frames are drawn.
     let sequence =
       video == nil && settings.frames > 1
-      ? PictureSequence(first: rendered.lowerBound, shouldStop: shouldStop) : nil
+      ? PictureSequence(
+        first: rendered.lowerBound, straightening: transparent, shouldStop: shouldStop) : nil
     // However the render ends, nothing is left in flight, and what is kept is what was told.
     defer { sequence?.stop() }
     /// Tells the sequence's frames written since, in order; throws the earliest that failed.
@@ -526,7 +527,7 @@ public enum Export {
           description: "no piece is in flight at \(format(settings.time)) s, so there are no "
             + "records to write: give a \(option("time")) when pieces are")
       }
-      let read = try target.read()
+      var read = try target.read()
       spent(\.readBack)
       try stopIfAsked()
       if let sequence {
@@ -534,7 +535,9 @@ public enum Export {
         try tellWritten()
         continue
       }
-      let image = read.unpremultiplied()
+      // Over an opaque backdrop every pixel is opaque: premultiplied is straight.
+      if transparent { read.unpremultiply() }
+      let image = read
       spent(\.converting)
       if let writer {
         try writer.append(image)

@@ -17,16 +17,20 @@ final class PictureSequence: @unchecked Sendable {
   /// Files written for frames past the last one told: removed if the sequence stops early.
   private var ahead: [Int: String] = [:]
   private let shouldStop: @Sendable () -> Bool
+  /// Whether the pictures need straight alpha made (a transparent backdrop): over an opaque one
+  /// every pixel is opaque, and premultiplied is straight.
+  private let straightening: Bool
   /// Seconds spent making pictures straight, encoding them and writing them, over every thread.
   private var spent = (converting: 0.0, encoding: 0.0, writing: 0.0)
 
-  /// A sequence whose first frame is `first`; pictures are not written once `shouldStop` says
-  /// true.
+  /// A sequence whose first frame is `first`, its pictures made straight if `straightening`;
+  /// pictures are not written once `shouldStop` says true.
   init(
-    first: Int, threads: Int = ProcessInfo.processInfo.activeProcessorCount,
+    first: Int, straightening: Bool, threads: Int = ProcessInfo.processInfo.activeProcessorCount,
     shouldStop: @escaping @Sendable () -> Bool
   ) {
     next = first
+    self.straightening = straightening
     most = max(2, threads)
     self.shouldStop = shouldStop
   }
@@ -42,7 +46,7 @@ final class PictureSequence: @unchecked Sendable {
       let started = monotonicSeconds()
       var (converted, encoded) = (started, started)
       let outcome = Result { () throws -> String in
-        let straight = image.unpremultiplied()
+        let straight = straightening ? image.unpremultiplied() : image
         converted = monotonicSeconds()
         let file = try PNG.encode(straight)
         encoded = monotonicSeconds()

@@ -26,7 +26,10 @@ public enum GLFrame {
   /// leaves the pack settings as it found them.
   public static func read(width: Int, height: Int) throws -> RGBAImage {
     epoxy_glFinish()
-    var bottomUp = [UInt8](repeating: 0, count: width * height * 4)
+    let row = width * 4
+    var bottomUp = [UInt8](unsafeUninitializedCapacity: row * height) { _, count in
+      count = row * height
+    }
     var (packAlignment, packBuffer): (GLint, GLint) = (0, 0)
     epoxy_glGetIntegerv(GLenum(GL_PACK_ALIGNMENT), &packAlignment)
     epoxy_glGetIntegerv(GLenum(GL_PIXEL_PACK_BUFFER_BINDING), &packBuffer)
@@ -39,11 +42,15 @@ public enum GLFrame {
     epoxy_glReadPixels(
       0, 0, GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), &bottomUp)
     try checkGL("reading back \(width)×\(height) pixels")
-    let row = width * 4
-    var topDown = [UInt8]()
-    topDown.reserveCapacity(bottomUp.count)
-    for y in (0..<height).reversed() {
-      topDown += bottomUp[(y * row)..<((y + 1) * row)]
+    // Rows turned top down, a copy of each.
+    let topDown = [UInt8](unsafeUninitializedCapacity: row * height) { buffer, count in
+      bottomUp.withUnsafeBytes { source in
+        for y in 0..<height {
+          UnsafeMutableRawPointer(buffer.baseAddress! + y * row).copyMemory(
+            from: source.baseAddress! + (height - 1 - y) * row, byteCount: row)
+        }
+      }
+      count = row * height
     }
     return RGBAImage(width: width, height: height, bytes: topDown)
   }
