@@ -469,6 +469,9 @@ public enum Export {
       guard let sequence else { return }
       do {
         for frame in try sequence.finished() {
+          // A stop asked as an earlier frame was told: this one is not told, nor kept.
+          guard !shouldStop() else { break }
+          sequence.told(frame)
           written.append(settings.picture(frame))
           progress?(RenderProgress(done: frame - rendered.lowerBound + 1, total: rendered.count))
         }

@@ -69,7 +69,8 @@ final class PictureSequence: @unchecked Sendable {
   }
 
   /// The frames written since the last call, in order, up to the first not yet written; throws
-  /// the earliest failed frame's error (``FrameFailure``) when it comes next.
+  /// the earliest failed frame's error (``FrameFailure``) when it comes next. Each is kept once
+  /// it is ``told(_:)``; one a stop leaves untold is removed by ``stop()``.
   func finished() throws -> [Int] {
     try condition.withLock {
       var frames: [Int] = []
@@ -78,11 +79,15 @@ final class PictureSequence: @unchecked Sendable {
         case .success: frames.append(next)
         case .failure(let error): throw FrameFailure(frame: next, error: error)
         }
-        ahead[next] = nil
         next += 1
       }
       return frames
     }
+  }
+
+  /// Frame `frame` has been told: it is kept, whatever comes after.
+  func told(_ frame: Int) {
+    condition.withLock { _ = ahead.removeValue(forKey: frame) }
   }
 
   /// Seconds spent so far making pictures straight, encoding and writing them, summed over the

@@ -222,6 +222,27 @@ final class LibraryVerbsTests: XCTestCase {
     XCTAssertEqual(try Export.length(of: confetti, settings), 0, "over by then")
   }
 
+  /// A sequence's pictures are written on other threads, some before they are told: one asked
+  /// to stop at its first frame keeps that frame alone, every time.
+  func testASequenceStoppedAtItsFirstFrameKeepsThatFrameAlone() throws {
+    for round in 0..<10 {
+      let folder = try temporaryDirectory()
+      var settings = RenderSettings(out: folder.appendingPathComponent("f.png").path)
+      settings.size = PixelSize(width: 64, height: 48)
+      settings.frames = 20
+      var told = 0
+      XCTAssertThrowsError(
+        try Export.render(
+          try Effect.preset("confetti"), settings, progress: { _ in told += 1 },
+          shouldStop: { told >= 1 })
+      ) { XCTAssert($0 is RenderStopped, "\($0)") }
+      XCTAssertEqual(told, 1, "round \(round)")
+      XCTAssertEqual(
+        try FileManager.default.contentsOfDirectory(atPath: folder.path), ["f-0000.png"],
+        "round \(round)")
+    }
+  }
+
   /// JSON handed to the library is measured, as a file is, before it is parsed.
   func testJSONPastAnyEffectIsRefusedBeforeItIsParsed() throws {
     let huge = "[" + String(repeating: "[1],", count: 300_000) + "[1]]"
