@@ -673,6 +673,11 @@ final class PackageTests: XCTestCase {
       let window =
         try xdotool(["search", "--sync", "--name", title], display: display.name)
         .split(separator: "\n").first.map(String.init) ?? ""
+      // The window is found by name as soon as it exists, before it is on the screen: a click
+      // then goes to the root window and is lost (seen beside stress-ng). So it is clicked once
+      // it is viewable and its frames are being drawn (the opening's pieces move).
+      try waitForMapState(of: window, on: display.name, "IsViewable", line: line)
+      try waitForNewPictures(on: display.name, width: 960, height: 540, count: 2, line: line)
       _ = try xdotool(
         ["mousemove", "--window", window, "480", "270", "click", "1"], display: display.name)
       // Screenshots until the burst shows, not after a fixed wait: while the host runs, for
