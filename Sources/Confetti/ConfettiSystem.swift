@@ -86,6 +86,15 @@ public final class ConfettiSystem {
 
   private var scene: EffectScene
   private var renderer: ParticleRenderer?
+  private var lightLayer: LightLayer?
+
+  /// Whether an effect with light is drawn into a ``LightLayer`` of its own and laid over the
+  /// framebuffer from there, so that its light covers the backdrop as much as it shines: seen
+  /// over white, and a transparent render's file composited in an editor is the picture
+  /// rendered on that colour. For a context the program owns (the confetti program's window,
+  /// overlay and renders): the layer's state is left set, and the system's own state is set
+  /// anew each draw. Default false: light adds to the backdrop, in the one draw.
+  package var laysLightOverTheBackdrop = false
 
   /// An effect on the current GL context.
   ///
@@ -165,7 +174,8 @@ public final class ConfettiSystem {
     guard let renderer else { return }
     if GLInfo.isContextCurrent, renderer.isItsContextCurrent {
       renderer.release()
-      self.renderer = nil
+      lightLayer?.release()
+      (self.renderer, lightLayer) = (nil, nil)
     } else {
       abandon()
     }
@@ -177,7 +187,8 @@ public final class ConfettiSystem {
   /// with the system.
   private func abandon() {
     if let renderer { _ = Unmanaged.passRetained(renderer) }
-    renderer = nil
+    if let lightLayer { _ = Unmanaged.passRetained(lightLayer) }
+    (renderer, lightLayer) = (nil, nil)
   }
 
   /// Asked while a burst of many pieces is made and between the batches of a big draw: true
@@ -289,7 +300,16 @@ public final class ConfettiSystem {
           + "\(rect.x), \(rect.y), \(rect.width)×\(rect.height)")
     }
     advance(to: time)
-    try renderer.draw(&scene.ring, at: Tick(time), in: rect, window: size)
+    guard laysLightOverTheBackdrop, scene.table.hasLight, rect.width > 0, rect.height > 0 else {
+      return try renderer.draw(&scene.ring, at: Tick(time), in: rect, window: size)
+    }
+    let layer = try lightLayer ?? LightLayer()
+    lightLayer = layer
+    try layer.begin(width: rect.width, height: rect.height)
+    renderer.resetStateCache()
+    try renderer.draw(&scene.ring, at: Tick(time), in: layer.rect, window: size)
+    try layer.lay(in: rect)
+    renderer.resetStateCache()
   }
 
   /// Draws as ``draw(in:time:)`` does, then says how, for a port of the shaders to draw the same

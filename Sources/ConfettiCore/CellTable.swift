@@ -84,6 +84,9 @@ package struct CellTable: Equatable, Sendable {
 
   package private(set) var styles: [CellStyle] = [CellStyle()]
 
+  /// Whether a cell adds its light to what is behind it (``CellStyle/additive``).
+  package var hasLight: Bool { styles.contains { $0.additive } }
+
   package init() {}
 
   /// The table with the default entry alone: no wind, no colour ramps.

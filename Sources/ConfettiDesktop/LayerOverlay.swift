@@ -77,6 +77,8 @@ package final class LayerOverlay {
     defer { system.release() }
     // The surface's context is the system's own: a steady frame asks the GL nothing.
     system.glStatePolicy = .cache
+    // Over a white window, light shows: the compositor lays the surface's pixels over it.
+    system.laysLightOverTheBackdrop = true
     var drawn: PixelRect?
     let opened = ContinuousClock.now
     var wall: Seconds { (ContinuousClock.now - opened).seconds }

@@ -197,6 +197,8 @@ package final class WindowApp {
     system.history = Self.history
     // The window's context is the system's own: a steady frame asks the GL nothing.
     system.glStatePolicy = .cache
+    // The overlay's light shows over a white window as the window's shows on its backdrop.
+    system.laysLightOverTheBackdrop = true
     effectStart = now
     system.fireOpening(time: now)
     (shown, drawnSize) = (nil, nil)

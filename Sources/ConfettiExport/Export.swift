@@ -440,6 +440,10 @@ public enum Export {
     defer { system.release() }
     // The picture's context is the system's own, and its rectangle never changes.
     system.glStatePolicy = .cache
+    // Light covers a backdrop as much as it shines: what an editor shows when it lays the
+    // transparent render over that colour. (Over a transparent one the straight alpha the
+    // picture is given does the same, and no layer is needed.)
+    system.laysLightOverTheBackdrop = settings.background.alpha > 0
     // A frame of millions of pieces takes seconds to draw: a stop is seen between its batches.
     system.shouldStop = shouldStop
     let transparent = settings.background.alpha < 255

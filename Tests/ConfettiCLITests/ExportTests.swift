@@ -94,6 +94,50 @@ final class ExportTests: XCTestCase {
     XCTAssertLessThanOrEqual(worst, 3, "the transparent picture over black is the one on black")
   }
 
+  func testEveryLightEffectRenderedTransparentIsWhatItIsOnAnyColourAndShowsOnWhite() throws {
+    // An editor lays a transparent render "over" a colour, straight alpha as PNG has it: for
+    // fire, fireworks, sparks and a tap burst, that is the render on the colour, and on white
+    // the light still shows (added to white it would be white).
+    let directory = try temporaryDirectory()
+    let backdrops = [
+      ("navy", "#1a1f33", [0x1a, 0x1f, 0x33]), ("grey", "#808080", [0x80, 0x80, 0x80]),
+      ("white", "#ffffff", [0xff, 0xff, 0xff]),
+    ]
+    for (preset, time) in [
+      ("fire", "1"), ("fireworks", "1.6"), ("sparkle", "1"), ("tap-burst", "0.4"),
+    ] {
+      let arguments = ["render", "--preset", preset, "--size", "160x120", "--time", time]
+      let clear = directory.appendingPathComponent("\(preset).png")
+      let made = try confetti(arguments + ["--background", "transparent", "--out", clear.path])
+      XCTAssertEqual(made.status, 0, made.stderr)
+      let over = try PNG.read(clear)
+      for (name, backdrop, colour) in backdrops {
+        let file = directory.appendingPathComponent("\(preset)-\(name).png")
+        let result = try confetti(arguments + ["--background", backdrop, "--out", file.path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let on = try PNG.read(file)
+        var (worst, shown) = (0, 0)
+        for y in 0..<over.height {
+          for x in 0..<over.width {
+            let (p, q) = (over[x, y], on[x, y])
+            let alpha = Double(p.alpha) / 255
+            let composite = zip([p.red, p.green, p.blue], colour).map {
+              Double($0) * alpha + Double($1) * (1 - alpha)
+            }
+            let rendered = [q.red, q.green, q.blue].map(Int.init)
+            for (c, d) in zip(composite, rendered) {
+              worst = max(worst, Int(abs(c - Double(d)).rounded()))
+            }
+            if zip(rendered, colour).contains(where: { abs($0 - $1) > 40 }) { shown += 1 }
+          }
+        }
+        XCTAssertLessThanOrEqual(
+          worst, 3, "\(preset) over \(name) = \(preset) rendered on \(name) (±3/255)")
+        XCTAssertGreaterThan(shown, 60, "\(preset)'s light shows on \(name)")
+      }
+    }
+  }
+
   func testAGIFAndATransparentWebMAreMadeAndReadBackFrameByFrame() throws {
     _ = try ffmpeg()
     let directory = try temporaryDirectory()

@@ -236,6 +236,21 @@ final class OverlayTests: XCTestCase {
     XCTAssertEqual(result.status, 0, result.stderr)
     XCTAssertEqual(result.stderr, "")
     XCTAssert(FileManager.default.fileExists(atPath: snapshot.path), "it drew the celebration")
+    // The tap burst's light, as the compositor is given it (premultiplied): alpha as high as
+    // its brightest channel, so that it shows over a white window too. Added with no alpha of
+    // its own, it would vanish there.
+    let frame = try PNG.read(snapshot)
+    var (lit, uncovered) = (0, 0)
+    for y in 0..<frame.height {
+      for x in 0..<frame.width {
+        let p = frame[x, y]
+        let brightest = max(p.red, p.green, p.blue)
+        if brightest > 0 { lit += 1 }
+        if Int(p.alpha) < Int(brightest) - 1 { uncovered += 1 }
+      }
+    }
+    XCTAssertGreaterThan(lit, 200, "the burst is drawn")
+    XCTAssertEqual(uncovered, 0, "every lit pixel covers what is behind it as much as it shines")
   }
 
   /// A window manager that exited leaves its check window named on the root: GLFW 3.3.8 would

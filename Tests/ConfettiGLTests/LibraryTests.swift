@@ -481,6 +481,74 @@ final class LibraryTests: HeadlessGLTestCase {
     XCTAssertGreaterThan(inside, 1000, "the rectangle should be well covered")
   }
 
+  func testLightLaidFromItsLayerCoversTheBackdropAsMuchAsItShines() throws {
+    // A green light 40 pt square in the middle of the area, over a red paper square twice as
+    // big, and a dim blue light on its own to the left.
+    let config = try EffectConfig.decode(
+      """
+      {"name": "lights", "emitters": [{"position": {"x": 0.5, "y": 0.5}, "cells": [
+        {"count": 1, "lifetime": 5, "gravity": 0, "drag": 0, "rotation": 0,
+         "sizes": [[80, 80]], "colors": ["#ff0000"]},
+        {"count": 1, "lifetime": 5, "gravity": 0, "drag": 0, "rotation": 0,
+         "sizes": [[40, 40]], "colors": ["#00ff00"], "blend": "additive"}]},
+        {"position": {"x": 0.15, "y": 0.5}, "cells": [
+        {"count": 1, "lifetime": 5, "gravity": 0, "drag": 0, "rotation": 0,
+         "sizes": [[30, 30]], "colors": ["#000060"], "blend": "additive"}]}]}
+      """)
+    let frame = try OffscreenTarget(width: 200, height: 120, info: context.info)
+    defer { frame.release() }
+    frame.bind()
+    let rect = PixelRect(x: 30, y: 20, width: 160, height: 90)
+    /// The frame after drawing into `rect` over `backdrop`, from the layer or not, twice: the
+    /// second draw of a caching system (its state set anew after the layer's) must match.
+    func drawn(over backdrop: RGBA8, layered: Bool) throws -> RGBAImage {
+      let system = try ConfettiSystem(
+        effect: Effect(config), size: Size(width: 160, height: 90), seed: 2)
+      defer { system.release() }
+      system.glStatePolicy = .cache
+      system.laysLightOverTheBackdrop = layered
+      system.fireOpening(time: 1)
+      var pictures: [RGBAImage] = []
+      for _ in 0..<2 {
+        GLFrame.clear(to: backdrop, whole: true)
+        system.resetGLStateCache()  // its scissor box is gone
+        try system.draw(in: rect, time: 1.5)
+        pictures.append(try frame.read())
+      }
+      XCTAssertEqual(
+        pictures[0].difference(from: pictures[1]).largest, 0, "the second frame is the first")
+      return pictures[1]
+    }
+    let white = RGBA8(red: 255, green: 255, blue: 255)
+    // Rows from the top: the area's middle is GL's (110, 65), row 120 - 1 - 65.
+    let (middle, lone, outside) = ((110, 54), (30 + 24, 54), (10, 10))
+    let added = try drawn(over: white, layered: false)
+    XCTAssertEqual(added[middle.0, middle.1], RGBAImage.Pixel(red: 255, green: 255, blue: 0))
+    XCTAssertEqual(added[lone.0, lone.1], RGBAImage.Pixel(red: 255, green: 255, blue: 255))
+    let laid = try drawn(over: white, layered: true)
+    XCTAssertEqual(
+      laid[middle.0, middle.1], RGBAImage.Pixel(red: 255, green: 255, blue: 0),
+      "light added within the layer")
+    XCTAssertEqual(
+      laid[lone.0, lone.1], RGBAImage.Pixel(red: 159, green: 159, blue: 255),
+      "a dim light covers white as much as it shines: 96/255 of it")
+    XCTAssertEqual(laid[outside.0, outside.1], RGBAImage.Pixel(red: 255, green: 255, blue: 255))
+    let changed = laid.difference(from: added, threshold: 0).pixels
+    XCTAssert((30 * 30...32 * 32).contains(changed), "only the lone light changed: \(changed) px")
+    // Over black, the layer is the additive picture exactly; over a transparent backdrop, it
+    // is the straight-alpha picture a render writes.
+    let black = RGBA8(red: 0, green: 0, blue: 0)
+    XCTAssertEqual(
+      try drawn(over: black, layered: true).difference(
+        from: try drawn(over: black, layered: false)
+      ).largest, 0)
+    let clear = try drawn(over: .transparent, layered: true)
+    XCTAssertEqual(clear[lone.0, lone.1], RGBAImage.Pixel(red: 0, green: 0, blue: 96, alpha: 96))
+    XCTAssertEqual(
+      clear.unpremultiplied().bytes,
+      try drawn(over: .transparent, layered: false).unpremultiplied().bytes)
+  }
+
   func testTwoSystemsOnOneContextRunIndependently() throws {
     let frame = try OffscreenTarget(width: 160, height: 90, info: context.info)
     defer { frame.release() }
