@@ -170,7 +170,15 @@ enum {
   CONFETTI_LOOP = 4,
   /* For confetti_celebrate_options.flags: full motion whatever the desktop's setting for fewer
    * animations says (without it or CONFETTI_REDUCE_MOTION, that setting is followed). */
-  CONFETTI_FULL_MOTION = 8
+  CONFETTI_FULL_MOTION = 8,
+  /* For confetti_render_options.flags: the clip ends when the effect is over, its first frame
+   * with nothing left included (`confetti render --duration auto`); frames must be 0. An
+   * effect that emits until stopped (snow, rain, fire) never ends, and is refused with
+   * CONFETTI_ERROR_ARGUMENT. */
+  CONFETTI_UNTIL_OVER = 16,
+  /* For confetti_render_options.flags: an animation's slower encoder settings, for a master
+   * copy (`confetti render --quality best`); without it, those measured to keep pace. */
+  CONFETTI_BEST_QUALITY = 32
 };
 
 /* What to run, and where. Zero-initialise it ({0}) and set what you need: zeros mean defaults,
@@ -368,7 +376,8 @@ typedef struct confetti_render_options {
   int32_t scale;
   /* The first frame's moment, in seconds after the effect starts, 0 to 3600. */
   double time;
-  /* How many frames the sequence has, 1 to 100000. 0: 1. */
+  /* How many frames the sequence has, 1 to 100000. 0: 1, or with CONFETTI_UNTIL_OVER, until
+   * the effect is over. */
   int64_t frames;
   /* Frames per second of a sequence. 0: 30. */
   double fps;
@@ -380,7 +389,7 @@ typedef struct confetti_render_options {
   const char *background;
   /* Every random draw comes from it. 0: 1. */
   uint64_t seed;
-  /* CONFETTI_REDUCE_MOTION, or 0. */
+  /* CONFETTI_REDUCE_MOTION, CONFETTI_UNTIL_OVER, CONFETTI_BEST_QUALITY, or 0. */
   uint32_t flags;
   /* Told after each frame (NULL: not told), with `user`. */
   confetti_progress_callback progress;

@@ -146,7 +146,13 @@ public func confetti_render(_ options: UnsafePointer<confetti_render_options>?)
     guard let frames = Int(exactly: given.frames) else {
       throw CallError.argument("the frames \(given.frames) do not fit this machine's integers")
     }
-    settings.frames = frames == 0 ? 1 : frames
+    let untilOver = given.flags & UInt32(CONFETTI_UNTIL_OVER) != 0
+    guard !untilOver || frames == 0 else {
+      throw CallError.argument(
+        "frames is 0 with CONFETTI_UNTIL_OVER (the clip is as long as the effect), not \(frames)")
+    }
+    // A clip that ends with the effect is checked as it starts; its frames are counted below.
+    settings.frames = untilOver ? max(2, Int(given.end_frame)) : frames == 0 ? 1 : frames
     settings.fps = given.fps == 0 ? 30 : given.fps
     if given.first_frame != 0 || given.end_frame != 0 {
       guard let first = Int(exactly: given.first_frame), let end = Int(exactly: given.end_frame),
@@ -167,11 +173,12 @@ public func confetti_render(_ options: UnsafePointer<confetti_render_options>?)
       settings.background = color
     }
     settings.seed = given.seed == 0 ? 1 : given.seed
-    guard given.flags & ~UInt32(CONFETTI_REDUCE_MOTION) == 0 else {
-      throw CallError.argument(
-        "unknown flags 0x\(String(given.flags & ~UInt32(CONFETTI_REDUCE_MOTION), radix: 16))")
+    let known = UInt32(CONFETTI_REDUCE_MOTION | CONFETTI_UNTIL_OVER | CONFETTI_BEST_QUALITY)
+    guard given.flags & ~known == 0 else {
+      throw CallError.argument("unknown flags 0x\(String(given.flags & ~known, radix: 16))")
     }
     settings.reduceMotion = given.flags & UInt32(CONFETTI_REDUCE_MOTION) != 0
+    settings.quality = given.flags & UInt32(CONFETTI_BEST_QUALITY) != 0 ? .best : .standard
     do {
       try settings.check()
     } catch let error as RenderError {
@@ -179,6 +186,17 @@ public func confetti_render(_ options: UnsafePointer<confetti_render_options>?)
     }
     let effect = try effect(preset: given.preset, json: given.json, path: given.path)
     settings.inputs = [given.path.map { String(cString: $0) }].compactMap { $0 } + effect.imageFiles
+    if untilOver {
+      do {
+        settings.frames = try Export.framesUntilOver(
+          of: effect, settings,
+          name: given.path.map { String(cString: $0) } ?? effect.config.name,
+          naming: { $0 == "length" ? "a number of frames, without CONFETTI_UNTIL_OVER" : $0 })
+        try settings.check()
+      } catch let error as RenderError {
+        throw CallError.argument(error.description)
+      }
+    }
     let callback = given.progress
     var stopped = false
     do {

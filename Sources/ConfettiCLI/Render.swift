@@ -158,7 +158,8 @@ struct Render: ParsableCommand {
 
   /// An option's name as typed: `frame_range` is `--frame-range`.
   static func option(_ name: String) -> String {
-    "--" + name.replacingOccurrences(of: "_", with: "-")
+    if name == "length" { return "--duration SECONDS or --frames N" }
+    return "--" + name.replacingOccurrences(of: "_", with: "-")
   }
 
   func validate() throws {
@@ -203,7 +204,12 @@ struct Render: ParsableCommand {
       }
       var settings = self.settings
       settings.inputs = self.effect.files(of: effect)
-      if endsWithEffect { settings.frames = try framesUntilOver(effect, settings) }
+      if endsWithEffect {
+        settings.frames = try Export.framesUntilOver(
+          of: effect, settings,
+          name: self.effect.config ?? self.effect.preset ?? Presets.defaultName,
+          naming: Self.option)
+      }
       let started = monotonicSeconds()
       let bar = ProgressBar(
         total: settings.renderedFrames.count, shown: settings.frames > 1, out: out)
@@ -232,24 +238,6 @@ struct Render: ParsableCommand {
             + String(format: "; %.2f s in all", monotonicSeconds() - started))
       }
     }
-  }
-
-  /// The frames of a clip that ends when `effect` is over: from the first frame to the first
-  /// one with nothing left, that included.
-  private func framesUntilOver(_ effect: Effect, _ settings: RenderSettings) throws -> Int {
-    let name = self.effect.config ?? self.effect.preset ?? Presets.defaultName
-    guard let length = try Export.length(of: effect, settings) else {
-      throw ValidationError(
-        "\(oneLine(name)) never ends by itself (it emits until stopped): give --duration "
-          + "SECONDS or --frames N")
-    }
-    let frames = (length * fps).rounded(.up) + 1
-    guard frames <= Double(RenderSettings.mostFrames) else {
-      throw ValidationError(
-        "\(oneLine(name)) lasts \(format(length)) s: more than \(RenderSettings.mostFrames) "
-          + "frames at \(format(fps)) fps; give --duration SECONDS or a lower --fps")
-    }
-    return Int(frames)
   }
 
   /// Says what was written (on standard output) and what the pictures could not show.

@@ -632,6 +632,38 @@ public enum Export {
     return max(0, end - (timeline.start + settings.time))
   }
 
+  /// How many frames a clip of `effect` has that ends when the effect is over, as `settings`
+  /// render it (their ``RenderSettings/frames`` aside): from the first frame to the first with
+  /// nothing left, that one included (``length(of:_:)`` at ``RenderSettings/fps``). What
+  /// `confetti render --duration auto` renders, and an animation's default there.
+  ///
+  /// - Parameters:
+  ///   - name: the effect as the caller knows it (a preset's name, a file's path), for the
+  ///     messages.
+  ///   - option: the caller's spelling of a setting (as in ``RenderSettings/check(naming:)``);
+  ///     `length` is what it sets a clip's length with instead (the program's `--duration
+  ///     SECONDS or --frames N`).
+  /// - Throws: ``RenderError`` when the effect never ends by itself (it emits until stopped),
+  ///   or lasts more than ``RenderSettings/mostFrames`` frames.
+  public static func framesUntilOver(
+    of effect: Effect, _ settings: RenderSettings, name: String,
+    naming option: (String) -> String = { $0 }
+  ) throws -> Int {
+    guard let length = try length(of: effect, settings) else {
+      throw RenderError(
+        description: "\(oneLine(name)) never ends by itself (it emits until stopped): give "
+          + option("length"))
+    }
+    let frames = (length * settings.fps).rounded(.up) + 1
+    guard frames <= Double(RenderSettings.mostFrames) else {
+      throw RenderError(
+        description: "\(oneLine(name)) lasts \(format(length)) s: more than "
+          + "\(RenderSettings.mostFrames) frames at \(format(settings.fps)) fps; give "
+          + "\(option("length")) or a lower \(option("fps"))")
+    }
+    return Int(frames)
+  }
+
   /// The render's last line: what was written where, its size and length, and, for a sequence
   /// or an animation, whether and how it keeps a transparent background.
   static func summary(of settings: RenderSettings) -> String {

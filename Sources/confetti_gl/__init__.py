@@ -33,7 +33,7 @@ from typing import Callable, Optional, Sequence, Tuple, TypeVar, Union
 __all__ = [
     "System", "Trigger", "Celebration", "celebrate", "render", "version", "program",
     "Error", "ArgumentError", "HandleError", "EffectError", "GLError", "DesktopError",
-    "OutputError", "Stopped", "BusyError",
+    "OutputError", "Stopped", "BusyError", "QUALITIES",
 ]
 
 _Self = TypeVar("_Self", bound="_Handle")
@@ -215,6 +215,10 @@ def _trigger(value: object) -> Trigger:
 
 
 _REDUCE_MOTION, _CACHE_GL_STATE, _LOOP, _FULL_MOTION = 1, 2, 4, 8
+_UNTIL_OVER, _BEST_QUALITY = 16, 32
+#: An animation's encoder settings (`confetti render --quality`): "standard", measured to keep
+#: pace, or "best", slower, for a master copy.
+QUALITIES = ("standard", "best")
 _LARGEST_SIDE = 1_048_576.0
 _LATEST_READING = float(2**43) - 2400.0
 
@@ -559,13 +563,19 @@ def _fps(fps: object) -> float:
 def render(out: Union[str, os.PathLike], preset: Optional[str] = None, *,
            json: Optional[str] = None, path: Union[str, os.PathLike, None] = None,
            size: Tuple[int, int] = (800, 600), scale: int = 1, time: float = 0.0,
-           frames: int = 1, fps: float = 30.0, frame_range: Optional[Tuple[int, int]] = None,
+           frames: Optional[int] = None, fps: float = 30.0,
+           frame_range: Optional[Tuple[int, int]] = None, until_over: bool = False,
            background: Optional[str] = None, seed: Optional[int] = None,
-           reduce_motion: bool = False,
+           reduce_motion: bool = False, quality: str = "standard",
            progress: Optional[Callable[[int, int], object]] = None) -> pathlib.Path:
     """Renders an effect to `out`, as `confetti render` does: one picture (.png), a numbered
     sequence (NAME-0000.png, ... when frames > 1), or an animation (.gif, .webm, .mp4, .mov,
     made by ffmpeg). Returns `out` as a Path.
+
+    `frames` is how many (None: 1); `until_over=True` instead ends the clip when the effect is
+    over, its first frame with nothing left included (`confetti render --duration auto`; an
+    effect that emits until stopped, such as snow, never ends and is refused). `quality` is an
+    animation's encoder settings, one of QUALITIES.
 
     `time` is the first frame's moment in seconds after the effect starts; `background` is
     "transparent", "#rrggbb" or "#rrggbbaa" (None: the program's dark backdrop); `frame_range`
@@ -593,6 +603,15 @@ def render(out: Union[str, os.PathLike], preset: Optional[str] = None, *,
                 "past the last")
     if progress is not None and not callable(progress):
         raise ArgumentError(f"progress must be callable, not {_shown(progress)}")
+    flags = _REDUCE_MOTION if _flag(reduce_motion, "reduce_motion") else 0
+    if _flag(until_over, "until_over"):
+        if frames is not None:
+            raise ArgumentError(
+                f"give frames or until_over=True, not both (frames={_shown(frames)})")
+        flags |= _UNTIL_OVER
+    if not isinstance(quality, str) or quality not in QUALITIES:
+        raise ArgumentError(f"quality is one of {', '.join(QUALITIES)}, not {_shown(quality)}")
+    flags |= _BEST_QUALITY if quality == "best" else 0
     raised: list = []
 
     def told(done: int, total: int, _user: object) -> int:
@@ -619,9 +638,9 @@ def render(out: Union[str, os.PathLike], preset: Optional[str] = None, *,
     target = _text(out, "out")
     options = _RenderOptions(
         *_effect(preset, json, path), target, width, height, _whole(scale, "scale", 1, 8),
-        _number(time, "time", 0, 3600), _whole(frames, "frames", 1, 100_000),
-        _fps(fps), first, end, _text(background, "background"),
-        _seed(seed), _REDUCE_MOTION if _flag(reduce_motion, "reduce_motion") else 0,
+        _number(time, "time", 0, 3600),
+        0 if until_over else 1 if frames is None else _whole(frames, "frames", 1, 100_000),
+        _fps(fps), first, end, _text(background, "background"), _seed(seed), flags,
         callback, None)
     try:
         _lib.confetti_render(ctypes.byref(options))

@@ -454,14 +454,20 @@ final class PackageTests: XCTestCase {
   }
 
   /// confetti_render writes what `confetti render` writes, with the same settings: the same
-  /// picture, the same numbered sequence, and an animation, telling its progress frame by frame.
+  /// picture, the same numbered sequence, a sequence until the effect is over, and an
+  /// animation (at the best quality too), telling its progress frame by frame.
   func testTheCLibraryRendersWhatConfettiRenderRenders() throws {
     let package = try installed()
     let host = try celebrateAndRenderHost(package)
     let directory = try temporaryDirectory()
-    for (name, frames) in [("one.png", 1), ("seq.png", 3), ("clip.webm", 4)] {
+    // The classic cannon from 0.5 s until it is over is 32 frames at 30 fps, as `--duration
+    // auto` counts them (the CLI's files are compared one by one below).
+    for (name, frames, given) in [
+      ("one.png", 1, "1"), ("seq.png", 3, "3"), ("clip.webm", 4, "4"), ("over.png", 32, "over"),
+      ("over.webm", 32, "over"),
+    ] {
       let out = directory.appendingPathComponent("c-\(name)").path
-      let run = try runInstalled(host, ["render", out, String(frames)], package)
+      let run = try runInstalled(host, ["render", out, given], package)
       XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
       XCTAssertEqual(run.stderr, "", "the library says nothing on stderr")
       let told = run.stdout.split(separator: "\n").map(String.init).filter {
@@ -474,8 +480,10 @@ final class PackageTests: XCTestCase {
         package.program,
         [
           "render", "--preset", "cannon", "--size", "320x240", "--time", "0.5", "--seed", "7",
-          "--frames", String(frames), "--out", reference,
-        ], package)
+        ] + (given == "over" ? ["--duration", "auto"] : ["--frames", given]) + [
+          "--out", reference,
+        ],
+        package)
       XCTAssertEqual(render.status, 0, render.stderr)
       if name.hasSuffix(".webm") {
         let size = try FileManager.default.attributesOfItem(atPath: out)[.size] as? Int ?? 0
@@ -589,6 +597,11 @@ final class PackageTests: XCTestCase {
       "fps: status 1: fps must be finite and > 0",
       "preset: status 3: no preset named \"nope\"",
       "proc: status 6: cannot write /proc/x.png",
+      "frames until over: status 1: frames is 0 with CONFETTI_UNTIL_OVER (the clip is as long "
+        + "as the effect), not 3",
+      "snow until over: status 1: snow never ends by itself (it emits until stopped): give a "
+        + "number of frames, without CONFETTI_UNTIL_OVER",
+      "render flags: status 1: unknown flags 0x40",
       "monitor: status 1: monitor counts from 1, not -1",
       "celebrate preset: status 3: no preset named \"nope\"",
       "flags: status 1: unknown flags 0x40",

@@ -96,6 +96,11 @@ REFUSED_RENDERS = [
     dict(out="x.png", preset=3),
     dict(out="x.png", preset="\udcff"),
     dict(out="x.png", path=b"snow.json"),
+    dict(out="x.png", frames=3, until_over=True),
+    dict(out="x.png", until_over=1),
+    dict(out="x.png", preset="snow", until_over=True),
+    dict(out="x.webm", quality="high"),
+    dict(out="x.webm", quality=None),
 ]
 
 
@@ -194,6 +199,40 @@ def test_a_render_is_the_programs_render_and_takes_a_path(tmp_path):
                    "--seed", "7", "--out", str(tmp_path / "program.png"))
     assert said.returncode == 0, said.stderr
     assert mine.read_bytes() == (tmp_path / "program.png").read_bytes()
+
+
+def test_a_render_until_over_has_the_programs_frames(tmp_path):
+    told = []
+    confetti.render(tmp_path / "mine.png", "cannon", size=(160, 120), time=0.5, seed=7,
+                    until_over=True, progress=lambda done, total: told.append(total))
+    said = program("render", "--preset", "cannon", "--size", "160x120", "--time", "0.5",
+                   "--seed", "7", "--duration", "auto", "--out", str(tmp_path / "program.png"))
+    assert said.returncode == 0, said.stderr
+    mine = sorted(tmp_path.glob("mine-*.png"))
+    theirs = sorted(tmp_path.glob("program-*.png"))
+    assert len(mine) == len(theirs) > 10 and set(told) == {len(mine)}
+    assert [p.read_bytes() for p in mine] == [p.read_bytes() for p in theirs]
+    with pytest.raises(confetti.ArgumentError, match="snow never ends by itself"):
+        confetti.render(tmp_path / "snow.png", "snow", until_over=True)
+
+
+def test_the_best_quality_is_the_programs_best(tmp_path):
+    required("ffmpeg")
+    for quality in confetti.QUALITIES:
+        confetti.render(tmp_path / f"{quality}.webm", "cannon", size=(160, 120), frames=8,
+                        seed=7, quality=quality)
+    said = program("render", "--preset", "cannon", "--size", "160x120", "--frames", "8",
+                   "--seed", "7", "--quality", "best", "--out", str(tmp_path / "program.webm"))
+    assert said.returncode == 0, said.stderr
+
+    def decoded(name):  # the files' headers differ (a random segment UID); their pictures not
+        done = subprocess.run([required("ffmpeg"), "-v", "error", "-i", tmp_path / name, "-f",
+                               "md5", "-"], capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    assert decoded("best.webm") == decoded("program.webm")
+    assert decoded("best.webm") != decoded("standard.webm")
 
 
 def test_a_webm_is_written_and_every_frame_is_told(tmp_path):

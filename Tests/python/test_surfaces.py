@@ -99,9 +99,21 @@ def test_every_member_has_its_counterparts_or_a_written_reason():
     named_python = {name for _, _, names in CONCEPTS.values() for name in names}
     helpers = {"Trigger", "program", "Celebration", "ArgumentError", "HandleError", "EffectError",
                "GLError", "DesktopError", "OutputError", "Stopped", "BusyError", "System.closed",
-               "Celebration.running"}
+               "Celebration.running", "QUALITIES"}
     assert python - named_python - helpers == set(), \
         f"Python names with no concept: {python - named_python - helpers}"
+
+
+def test_the_flags_are_confetti_hs():
+    header = (REPOSITORY / "Sources/CConfetti/confetti.h").read_text()
+    enum = header[header.index("/* Flags for "):]
+    enum = enum[:enum.index("};")]
+    flags = dict(re.findall(r"^  CONFETTI_(\w+) = (\d+)", enum, re.MULTILINE))
+    assert len(flags) == 6, flags
+    python = {name[1:]: value for name, value in vars(confetti).items()
+              if name.isupper() and name.startswith("_") and isinstance(value, int)
+              and name[1:] in flags}
+    assert python == {name: int(value) for name, value in flags.items()}
 
 
 def test_one_name_per_concept_where_the_languages_meet():

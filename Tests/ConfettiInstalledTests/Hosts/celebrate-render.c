@@ -2,7 +2,8 @@
  * confetti.h and prints what the library answered, as "status N: message" and what it saw.
  *
  *   celebrate-render render OUT FRAMES       renders the classic cannon, as the test's
- *                                           `confetti render` does, printing each progress
+ *                                           `confetti render` does, printing each progress;
+ *                                           FRAMES "over": until it is over, best quality
  *   celebrate-render stop OUT                a 30-frame render stopped by its callback at 3
  *   celebrate-render refuse                  renders and celebrations the library refuses
  *   celebrate-render celebrate               the default celebration, waited for
@@ -35,7 +36,11 @@ int main(int argc, char **argv) {
     options.time = 0.5;
     options.seed = 7;
     options.frames = 0;
-    sscanf(argv[3], "%lld", (long long *)&options.frames);
+    if (strcmp(argv[3], "over") == 0) {
+      options.flags = CONFETTI_UNTIL_OVER | CONFETTI_BEST_QUALITY;
+    } else {
+      sscanf(argv[3], "%lld", (long long *)&options.frames);
+    }
     options.progress = progress;
     options.user = &never;
     return report("render", confetti_render(&options));
@@ -69,6 +74,17 @@ int main(int argc, char **argv) {
     render.preset = NULL;
     render.out = "/proc/x.png";
     report("proc", confetti_render(&render));
+    render.out = "x.png";
+    render.frames = 3;
+    render.flags = CONFETTI_UNTIL_OVER;
+    report("frames until over", confetti_render(&render));
+    render.frames = 0;
+    render.preset = "snow";
+    report("snow until over", confetti_render(&render));
+    render.preset = NULL;
+    render.flags = 64;
+    report("render flags", confetti_render(&render));
+    render.flags = 0;
     confetti_celebrate_options celebrate = {0};
     celebrate.monitor = -1;
     report("monitor", confetti_celebrate(&celebrate));
