@@ -249,7 +249,6 @@ public final class ConfettiSystem {
     precondition(
       Tick.isValid(reading: time),
       "clock readings are \(Tick.validReadings)")
-    if let point, !(point.x.isFinite && point.y.isFinite) { return }
     scene.trigger(trigger, at: point, window: size, time: time)
   }
 

@@ -169,10 +169,13 @@ package struct EffectScene: Sendable {
 
   /// Starts every emitter with `trigger` at `time`: a click's at `pointer`, the others (and a
   /// click's where there is no pointer) at their configured position in a window of `window`.
-  /// Bursts are born at once; timed and continuous emitters start emitting.
+  /// Bursts are born at once; timed and continuous emitters start emitting. A pointer that is
+  /// not finite fires nothing.
   package mutating func trigger(
     _ trigger: EmitterTrigger, at pointer: Point? = nil, window: Size, time: Seconds
   ) {
+    // A point that is not finite (NaN, infinity) is no place on any screen: nothing is fired.
+    if let pointer, !(pointer.x.isFinite && pointer.y.isFinite) { return }
     subCellBudget = Self.maximumSubCellBirths
     for (index, emitter) in config.emitters.enumerated() where emitter.trigger == trigger {
       let placed = trigger == .click ? pointer : nil

@@ -552,8 +552,10 @@ public enum Export {
       } else {
         // Encoding a big picture takes a while: a stop meanwhile leaves it unwritten.
         let encoded = try PNG.encode(image)
+        spent(\.encoding)
         try stopIfAsked()
         try OutputFile.write(encoded, to: settings.picture(frame))
+        spent(\.writing)
         written.append(settings.picture(frame))
       }
       if let exported, let records = settings.records {
@@ -613,9 +615,7 @@ public enum Export {
     var timeline = RenderTimeline(settings.triggers)
     func fire(_ trigger: RenderTrigger?, at moment: Seconds) {
       guard let trigger else { return scene.fireOpening(window: window, time: moment) }
-      let point = trigger.point.flatMap { $0.x.isFinite && $0.y.isFinite ? $0 : nil }
-      if trigger.point != nil, point == nil { return }
-      scene.trigger(trigger.kind, at: point, window: window, time: moment)
+      scene.trigger(trigger.kind, at: trigger.point, window: window, time: moment)
     }
     timeline.open(fire: fire)
     var end = scene.ring.lastDeath

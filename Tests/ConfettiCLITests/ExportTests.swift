@@ -235,8 +235,11 @@ final class ExportTests: XCTestCase {
     XCTAssert(made.stderr.contains(" s, PNG encoding "), made.stderr)
     XCTAssert(made.stderr.hasSuffix(" s in all\n"), made.stderr)
     let picture = try confetti(
-      ["render", "--preset", "confetti", "--time", "0", "--out", named.path] + size)
+      ["render", "--preset", "confetti", "--time", "0", "--timings", "--out", named.path] + size)
     XCTAssertEqual(picture.status, 0, picture.stderr)
+    // One picture's too: its encoding and writing are the main thread's.
+    XCTAssert(picture.stderr.contains(" s, PNG encoding "), picture.stderr)
+    XCTAssert(picture.stderr.contains(" s, writing "), picture.stderr)
     let frames = try FileManager.default.contentsOfDirectory(atPath: directory.path)
       .filter { $0.hasPrefix("clip-") }.sorted()
     // The default effect is over in about 5 s in a window this small: 40 to 80 frames.
