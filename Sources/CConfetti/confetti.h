@@ -146,7 +146,7 @@ typedef enum confetti_trigger_type {
   CONFETTI_TRIGGER_KEY = 2
 } confetti_trigger_type;
 
-/* Flags for confetti_desc.flags. */
+/* Flags: for confetti_desc.flags, and where each says, for a celebration's or a render's. */
 enum {
   /* Each particle appears near where its motion would take it and fades in place, for people
    * who are bothered by movement. */

@@ -92,8 +92,9 @@ public final class ConfettiSystem {
   /// framebuffer from there, so that its light covers the backdrop as much as it shines: seen
   /// over white, and a transparent render's file composited in an editor is the picture
   /// rendered on that colour. For a context the program owns (the confetti program's window,
-  /// overlay and renders): the layer's state is left set, and the system's own state is set
-  /// anew each draw. Default false: light adds to the backdrop, in the one draw.
+  /// overlay and renders), under ``GLStatePolicy/cache`` only: the layer's state is left set,
+  /// and the system's own is set anew each draw that has something to draw (a few dozen calls,
+  /// one query). Default false: light adds to the backdrop, in the one draw.
   package var laysLightOverTheBackdrop = false
 
   /// An effect on the current GL context.
@@ -299,16 +300,19 @@ public final class ConfettiSystem {
           + "\(rect.x), \(rect.y), \(rect.width)×\(rect.height)")
     }
     advance(to: time)
-    guard laysLightOverTheBackdrop, scene.table.hasLight, rect.width > 0, rect.height > 0 else {
+    // The layer: on the system's own context (another is refused by the renderer before any
+    // GL call), under the caching policy, when anything may be drawn.
+    guard laysLightOverTheBackdrop, glStatePolicy == .cache, scene.table.hasLight,
+      rect.width > 0, rect.height > 0, renderer.isItsContextCurrent, isAlive(time: time)
+    else {
       return try renderer.draw(&scene.ring, at: Tick(time), in: rect, window: size)
     }
     let layer = try lightLayer ?? LightLayer()
     lightLayer = layer
+    // The layer's state is no renderer's: this one sets all of its own again.
     try layer.begin(width: rect.width, height: rect.height)
-    renderer.resetStateCache()
     try renderer.draw(&scene.ring, at: Tick(time), in: layer.rect, window: size)
     try layer.lay(in: rect)
-    renderer.resetStateCache()
   }
 
   /// Draws as ``draw(in:time:)`` does, then says how, for a port of the shaders to draw the same

@@ -152,7 +152,9 @@ public func confetti_render(_ options: UnsafePointer<confetti_render_options>?)
         "frames is 0 with CONFETTI_UNTIL_OVER (the clip is as long as the effect), not \(frames)")
     }
     // A clip that ends with the effect is checked as it starts; its frames are counted below.
-    settings.frames = untilOver ? max(2, Int(given.end_frame)) : frames == 0 ? 1 : frames
+    settings.frames =
+      untilOver
+      ? max(2, min(Int(given.end_frame), RenderSettings.mostFrames)) : frames == 0 ? 1 : frames
     settings.fps = given.fps == 0 ? 30 : given.fps
     if given.first_frame != 0 || given.end_frame != 0 {
       guard let first = Int(exactly: given.first_frame), let end = Int(exactly: given.end_frame),
@@ -191,7 +193,7 @@ public func confetti_render(_ options: UnsafePointer<confetti_render_options>?)
         settings.frames = try Export.framesUntilOver(
           of: effect, settings,
           name: given.path.map { String(cString: $0) } ?? effect.config.name,
-          naming: { $0 == "length" ? "a number of frames, without CONFETTI_UNTIL_OVER" : $0 })
+          naming: { $0 == "length" ? "frames instead of CONFETTI_UNTIL_OVER" : $0 })
         try settings.check()
       } catch let error as RenderError {
         throw CallError.argument(error.description)

@@ -75,7 +75,8 @@ package final class LayerOverlay {
       effect: settings.effect, size: size.points, capacity: settings.capacity, seed: settings.seed,
       reduceMotion: settings.reduceMotion, primitive: settings.primitive)
     defer { system.release() }
-    // The surface's context is the system's own: a steady frame asks the GL nothing.
+    // The surface's context is the system's own: a steady frame asks the GL nothing (one
+    // query a frame for an effect with light, whose layer is laid over the backdrop).
     system.glStatePolicy = .cache
     // Over a white window, light shows: the compositor lays the surface's pixels over it.
     system.laysLightOverTheBackdrop = true

@@ -195,7 +195,8 @@ package final class WindowApp {
       effect: effect, size: windowSize, capacity: settings.capacity, seed: seed,
       reduceMotion: settings.reduceMotion, primitive: settings.primitive)
     system.history = Self.history
-    // The window's context is the system's own: a steady frame asks the GL nothing.
+    // The window's context is the system's own: a steady frame asks the GL nothing (one
+    // query a frame for an effect with light, whose layer is laid over the backdrop).
     system.glStatePolicy = .cache
     // The overlay's light shows over a white window as the window's shows on its backdrop.
     system.laysLightOverTheBackdrop = true

@@ -442,8 +442,9 @@ public enum Export {
     system.glStatePolicy = .cache
     // Light covers a backdrop as much as it shines: what an editor shows when it lays the
     // transparent render over that colour. (Over a transparent one the straight alpha the
-    // picture is given does the same, and no layer is needed.)
-    system.laysLightOverTheBackdrop = settings.background.alpha > 0
+    // picture is given does the same, and no layer is needed.) Records describe the one draw
+    // their port makes, and are drawn so.
+    system.laysLightOverTheBackdrop = settings.background.alpha > 0 && settings.records == nil
     // A frame of millions of pieces takes seconds to draw: a stop is seen between its batches.
     system.shouldStop = shouldStop
     let transparent = settings.background.alpha < 255

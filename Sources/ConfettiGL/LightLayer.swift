@@ -13,8 +13,9 @@ import ConfettiCore
 /// colour gets the picture rendered on that colour.
 ///
 /// For a context its program owns: ``begin(width:height:)`` and ``lay(in:)`` set the state they
-/// need and leave it set (the framebuffer they were begun on bound again). Its GL objects are
-/// deleted by ``release()`` or deinit, on the context current then.
+/// need and leave it set (the framebuffer they were begun on bound again), and tell the
+/// renderers on the context that their kept state no longer holds. Its GL objects are deleted
+/// by ``release()`` or deinit, on the context current then.
 package final class LightLayer {
   private let program: ShaderProgram
   private let origin: GLint
@@ -73,6 +74,9 @@ package final class LightLayer {
       GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE))
     epoxy_glClearColor(0, 0, 0, 0)
     epoxy_glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+    // No renderer's kept state holds on this context now (ParticleRenderer under the caching
+    // policy sets all of its own again).
+    ContextStateOwner.claim(for: nil)
   }
 
   /// Lays the layer over `rect` of the framebuffer it was begun on (a rectangle of the layer's
@@ -93,6 +97,7 @@ package final class LightLayer {
     epoxy_glBindTexture(GLenum(GL_TEXTURE_2D), texture)
     epoxy_glBindVertexArray(vertexArray)
     epoxy_glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
+    ContextStateOwner.claim(for: nil)
     try checkGL("laying the light layer over \(rect.width)×\(rect.height) pixels")
   }
 

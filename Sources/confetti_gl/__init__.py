@@ -610,7 +610,8 @@ def render(out: Union[str, os.PathLike], preset: Optional[str] = None, *,
                 f"give frames or until_over=True, not both (frames={_shown(frames)})")
         flags |= _UNTIL_OVER
     if not isinstance(quality, str) or quality not in QUALITIES:
-        raise ArgumentError(f"quality is one of {', '.join(QUALITIES)}, not {_shown(quality)}")
+        raise ArgumentError(
+            f"quality must be {' or '.join(map(repr, QUALITIES))}, not {_shown(quality)}")
     flags |= _BEST_QUALITY if quality == "best" else 0
     raised: list = []
 
@@ -644,6 +645,11 @@ def render(out: Union[str, os.PathLike], preset: Optional[str] = None, *,
         callback, None)
     try:
         _lib.confetti_render(ctypes.byref(options))
+    except ArgumentError as error:
+        # The library names its flag; a Python caller gave until_over=True.
+        raise ArgumentError(str(error.args[0]).replace(
+            "frames instead of CONFETTI_UNTIL_OVER", "frames=N instead of until_over=True"),
+            error.status) from None
     except Stopped:
         if interrupted:
             raise KeyboardInterrupt from None

@@ -106,7 +106,7 @@ def test_every_member_has_its_counterparts_or_a_written_reason():
 
 def test_the_flags_are_confetti_hs():
     header = (REPOSITORY / "Sources/CConfetti/confetti.h").read_text()
-    enum = header[header.index("/* Flags for "):]
+    enum = header[header.index("/* Flags: "):]
     enum = enum[:enum.index("};")]
     flags = dict(re.findall(r"^  CONFETTI_(\w+) = (\d+)", enum, re.MULTILINE))
     assert len(flags) == 6, flags
