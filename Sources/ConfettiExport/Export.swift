@@ -535,6 +535,20 @@ public enum Export {
           description: "no piece is in flight at \(format(settings.time)) s, so there are no "
             + "records to write: give a \(option("time")) when pieces are")
       }
+      if let writer {
+        // Read as GL stores it, into memory ffmpeg reads from.
+        try writer.append { rows in
+          try target.read(bottomRowFirst: &rows)
+          spent(\.readBack)
+          try stopIfAsked()
+          // Over an opaque backdrop every pixel is opaque: premultiplied is straight.
+          if transparent { RGBAImage.unpremultiply(&rows) }
+          spent(\.converting)
+        }
+        spent(\.piping)
+        progress?(RenderProgress(done: frame - rendered.lowerBound + 1, total: rendered.count))
+        continue
+      }
       var read = try target.read()
       spent(\.readBack)
       try stopIfAsked()
@@ -547,18 +561,13 @@ public enum Export {
       if transparent { read.unpremultiply() }
       let image = read
       spent(\.converting)
-      if let writer {
-        try writer.append(image)
-        spent(\.piping)
-      } else {
-        // Encoding a big picture takes a while: a stop meanwhile leaves it unwritten.
-        let encoded = try PNG.encode(image)
-        spent(\.encoding)
-        try stopIfAsked()
-        try OutputFile.write(encoded, to: settings.picture(frame))
-        spent(\.writing)
-        written.append(settings.picture(frame))
-      }
+      // Encoding a big picture takes a while: a stop meanwhile leaves it unwritten.
+      let encoded = try PNG.encode(image)
+      spent(\.encoding)
+      try stopIfAsked()
+      try OutputFile.write(encoded, to: settings.picture(frame))
+      spent(\.writing)
+      written.append(settings.picture(frame))
       if let exported, let records = settings.records {
         do {
           try RecordExport.write(

@@ -168,6 +168,8 @@ package final class VideoWriter {
   private let complaints: TailReader
   private let temporary: ExclusiveFile
   private var finished = false
+  /// The frame being sent, the same memory from frame to frame.
+  private var frameMemory: [UInt8] = []
 
   /// How long ffmpeg may take no frame, or take to end once fed, before the export fails.
   static let stallLimit: Seconds = 20
@@ -242,15 +244,32 @@ package final class VideoWriter {
     if !finished { cancel() }
   }
 
-  /// Sends one frame (straight alpha, `width` × `height` as given at the start).
-  package func append(_ image: RGBAImage) throws {
-    try image.bytes.withUnsafeBytes { buffer in
-      var offset = 0
+  /// Sends one frame (straight alpha, `width` × `height` as given at the start), which `fill`
+  /// puts into the memory it is given as GL reads it back, bottom row first (sized by `fill`
+  /// the first time; the same memory each frame). The rows go to ffmpeg top row first, straight
+  /// from that memory, with no copy to turn them.
+  package func append(filling fill: (inout [UInt8]) throws -> Void) throws {
+    let row = width * 4
+    try fill(&frameMemory)
+    precondition(frameMemory.count == row * height, "a frame of the size given at the start")
+    try frameMemory.withUnsafeBytes { buffer in
+      var sent = 0  // bytes of the frame sent, from its top row
       var progress = Date()
-      while offset < buffer.count {
-        let written = Foundation.write(input, buffer.baseAddress! + offset, buffer.count - offset)
+      var vectors = [iovec](repeating: iovec(), count: Self.rowsAWrite)
+      while sent < buffer.count {
+        // The next rows, as much as a pipe takes at once: the first may be partly sent.
+        let (top, within) = sent.quotientAndRemainder(dividingBy: row)
+        let count = min(Self.rowsAWrite, height - top)
+        for index in 0..<count {
+          let skipped = index == 0 ? within : 0
+          vectors[index] = iovec(
+            iov_base: UnsafeMutableRawPointer(
+              mutating: buffer.baseAddress! + (height - 1 - top - index) * row + skipped),
+            iov_len: row - skipped)
+        }
+        let written = writev(input, vectors, Int32(count))
         if written > 0 {
-          offset += written
+          sent += written
           progress = Date()
           continue
         }
@@ -271,6 +290,10 @@ package final class VideoWriter {
     }
     framesSent += 1
   }
+
+  /// Rows offered to one write: more than a pipe takes at once (64 KB, 8 rows of 1920 pixels,
+  /// though a small frame's rows are shorter), few enough to set up cheaply.
+  private static let rowsAWrite = 32
 
   /// Ends the input, waits for ffmpeg (`shouldStop` saying so meanwhile cancels the
   /// animation), checks what it wrote and puts the animation under its name.

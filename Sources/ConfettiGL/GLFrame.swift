@@ -25,23 +25,9 @@ public enum GLFrame {
   /// stored (premultiplied by alpha where the backdrop is transparent). Waits for the GPU;
   /// leaves the pack settings as it found them.
   public static func read(width: Int, height: Int) throws -> RGBAImage {
-    epoxy_glFinish()
+    var bottomUp: [UInt8] = []
+    try read(width: width, height: height, bottomRowFirst: &bottomUp)
     let row = width * 4
-    var bottomUp = [UInt8](unsafeUninitializedCapacity: row * height) { _, count in
-      count = row * height
-    }
-    var (packAlignment, packBuffer): (GLint, GLint) = (0, 0)
-    epoxy_glGetIntegerv(GLenum(GL_PACK_ALIGNMENT), &packAlignment)
-    epoxy_glGetIntegerv(GLenum(GL_PIXEL_PACK_BUFFER_BINDING), &packBuffer)
-    defer {
-      epoxy_glPixelStorei(GLenum(GL_PACK_ALIGNMENT), packAlignment)
-      epoxy_glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), GLuint(packBuffer))
-    }
-    epoxy_glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), 0)
-    epoxy_glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
-    epoxy_glReadPixels(
-      0, 0, GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), &bottomUp)
-    try checkGL("reading back \(width)×\(height) pixels")
     // Rows turned top down, a copy of each.
     let topDown = [UInt8](unsafeUninitializedCapacity: row * height) { buffer, count in
       bottomUp.withUnsafeBytes { source in
@@ -53,6 +39,32 @@ public enum GLFrame {
       count = row * height
     }
     return RGBAImage(width: width, height: height, bytes: topDown)
+  }
+
+  /// The same pixels as GL stores them, bottom row first, into `rows`: no copy to turn them,
+  /// and no new memory when `rows` already holds a picture of this size (a clip reuses one
+  /// from frame to frame). Waits for the GPU; leaves the pack settings as it found them.
+  public static func read(width: Int, height: Int, bottomRowFirst rows: inout [UInt8]) throws {
+    epoxy_glFinish()
+    let count = width * 4 * height
+    if rows.count != count {
+      rows = [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
+    }
+    var (packAlignment, packBuffer): (GLint, GLint) = (0, 0)
+    epoxy_glGetIntegerv(GLenum(GL_PACK_ALIGNMENT), &packAlignment)
+    epoxy_glGetIntegerv(GLenum(GL_PIXEL_PACK_BUFFER_BINDING), &packBuffer)
+    defer {
+      epoxy_glPixelStorei(GLenum(GL_PACK_ALIGNMENT), packAlignment)
+      epoxy_glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), GLuint(packBuffer))
+    }
+    epoxy_glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), 0)
+    epoxy_glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
+    rows.withUnsafeMutableBytes { buffer in
+      epoxy_glReadPixels(
+        0, 0, GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE),
+        buffer.baseAddress)
+    }
+    try checkGL("reading back \(width)×\(height) pixels")
   }
 
   /// Waits until the GPU has finished every command issued so far.

@@ -90,6 +90,14 @@ public final class OffscreenTarget {
     bind()
     return try GLFrame.read(width: width, height: height)
   }
+
+  /// Reads the picture back as GL stores it, bottom row first, into `rows` (reused when it
+  /// is the right size: ``GLFrame/read(width:height:bottomRowFirst:)``). Leaves this target
+  /// bound.
+  public func read(bottomRowFirst rows: inout [UInt8]) throws {
+    bind()
+    try GLFrame.read(width: width, height: height, bottomRowFirst: &rows)
+  }
 }
 
 extension OffscreenTarget {

@@ -42,4 +42,25 @@ final class RGBAImageTests: XCTestCase {
       RGBAImage.Pixel(red: 200, green: 100, blue: 0, alpha: 0).unpremultiplied,
       RGBAImage.Pixel(red: 255, green: 128, blue: 0, alpha: 200))
   }
+
+  /// The pass skips runs of transparent pixels: a pixel among them, at any place in a run,
+  /// and the last pixels of a picture whose size is not a whole number of runs, are still
+  /// made straight; the transparent ones stay as they are.
+  func testLonePixelsAmongTransparentOnesAreMadeStraight() {
+    let lone = RGBAImage.Pixel(red: 60, green: 20, blue: 0, alpha: 120)
+    let light = RGBAImage.Pixel(red: 90, green: 0, blue: 0, alpha: 0)
+    for count in [1, 15, 16, 17, 31, 32, 33, 47, 100] {
+      for place in 0..<count {
+        var image = RGBAImage(width: count, height: 1, fill: .clear)
+        image[place, 0] = place.isMultiple(of: 2) ? lone : light
+        let straight = image.unpremultiplied()
+        for x in 0..<count {
+          let expected = x == place ? image[x, 0].unpremultiplied : .clear
+          guard straight[x, 0] == expected else {
+            return XCTFail("\(count) pixels, one at \(x): \(straight[x, 0]), not \(expected)")
+          }
+        }
+      }
+    }
+  }
 }
