@@ -154,7 +154,8 @@ public func confetti_render(_ options: UnsafePointer<confetti_render_options>?)
     // A clip that ends with the effect is checked as it starts; its frames are counted below.
     settings.frames =
       untilOver
-      ? max(2, min(Int(given.end_frame), RenderSettings.mostFrames)) : frames == 0 ? 1 : frames
+      ? RenderSettings.framesBeforeTheLengthIsKnown(rangeEnd: Int(given.end_frame))
+      : frames == 0 ? 1 : frames
     settings.fps = given.fps == 0 ? 30 : given.fps
     if given.first_frame != 0 || given.end_frame != 0 {
       guard let first = Int(exactly: given.first_frame), let end = Int(exactly: given.end_frame),

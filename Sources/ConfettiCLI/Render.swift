@@ -182,7 +182,9 @@ struct Render: ParsableCommand {
     do {
       // A clip that ends with the effect is measured as it starts (its frames then checked).
       var settings = self.settings
-      if endsWithEffect { settings.frames = max(2, frameRange?.end ?? 2) }
+      if endsWithEffect {
+        settings.frames = RenderSettings.framesBeforeTheLengthIsKnown(rangeEnd: frameRange?.end)
+      }
       try settings.check(naming: Self.option)
     } catch let error as RenderError {
       throw ValidationError(error.description)

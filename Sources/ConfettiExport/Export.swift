@@ -49,6 +49,13 @@ public struct RenderSettings: Sendable {
   public static let defaultTime: Seconds = 0.6
   /// The most frames one render makes.
   public static let mostFrames = 100_000
+
+  /// The frames a clip that ends with its effect is checked with before its length is known
+  /// (``Export/framesUntilOver(of:_:name:naming:)`` counts them after): an animation's, and
+  /// enough for a frame range ending at `end`, within ``mostFrames``.
+  public static func framesBeforeTheLengthIsKnown(rangeEnd end: Int?) -> Int {
+    max(2, min(end ?? 2, mostFrames))
+  }
   /// The latest moment a frame may show, in seconds after the effect starts.
   public static let latestTime: Seconds = 3600
   /// The most pixels per point.
