@@ -129,7 +129,19 @@ package final class WindowApp {
     }
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3)
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3)
-    glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE)
+    // The window is sized for the monitor's scale, which X11 takes from Xft.dpi: one that is
+    // not a number of dots per inch (0, -96, abc) gives a scale of 0 or less, GLFW asks for a
+    // window no X server makes, and the X error ends the program without a word. Such a
+    // window opens unscaled instead.
+    let scale = Self.primaryMonitorScale()
+    let scales = scale.isFinite && scale > 0 && scale <= Self.largestScale
+    glfwWindowHint(GLFW_SCALE_TO_MONITOR, scales ? GLFW_TRUE : GLFW_FALSE)
+    if !scales {
+      let shown = String(format: "%g", Double(scale))
+      settings.report(
+        "the display's scale is \(shown) (on X11 it is Xft.dpi ÷ 96): the window opens "
+          + "unscaled; give Xft.dpi a number of dots per inch, such as 96, with xrdb")
+    }
     var frame = (
       x: Int32(0), y: Int32(0), width: Int32(settings.size.width),
       height: Int32(settings.size.height)
@@ -179,6 +191,17 @@ package final class WindowApp {
     }
     installCallbacks()
   }
+
+  /// The primary monitor's content scale (the smaller of its two), or 1 with no monitor.
+  private static func primaryMonitorScale() -> Float {
+    guard let monitor = glfwGetPrimaryMonitor() else { return 1 }
+    var (x, y): (Float, Float) = (1, 1)
+    glfwGetMonitorContentScale(monitor, &x, &y)
+    return x.isNaN || y.isNaN ? .nan : min(x, y)
+  }
+
+  /// The largest monitor scale the window is sized by (768 dots per inch on X11).
+  static let largestScale: Float = 8
 
   deinit {
     system?.release()

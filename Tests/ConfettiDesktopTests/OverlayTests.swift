@@ -146,15 +146,7 @@ final class OverlayTests: XCTestCase {
     defer { stopXvfb(display.server) }
     let manager = try launch("/usr/bin/openbox", [], display: display.name)
     defer { manager.terminate() }
-    // Openbox is managing once it has put its check window on the root.
-    let deadline = Date().addingTimeInterval(20)
-    while Date() < deadline {
-      let check = try runProgram(
-        URL(fileURLWithPath: "/usr/bin/xprop"), ["-root", "_NET_SUPPORTING_WM_CHECK"],
-        environment: ["DISPLAY": display.name])
-      if check.stdout.contains("window id") { break }
-      usleep(50_000)
-    }
+    try waitForWindowManager(on: display.name)
     let compositor = try launchCompositor(display: display.name)
     defer { compositor.terminate() }
     let typed = try temporaryDirectory().appendingPathComponent("keys.txt")
@@ -264,14 +256,7 @@ final class OverlayTests: XCTestCase {
     let stays = try launch("/usr/bin/xev", ["-geometry", "10x10+0+0"], display: display.name)
     defer { stays.terminate() }
     let manager = try launch("/usr/bin/openbox", [], display: display.name)
-    let deadline = Date().addingTimeInterval(20)
-    while Date() < deadline {
-      let check = try runProgram(
-        URL(fileURLWithPath: "/usr/bin/xprop"), ["-root", "_NET_SUPPORTING_WM_CHECK"],
-        environment: environment)
-      if check.stdout.contains("window id") { break }
-      usleep(50_000)
-    }
+    try waitForWindowManager(on: display.name)
     kill(manager.processIdentifier, SIGKILL)
     manager.waitUntilExit()
     usleep(300_000)

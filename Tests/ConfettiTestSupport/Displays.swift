@@ -121,6 +121,20 @@ package func confettiWindow(on display: String) throws -> String {
   return id
 }
 
+/// Waits until a window manager manages X display `display`: it has put its check window on
+/// the root (`_NET_SUPPORTING_WM_CHECK`). Up to 20 s; a manager that never does fails the tests
+/// that need it by what they check next.
+package func waitForWindowManager(on display: String) throws {
+  let deadline = Date().addingTimeInterval(20)
+  while Date() < deadline {
+    let check = try runProgram(
+      URL(fileURLWithPath: "/usr/bin/xprop"), ["-root", "_NET_SUPPORTING_WM_CHECK"],
+      environment: ["DISPLAY": display])
+    if check.stdout.contains("window id") { return }
+    usleep(50_000)
+  }
+}
+
 /// Waits for the title of `window` on X display `display` to satisfy `condition`, up to
 /// `timeout` seconds (generous: a loaded machine is slow, and the wait ends as soon as it shows);
 /// returns the last title read, and fails the test if it never showed `what`.
