@@ -42,6 +42,12 @@ struct RunCommand: ParsableCommand {
     if overlay.loop {
       throw ValidationError("--loop would never end the celebration: leave it out of confetti run")
     }
+    // A bad effect file is said before the command runs, not after a long build.
+    do {
+      _ = try effect.load(fallback: Celebration.defaultPreset).config.validated()
+    } catch {
+      throw ValidationError("\(error); the command was not run")
+    }
   }
 
   func run() throws {

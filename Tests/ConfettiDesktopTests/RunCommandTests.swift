@@ -57,6 +57,30 @@ final class RunCommandTests: XCTestCase {
     XCTAssert(none.stderr.contains("give the command to run after --"), none.stderr)
   }
 
+  /// An effect file that cannot be celebrated is said before the command runs (a long build
+  /// is not run only to learn of a typo), in one line, with a usage error's status; the
+  /// command is not run.
+  func testABadEffectFileIsSaidBeforeTheCommandRuns() throws {
+    let folder = try temporaryDirectory()
+    let ran = folder.appendingPathComponent("ran")
+    let broken = folder.appendingPathComponent("broken.json")
+    try Data("{bad".utf8).write(to: broken)
+    let nameless = folder.appendingPathComponent("nameless.json")
+    try Data(#"{"emitters": []}"#.utf8).write(to: nameless)
+    for (file, said) in [
+      (broken.path, "not valid JSON"), (nameless.path, "missing \"name\""),
+      (folder.appendingPathComponent("missing.json").path, "No such file or directory"),
+    ] {
+      let refused = try confetti(
+        ["run", "--config", file, "--", "touch", ran.path], environment: headless)
+      XCTAssertEqual(refused.status, 64, refused.stderr)
+      XCTAssert(refused.stderr.contains(said), refused.stderr)
+      XCTAssert(refused.stderr.contains("the command was not run"), refused.stderr)
+      XCTAssertEqual(refused.stderr.split(separator: "\n").count, 1, refused.stderr)
+      XCTAssertFalse(FileManager.default.fileExists(atPath: ran.path), "\(file): it ran")
+    }
+  }
+
   func testSignalsReachTheCommandAndEndItsStatus() throws {
     // Killed by a signal: 128 + its number, as the shell says it.
     let killed = try confetti(["run", "--", "sh", "-c", "kill -9 $$"], environment: headless)
