@@ -22,6 +22,20 @@ final class RunCommandTests: XCTestCase {
     XCTAssertEqual(
       result.stderr,
       "confetti: no desktop to celebrate on (DISPLAY is not set); the command succeeded\n")
+    // A display that is named but not there (a stale DISPLAY over SSH): one line that says
+    // why, and that the command succeeded; its status, and a failure's, kept.
+    for (command, status) in [("true", Int32(0)), ("false", 1)] {
+      let dead = try confetti(
+        ["run", "--", command], environment: ["DISPLAY": ":9753", "WAYLAND_DISPLAY": nil])
+      XCTAssertEqual(dead.status, status, dead.stderr)
+      if status == 0 {
+        XCTAssert(dead.stderr.contains(":9753"), dead.stderr)
+        XCTAssert(dead.stderr.hasSuffix("; the command succeeded\n"), dead.stderr)
+        XCTAssertEqual(dead.stderr.split(separator: "\n").count, 1, dead.stderr)
+      } else {
+        XCTAssertEqual(dead.stderr, "", "nothing of confetti's own after a failure")
+      }
+    }
   }
 
   func testTheCommandsArgumentsAreItsOwn() throws {
