@@ -251,7 +251,7 @@ struct ConfettiCommand: ParsableCommand {
       With no command, opens a window (its options: confetti window --help).
       \(WindowApp.controls)
 
-      confetti run throws the effect over the desktop when a command succeeds, and exits with
+      confetti run throws the effect over the desktop when a command succeeds, and exits with \
       the command's status either way:
         confetti run -- make
 
@@ -312,7 +312,8 @@ struct Window: ParsableCommand {
       throw ValidationError("--watch needs a --config file to watch")
     }
     if !overlay, overlayOptions.isGiven {
-      throw ValidationError("--monitor and --loop go with --overlay (or use confetti overlay)")
+      throw ValidationError(
+        "--monitor, --duration and --loop go with --overlay (or use confetti overlay)")
     }
     let most = ConfettiSystem.maximumCapacity
     guard (1...most).contains(capacity) else {

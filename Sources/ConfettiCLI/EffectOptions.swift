@@ -14,7 +14,7 @@ struct EffectOptions: ParsableArguments {
 
   @Option(
     help: ArgumentHelp(
-      "A JSON effect file, such as a copy of one in the repository's Presets/ folder.",
+      "A JSON effect file, such as a preset's that confetti presets show NAME prints.",
       valueName: "file"),
     completion: .file(extensions: ["json"]))
   var config: String?

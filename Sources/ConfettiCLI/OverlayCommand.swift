@@ -9,17 +9,40 @@ import Foundation
 
 /// The overlay's own options, shared by `confetti overlay` and `confetti window --overlay`.
 struct OverlayOptions: ParsableArguments {
-  @Option(
-    help: ArgumentHelp("The monitor to cover, from 1 (default: the primary).", valueName: "n"))
-  var monitor: Int?
+  @OptionGroup var place: OverlayPlaceOptions
 
   @Flag(
     help: """
       Keep going until interrupted (Ctrl-C, SIGTERM): a continuous effect (snow, rain) emits on, \
-      a one-off effect is thrown again each time it is over. Not with confetti run, whose \
-      celebration ends.
+      a one-off effect is thrown again each time it is over.
       """)
   var loop = false
+
+  func validate() throws {
+    do {
+      try Celebration.check(monitor: place.monitor, duration: place.duration, loop: loop) {
+        "--\($0)"
+      }
+    } catch let error as CelebrationError {
+      throw ValidationError(error.description)
+    }
+  }
+
+  var isGiven: Bool { place.isGiven || loop }
+
+  var settings: Overlay.Settings {
+    Overlay.Settings(
+      monitor: place.monitor, loop: loop,
+      duration: place.duration ?? Celebration.defaultDuration, snapshot: place.snapshot)
+  }
+}
+
+/// Where and for how long a celebration is thrown over the desktop: the options `confetti run`
+/// shares with the overlay (which adds `--loop`; a run's celebration ends).
+struct OverlayPlaceOptions: ParsableArguments {
+  @Option(
+    help: ArgumentHelp("The monitor to cover, from 1 (default: the primary).", valueName: "n"))
+  var monitor: Int?
 
   @Option(
     help: ArgumentHelp(
@@ -33,19 +56,13 @@ struct OverlayOptions: ParsableArguments {
 
   func validate() throws {
     do {
-      try Celebration.check(monitor: monitor, duration: duration, loop: loop) { "--\($0)" }
+      try Celebration.check(monitor: monitor, duration: duration, loop: false) { "--\($0)" }
     } catch let error as CelebrationError {
       throw ValidationError(error.description)
     }
   }
 
-  var isGiven: Bool { monitor != nil || loop || snapshot != nil || duration != nil }
-
-  var settings: Overlay.Settings {
-    Overlay.Settings(
-      monitor: monitor, loop: loop, duration: duration ?? Celebration.defaultDuration,
-      snapshot: snapshot)
-  }
+  var isGiven: Bool { monitor != nil || snapshot != nil || duration != nil }
 }
 
 /// `confetti overlay`: the effect over the whole desktop, click-through, until it is over.

@@ -28,7 +28,7 @@ struct RunCommand: ParsableCommand {
   @Option(help: "Seed for every random draw, so a run can be repeated exactly.")
   var seed: UInt64 = 1
 
-  @OptionGroup var overlay: OverlayOptions
+  @OptionGroup(title: "Overlay") var overlay: OverlayPlaceOptions
 
   @Argument(
     parsing: .postTerminator,
@@ -38,9 +38,6 @@ struct RunCommand: ParsableCommand {
   func validate() throws {
     guard !command.isEmpty else {
       throw ValidationError("give the command to run after --: confetti run -- make")
-    }
-    if overlay.loop {
-      throw ValidationError("--loop would never end the celebration: leave it out of confetti run")
     }
     // A bad effect file is said before the command runs, not after a long build.
     do {

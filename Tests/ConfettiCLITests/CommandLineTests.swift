@@ -19,6 +19,20 @@ final class CommandLineTests: XCTestCase {
     for text in ["seed's", "the seed:", "The seed"] {
       XCTAssertFalse(result.stdout.contains(text), "plain words, not \(text)")
     }
+    // A sentence is not broken by a line of the source: it wraps where the terminal does.
+    XCTAssert(result.stdout.contains("exits with the command's status"), result.stdout)
+    // run offers only what it takes: its celebration ends, so no --loop.
+    let run = try confetti(["run", "--help"])
+    XCTAssert(run.stdout.contains("--duration"), run.stdout)
+    XCTAssertFalse(run.stdout.contains("--loop"), run.stdout)
+    XCTAssert(try confetti(["overlay", "--help"]).stdout.contains("--loop"))
+    // Help is read by people who installed a package: no source tree is named.
+    for command in [[], ["window"], ["overlay"], ["run"], ["render"], ["bench"]] {
+      let help = try confetti(command + ["--help"]).stdout
+      for text in ["repository", "Presets/"] {
+        XCTAssertFalse(help.contains(text), "\(command) --help names \(text)")
+      }
+    }
   }
 
   func testPiecesLargerThanTheGLsLargestSpriteAreDrawnWholeOnEitherPrimitive() throws {
