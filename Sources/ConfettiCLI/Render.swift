@@ -359,6 +359,9 @@ struct Backdrop: ExpressibleByArgument {
   }
 
   var defaultValueDescription: String { "#12141c" }
+
+  /// What the shells' completion offers: a transparent backdrop, black and white.
+  static var defaultCompletionKind: CompletionKind { .list(["transparent", "#000000", "#ffffff"]) }
 }
 
 /// A signal that asks to stop (``Interruption/stopping``) during a render: what was being

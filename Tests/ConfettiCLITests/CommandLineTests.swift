@@ -136,6 +136,47 @@ final class CommandLineTests: XCTestCase {
     }
   }
 
+  /// bash's completion, as a person gets it pressing Tab: after `run --` the programs on PATH,
+  /// then the files the command may name; the backdrops after `--background`.
+  func testBashCompletesRunsCommandAndTheBackdrop() throws {
+    let folder = try temporaryDirectory()
+    let script = folder.appendingPathComponent("confetti.bash")
+    try Data(try confetti(["--generate-completion-script", "bash"]).stdout.utf8).write(to: script)
+    let programs = folder.appendingPathComponent("bin")
+    try FileManager.default.createDirectory(at: programs, withIntermediateDirectories: true)
+    let program = programs.appendingPathComponent("confetti-test-program")
+    try Data("#!/bin/sh\n".utf8).write(to: program)
+    chmod(program.path, 0o755)
+    try Data().write(to: folder.appendingPathComponent("notes-for-the-command.txt"))
+    // What Tab offers at the end of `line`: the completion function run as bash runs it.
+    func offered(_ line: String) throws -> [String] {
+      let harness = """
+        source "$1"
+        cd "$3"
+        COMP_LINE="$2"; COMP_POINT=${#COMP_LINE}
+        read -ra COMP_WORDS <<<"$2"
+        [[ "$2" == *" " ]] && COMP_WORDS+=("")
+        COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+        _confetti confetti "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+        printf '%s\\n' "${COMPREPLY[@]}"
+        """
+      let path = [
+        programs.path, confettiBinary.deletingLastPathComponent().path, "/usr/bin", "/bin",
+      ]
+      let result = try runProgram(
+        URL(fileURLWithPath: "/bin/bash"), ["-c", harness, "bash", script.path, line, folder.path],
+        environment: ["PATH": path.joined(separator: ":")])
+      XCTAssertEqual(result.status, 0, result.stderr)
+      return result.stdout.split(separator: "\n").map(String.init)
+    }
+    XCTAssertEqual(try offered("confetti run -- confetti-test-pr"), ["confetti-test-program"])
+    XCTAssert(try offered("confetti run --preset snow -- sh").contains("sh"))
+    XCTAssertEqual(
+      try offered("confetti run -- confetti-test-program notes-"), ["notes-for-the-command.txt"])
+    XCTAssertEqual(
+      try offered("confetti render --background "), ["transparent", "#000000", "#ffffff"])
+  }
+
   func testWithoutADisplayTheWindowSaysSoInOneLineAndExits1() throws {
     let result = try confetti([], environment: ["DISPLAY": nil, "WAYLAND_DISPLAY": nil])
     XCTAssertEqual(result.status, 1)

@@ -196,7 +196,11 @@ final class PackageTests: XCTestCase {
     XCTAssertEqual(depends, runtime, "Depends: Debian's runtime libraries, no more, no less")
     XCTAssertEqual(
       try field("Recommends"),
-      ["ffmpeg", "fonts-noto-color-emoji", "libgl1-mesa-dri", "libegl-mesa0"])
+      [
+        "ffmpeg", "fonts-noto-color-emoji", "libgl1-mesa-dri", "libegl-mesa0",
+        // The completion scripts the package installs are loaded by it.
+        "bash-completion",
+      ])
   }
 
   func testTheManualAndCompletionsNameEveryCommandAndPreset() throws {
