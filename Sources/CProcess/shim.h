@@ -6,6 +6,7 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdio_ext.h>
 #include <unistd.h>
@@ -42,6 +43,12 @@ static inline int confetti_exit_status(int status) {
    given, by dup2). Returns 0, or -1 (errno). */
 static inline int confetti_private_pipe(int fds[2]) {
   return pipe2(fds, O_CLOEXEC);
+}
+
+/* Adds to `actions` the closing of every descriptor from `lowest` up in the started program:
+   it keeps only those it was given. Returns 0, or an error number. */
+static inline int confetti_spawn_closes_from(posix_spawn_file_actions_t *actions, int lowest) {
+  return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
 }
 
 /* Whether a write to standard output has failed since it was opened (its error flag): a write

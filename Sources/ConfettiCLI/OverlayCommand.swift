@@ -107,6 +107,11 @@ struct OverlayCommand: ParsableCommand {
   @Option(help: .hidden)
   var parent: Int32?
 
+  /// A descriptor this overlay was given, to say down once its first frame is on screen
+  /// (``Overlay/Settings/shownDescriptor``).
+  @Option(help: .hidden)
+  var shownFd: Int32?
+
   func validate() throws {
     if jsonFile != nil, effect.preset != nil || effect.config != nil {
       throw ValidationError("give --json-file alone, without --preset or --config")
@@ -130,6 +135,8 @@ struct OverlayCommand: ParsableCommand {
       _ = confetti_end_with_parent()
       guard getppid() == parent else { return }  // it has ended already
     }
+    var settings = overlay.settings
+    settings.shownDescriptor = shownFd
     try reportingFailures {
       try show(
         WindowSettings(
@@ -137,7 +144,7 @@ struct OverlayCommand: ParsableCommand {
           effect: try loadEffect(),
           configPath: effect.config, reduceMotion: effect.wantsReducedMotionOnScreen,
           primitive: effect.primitive, vsync: true, exitAfter: exitAfter,
-          overlay: overlay.settings))
+          overlay: settings))
     }
   }
 }

@@ -13,8 +13,10 @@ struct RunCommand: ParsableCommand {
       confetti run -- make -j8
       The command runs with this terminal: its input, its output, and Ctrl-C reach it as they \
       would without confetti, and SIGTERM and SIGHUP sent to confetti are passed on to it. When \
-      it exits 0, the effect is thrown over the desktop (as confetti overlay does) and confetti \
-      returns once the last piece is gone; when it fails, nothing is shown. Either way confetti \
+      it exits 0, the effect is thrown over the desktop (as confetti overlay does), and confetti \
+      returns as soon as it is on the screen: the celebration goes on by itself (--wait stays \
+      until it is over), and the next one starts over it. When the command fails, nothing is \
+      shown. Either way confetti \
       exits with the command's own status (128 + N when a signal N ended it; 127 when it cannot \
       be found, 126 when it cannot be run), so it fits in a script or a Makefile. Where no \
       overlay can be shown (no display, no compositor, a remote shell), one line on stderr \
@@ -29,6 +31,13 @@ struct RunCommand: ParsableCommand {
   var seed: UInt64 = 1
 
   @OptionGroup(title: "Overlay") var overlay: OverlayPlaceOptions
+
+  @Flag(
+    help: """
+      Stay until the celebration is over, instead of returning as soon as it is on the screen \
+      (it then goes on by itself).
+      """)
+  var wait = false
 
   @Argument(
     parsing: .postTerminator,
@@ -101,11 +110,28 @@ struct RunCommand: ParsableCommand {
     Interruption.watch()
     do {
       let me = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+      // One left on the screen by an earlier run ends: this one starts over it.
+      if !wait { LeftCelebration.endTheLast() }
       let celebration = try Celebration(
         options, program: me.map { URL(fileURLWithPath: $0) }, environment: nil,
         temporaryFolder: nil,
         overlayArguments: ["--primitive", effect.primitive.rawValue]
-          + (overlay.snapshot.map { ["--snapshot", $0] } ?? []))
+          + (overlay.snapshot.map { ["--snapshot", $0] } ?? []),
+        goesOnAlone: !wait)
+      if !wait {
+        // Back to the shell once it is on the screen (or could not be shown, which is said).
+        let deadline = Date().addingTimeInterval(Self.showingLimit)
+        while Interruption.caught == nil {
+          if try celebration.waitUntilShown(timeout: 0.1) || Date() >= deadline {
+            LeftCelebration.note(celebration.processIdentifier)
+            celebration.leave()
+            return
+          }
+          if !celebration.isRunning { return }  // over before a frame: nothing to show
+        }
+        celebration.end()
+        return
+      }
       while try !celebration.wait(timeout: 0.1) {
         if Interruption.caught != nil { celebration.end() }
       }
@@ -114,6 +140,42 @@ struct RunCommand: ParsableCommand {
       guard Interruption.caught == nil else { return }
       say("\(error); the command succeeded")
     }
+  }
+
+  /// How long `run` waits for its celebration to be on the screen before it leaves it anyway.
+  static let showingLimit: TimeInterval = 10
+}
+
+/// The celebration the last `confetti run` left on the screen, named in a file of this user's:
+/// the next run ends it and starts its own over it, so that two never pile up.
+enum LeftCelebration {
+  /// `$XDG_RUNTIME_DIR/confetti-celebration.pid` (the user's own folder, gone with the login
+  /// session), else one in the temporary folder with the user's number in its name.
+  static var file: String {
+    if let folder = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"], !folder.isEmpty {
+      return "\(folder)/confetti-celebration.pid"
+    }
+    return "\(NSTemporaryDirectory())/confetti-celebration-\(getuid()).pid"
+  }
+
+  /// Ends the celebration the file names, if it is still one that a run left (a process number
+  /// is reused: its command line must say so) and this user's.
+  static func endTheLast() {
+    var status = stat()
+    guard stat(file, &status) == 0, status.st_uid == getuid(),
+      let text = try? String(contentsOfFile: file, encoding: .utf8),
+      let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 1,
+      let command = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline")
+    else { return }
+    let words = command.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+    guard words.dropFirst().first == "overlay", words.contains("--shown-fd") else { return }
+    kill(pid, SIGTERM)
+    unlink(file)
+  }
+
+  /// Names `pid` as the celebration left on the screen.
+  static func note(_ pid: pid_t) {
+    try? Data("\(pid)\n".utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
   }
 }
 

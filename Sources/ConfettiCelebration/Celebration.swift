@@ -64,6 +64,10 @@ public final class Celebration: @unchecked Sendable {
   private var cancelled = false
   /// The file a JSON effect was written to for the program, removed once it has ended.
   private let effectFile: String?
+  /// Where the program says its first frame is on screen (one byte); -1 when it is not asked.
+  private let shownPipe: Int32
+  /// Left to go on by itself (``leave()``): no longer ended with this object.
+  private var isLeft = false
 
   /// The effect thrown over the desktop when none is named: a celebration over in about 4 s
   /// (``Presets/celebrationName``).
@@ -157,10 +161,12 @@ public final class Celebration: @unchecked Sendable {
   }
 
   /// As the public initialiser, with `overlayArguments` passed on to `confetti overlay` after
-  /// the options' own (`confetti run` passes its drawing options this way).
+  /// the options' own (`confetti run` passes its drawing options this way). `goesOnAlone`:
+  /// the overlay does not end with this process, and says when it is on screen
+  /// (``waitUntilShown(timeout:)``), so that it can be left (``leave()``).
   package init(
     _ options: CelebrationOptions, program: URL?, environment: [String: String]?,
-    temporaryFolder: String?, overlayArguments: [String]
+    temporaryFolder: String?, overlayArguments: [String], goesOnAlone: Bool = false
   ) throws {
     try options.check()
     guard let program = program ?? Self.program() else {
@@ -177,7 +183,10 @@ public final class Celebration: @unchecked Sendable {
       effect = ["--json-file", file]
       effectFile = file
     }
-    var arguments = ["overlay", "--seed", String(options.seed), "--parent", String(getpid())]
+    var arguments = ["overlay", "--seed", String(options.seed)]
+    arguments +=
+      goesOnAlone
+      ? ["--shown-fd", String(Self.shownDescriptor)] : ["--parent", String(getpid())]
     arguments += effect
     arguments += options.monitor.map { ["--monitor", String($0)] } ?? []
     arguments += options.duration.map { ["--duration", String($0)] } ?? []
@@ -186,18 +195,64 @@ public final class Celebration: @unchecked Sendable {
     arguments += overlayArguments
     var environment = environment ?? ProcessInfo.processInfo.environment
     if options.reduceMotion == false { environment["CONFETTI_REDUCE_MOTION"] = "0" }
+    var shown: [Int32] = [-1, -1]
+    if goesOnAlone, confetti_private_pipe(&shown) != 0 {
+      if let effectFile { unlink(effectFile) }
+      throw CelebrationError("cannot start the celebration: \(String(cString: strerror(errno)))")
+    }
+    defer { if shown[1] >= 0 { close(shown[1]) } }
     do {
-      (child, errors) = try Self.spawn([program.path] + arguments, environment: environment)
+      (child, errors) = try Self.spawn(
+        [program.path] + arguments, environment: environment,
+        shown: shown[1] >= 0 ? shown[1] : nil)
     } catch {
       if let effectFile { unlink(effectFile) }
+      if shown[0] >= 0 { close(shown[0]) }
       throw error
     }
     self.effectFile = effectFile
+    shownPipe = shown[0]
   }
 
   deinit {
-    end()
+    if !isLeft { end() }
     close(errors)
+    if shownPipe >= 0 { close(shownPipe) }
+  }
+
+  /// The descriptor a celebration that goes on alone says it is on screen down.
+  private static let shownDescriptor: Int32 = 3
+
+  /// The program's process.
+  package var processIdentifier: pid_t { child }
+
+  /// For a celebration that goes on alone: waits until its first frame is on screen (true),
+  /// it has ended (false; a failure throws ``CelebrationError`` with its reason, as
+  /// ``wait(timeout:)``), or `timeout` seconds have passed (false).
+  package func waitUntilShown(timeout: Seconds) throws -> Bool {
+    precondition(shownPipe >= 0, "a celebration that goes on alone")
+    let deadline = Date().addingTimeInterval(max(0, timeout))
+    while Date() < deadline {
+      var ready = pollfd(fd: shownPipe, events: Int16(POLLIN), revents: 0)
+      if poll(&ready, 1, 50) > 0 {
+        var byte: UInt8 = 0
+        if read(shownPipe, &byte, 1) == 1 { return true }
+        // Closed without a word: it has ended, or is ending; its end says how.
+        try wait(timeout: Self.gracePeriod)
+        return false
+      }
+      if try wait(timeout: 0) { return false }
+    }
+    return false
+  }
+
+  /// Leaves the celebration to go on by itself, and end by itself: this object no longer
+  /// ends it, waits for it, or reads what it says. (Its process is left for the system to
+  /// reap once this one has ended.)
+  package func leave() {
+    lock.lock()
+    defer { lock.unlock() }
+    isLeft = true
   }
 
   /// How long a cancelled program may take to end before it is killed: an overlay stuck in
@@ -305,7 +360,7 @@ public final class Celebration: @unchecked Sendable {
   /// Starts `arguments` with standard input and output on /dev/null and standard error on a
   /// pipe; returns its process and the pipe's reading end.
   private static func spawn(
-    _ arguments: [String], environment: [String: String]
+    _ arguments: [String], environment: [String: String], shown: Int32?
   ) throws -> (pid_t, Int32) {
     var pipe: [Int32] = [-1, -1]
     guard confetti_private_pipe(&pipe) == 0 else {
@@ -317,6 +372,10 @@ public final class Celebration: @unchecked Sendable {
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
     posix_spawn_file_actions_adddup2(&actions, pipe[1], 2)
+    if let shown { posix_spawn_file_actions_adddup2(&actions, shown, shownDescriptor) }
+    // Nothing else of the host's: a pipe it leaks (its own standard output's, make's job
+    // server's) held open by a celebration left on the screen would hold whoever reads it.
+    _ = confetti_spawn_closes_from(&actions, shown == nil ? 3 : shownDescriptor + 1)
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }

@@ -85,6 +85,7 @@ package final class LayerOverlay {
     var wall: Seconds { (ContinuousClock.now - opened).seconds }
     system.fireOpening(time: 0)
     var snapshot = OverlaySnapshot(path: overlay.snapshot)
+    var shown = OverlayShown(descriptor: overlay.shownDescriptor)
     while !settings.shouldStop() {
       let time = wall
       if let exitAfter = settings.exitAfter, time >= exitAfter { break }
@@ -102,6 +103,7 @@ package final class LayerOverlay {
       guard confetti_wl_overlay_swap(surface) == 0 else {
         throw WindowError("the Wayland compositor took no frame from the overlay")
       }
+      shown.frameShown()
       switch confetti_wl_overlay_wait(surface, Self.frameWait) {
       case 0: continue
       case -1: return  // closed by the compositor (its output went away): the overlay is over

@@ -25,16 +25,21 @@ package struct Overlay {
     /// A PNG to write the framebuffer to, as stored (premultiplied), once the effect has run
     /// ``OverlaySnapshot/time``: how tests see what a compositor is given.
     package var snapshot: String?
+    /// A descriptor to write one byte to, then close, once the first frame is on screen: how
+    /// `confetti run` knows its celebration is showing, and leaves it to go on by itself.
+    package var shownDescriptor: Int32?
 
     package init(
       monitor: Int? = nil, loop: Bool = false, duration: Seconds = Celebration.defaultDuration,
-      snapshot: String? = nil
+      snapshot: String? = nil, shownDescriptor: Int32? = nil
     ) {
       (self.monitor, self.loop, self.duration, self.snapshot) = (monitor, loop, duration, snapshot)
+      self.shownDescriptor = shownDescriptor
     }
   }
 
   private var snapshot: OverlaySnapshot
+  private var shown: OverlayShown
 
   /// Runs the effect over the desktop until it is over: natively on a Wayland overlay layer
   /// where the compositor offers one, otherwise in an X11 window.
@@ -141,10 +146,30 @@ package struct Overlay {
     glfwSetWindowPos(window, frame.x, frame.y)
     confetti_x11_show(window)
     snapshot = OverlaySnapshot(path: settings.snapshot)
+    shown = OverlayShown(descriptor: settings.shownDescriptor)
   }
 
   mutating func frameDrawn(at effectTime: Seconds, width: Int, height: Int) throws {
     try snapshot.frameDrawn(at: effectTime, width: width, height: height)
+  }
+
+  /// After a frame is swapped onto the screen.
+  mutating func frameShown() { shown.frameShown() }
+}
+
+/// Says once, down ``Overlay/Settings/shownDescriptor``, that the first frame is on screen.
+struct OverlayShown {
+  private var descriptor: Int32?
+
+  init(descriptor: Int32?) { self.descriptor = descriptor }
+
+  /// After a frame is shown: the first time, one byte, and the descriptor closed.
+  mutating func frameShown() {
+    guard let descriptor else { return }
+    self.descriptor = nil
+    var byte: UInt8 = 1
+    _ = write(descriptor, &byte, 1)
+    close(descriptor)
   }
 }
 

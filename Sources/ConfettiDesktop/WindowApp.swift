@@ -295,6 +295,7 @@ package final class WindowApp {
       } else {
         drawFrame(at: time, width: width, height: height)
         glfwSwapBuffers(window)
+        overlay?.frameShown()
         glfwPollEvents()
       }
     }

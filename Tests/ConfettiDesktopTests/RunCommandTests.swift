@@ -138,7 +138,8 @@ final class RunCommandTests: XCTestCase {
     let snapshot = try temporaryDirectory().appendingPathComponent("celebration.png")
     let result = try confetti(
       [
-        "run", "--preset", "tap-burst", "--snapshot", snapshot.path, "--", "sh", "-c", "echo built",
+        "run", "--wait", "--preset", "tap-burst", "--snapshot", snapshot.path, "--", "sh", "-c",
+        "echo built",
       ],
       environment: environment)
     XCTAssertEqual(result.status, 0, result.stderr)
@@ -149,7 +150,47 @@ final class RunCommandTests: XCTestCase {
       "the overlay drew its celebration (its snapshot was written)")
   }
 
-  /// Signals sent to `confetti run` alone: SIGINT (by kill, not the terminal) ends the
+  /// `confetti run` gives the shell back as soon as its celebration is on the screen, and the
+  /// celebration goes on by itself; the next run's ends it and starts over it, so that two
+  /// never pile up. (`--wait` keeps the old way: the tests below.)
+  func testRunReturnsOnceItsCelebrationShowsAndTheNextStartsOverIt() throws {
+    let display = try compositedDisplay()
+    let runtime = try temporaryDirectory()
+    let environment: [String: String?] = [
+      "DISPLAY": display.name, "WAYLAND_DISPLAY": nil, "XDG_RUNTIME_DIR": runtime.path,
+    ]
+    /// The overlays a run left with `--duration seconds` (a length no other test uses).
+    func left(lasting seconds: String) -> [pid_t] {
+      let pattern = "confetti overlay --seed 1 --shown-fd 3 --preset snow --duration \(seconds)"
+      return (try? runProgram(URL(fileURLWithPath: "/usr/bin/pgrep"), ["-f", pattern]))?
+        .stdout.split(separator: "\n").compactMap { pid_t($0) } ?? []
+    }
+    defer { for pid in left(lasting: "31.5") + left(lasting: "32.5") { kill(pid, SIGTERM) } }
+    let started = Date()
+    // Its standard output and error are pipes read to their end: a celebration that kept a
+    // copy of either would hold this call until it was over (31.5 s and its flakes' lives).
+    let first = try confetti(
+      ["run", "--preset", "snow", "--duration", "31.5", "--", "true"], environment: environment)
+    XCTAssertLessThan(
+      Date().timeIntervalSince(started), 25, "back before the celebration is over, nothing held")
+    XCTAssertEqual(first.status, 0, first.stderr)
+    XCTAssertEqual(first.stderr, "", "shown, nothing to say")
+    let firstLeft = left(lasting: "31.5")
+    XCTAssertEqual(firstLeft.count, 1, "the celebration goes on after run returned")
+    let named = try String(
+      contentsOf: runtime.appendingPathComponent("confetti-celebration.pid"), encoding: .utf8)
+    XCTAssertEqual(named, "\(firstLeft.first ?? 0)\n", "the celebration left is named")
+
+    let second = try confetti(
+      ["run", "--preset", "snow", "--duration", "32.5", "--", "true"], environment: environment)
+    XCTAssertEqual(second.status, 0, second.stderr)
+    XCTAssertEqual(left(lasting: "32.5").count, 1, "the second celebration goes on")
+    let deadline = Date().addingTimeInterval(promptEndBound)
+    while !left(lasting: "31.5").isEmpty, Date() < deadline { usleep(50_000) }
+    XCTAssertEqual(left(lasting: "31.5"), [], "the first ended as the second started over it")
+  }
+
+  /// Signals sent to `confetti run --wait` alone: SIGINT (by kill, not the terminal) ends the
   /// celebration within a second; SIGKILL takes the celebration with it; SIGTERM while the
   /// command runs means no celebration, even when the command catches it and exits 0.
   func testEveryStoppingSignalEndsOrSkipsTheCelebration() throws {
@@ -157,7 +198,7 @@ final class RunCommandTests: XCTestCase {
     func start(_ arguments: [String]) throws -> Process {
       let process = Process()
       process.executableURL = confettiBinary
-      process.arguments = ["run"] + arguments
+      process.arguments = ["run", "--wait"] + arguments
       var environment = ProcessInfo.processInfo.environment
       (environment["DISPLAY"], environment["WAYLAND_DISPLAY"]) = (display.name, nil)
       process.environment = environment

@@ -103,17 +103,26 @@ final class WaylandOverlayTests: XCTestCase {
   }
 
   /// `confetti run -- make` on a layer-shell desktop: a success celebrates natively, without a
-  /// word, and every status is the command's.
+  /// word, and every status is the command's. The shell is given back once the celebration
+  /// shows (it goes on by itself); `--wait` stays until it is over.
   func testConfettiRunCelebratesASuccessNativelyAndKeepsEveryStatus() throws {
     let desktop = try Sway()
     defer { desktop.stop() }
     var environment = desktop.environment.mapValues { Optional($0) }
     environment["DISPLAY"] = nil
     let (program, arguments) = Sway.asDesktopUser(confettiBinary.path, ["run", "--"])
-    let started = Date()
     let passed = try runProgram(program, arguments + ["true"], environment: environment)
     XCTAssertEqual(passed.status, 0)
     XCTAssertEqual(passed.stderr, "", "shown over the desktop, nothing to say")
+    let left = try runProgram(
+      URL(fileURLWithPath: "/usr/bin/pgrep"), ["-f", "confetti overlay --seed 1 --shown-fd 3"])
+    XCTAssertEqual(
+      left.stdout.split(separator: "\n").count, 1, "the celebration goes on after run returned")
+    let (waiting, waitingArguments) = Sway.asDesktopUser(
+      confettiBinary.path, ["run", "--wait", "--"])
+    let started = Date()
+    let waited = try runProgram(waiting, waitingArguments + ["true"], environment: environment)
+    XCTAssertEqual(waited.status, 0, waited.stderr)
     XCTAssertGreaterThan(Date().timeIntervalSince(started), 2, "it waited for the celebration")
     for status in [1, 7] {
       let failed = try runProgram(
