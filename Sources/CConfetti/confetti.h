@@ -317,8 +317,9 @@ typedef struct confetti_celebrate_options {
   uint64_t seed;
   /* The monitor to cover, from 1. 0: the primary. */
   int32_t monitor;
-  /* How long a continuous effect (snow, rain) falls before its last pieces settle, in seconds,
-   * 0.1 to 86400. 0: 10. One-off effects end by themselves. */
+  /* How long a continuous effect (snow, rain) is on the screen, in seconds, 0.1 to 86400: it
+   * fades out over its last second, and is gone by then. 0: 10. One-off effects end by
+   * themselves. */
   double duration;
   /* CONFETTI_REDUCE_MOTION or CONFETTI_FULL_MOTION (with neither, the desktop's own setting
    * for fewer animations is followed), CONFETTI_LOOP. */

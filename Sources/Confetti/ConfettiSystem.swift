@@ -87,6 +87,13 @@ public final class ConfettiSystem {
   private var scene: EffectScene
   private var renderer: ParticleRenderer?
   private var lightLayer: LightLayer?
+  private var fadePass: FadePass?
+
+  /// How strongly the whole picture is drawn, 0 to 1: below 1, what ``draw(in:time:)`` drew is
+  /// faded towards transparent as a whole (``FadePass``), as an overlay's continuous effect
+  /// leaves the screen at the end of its duration. For a context the program owns, drawn from
+  /// transparent, under ``GLStatePolicy/cache`` only (the pass's state is left set).
+  package var fade: Double = 1
 
   /// Whether an effect with light is drawn into a ``LightLayer`` of its own and laid over the
   /// framebuffer from there, so that its light covers the backdrop as much as it shines: seen
@@ -176,7 +183,8 @@ public final class ConfettiSystem {
     if GLInfo.isContextCurrent, renderer.isItsContextCurrent {
       renderer.release()
       lightLayer?.release()
-      (self.renderer, lightLayer) = (nil, nil)
+      fadePass?.release()
+      (self.renderer, lightLayer, fadePass) = (nil, nil, nil)
     } else {
       abandon()
     }
@@ -189,7 +197,8 @@ public final class ConfettiSystem {
   private func abandon() {
     if let renderer { _ = Unmanaged.passRetained(renderer) }
     if let lightLayer { _ = Unmanaged.passRetained(lightLayer) }
-    (renderer, lightLayer) = (nil, nil)
+    if let fadePass { _ = Unmanaged.passRetained(fadePass) }
+    (renderer, lightLayer, fadePass) = (nil, nil, nil)
   }
 
   /// Asked while a burst of many pieces is made and between the batches of a big draw: true
@@ -302,17 +311,30 @@ public final class ConfettiSystem {
     advance(to: time)
     // The layer: on the system's own context (another is refused by the renderer before any
     // GL call), under the caching policy, when anything may be drawn.
-    guard laysLightOverTheBackdrop, glStatePolicy == .cache, scene.table.hasLight,
-      rect.width > 0, rect.height > 0, renderer.isItsContextCurrent, isAlive(time: time)
-    else {
-      return try renderer.draw(&scene.ring, at: Tick(time), in: rect, window: size)
+    let ownsTheState =
+      glStatePolicy == .cache && rect.width > 0 && rect.height > 0
+      && renderer.isItsContextCurrent && isAlive(time: time)
+    if laysLightOverTheBackdrop, ownsTheState, scene.table.hasLight {
+      let layer = try lightLayer ?? LightLayer()
+      lightLayer = layer
+      // The layer's state is no renderer's: this one sets all of its own again.
+      try layer.begin(width: rect.width, height: rect.height)
+      try renderer.draw(&scene.ring, at: Tick(time), in: layer.rect, window: size)
+      try layer.lay(in: rect)
+    } else {
+      try renderer.draw(&scene.ring, at: Tick(time), in: rect, window: size)
     }
-    let layer = try lightLayer ?? LightLayer()
-    lightLayer = layer
-    // The layer's state is no renderer's: this one sets all of its own again.
-    try layer.begin(width: rect.width, height: rect.height)
-    try renderer.draw(&scene.ring, at: Tick(time), in: layer.rect, window: size)
-    try layer.lay(in: rect)
+    if fade < 1, ownsTheState {
+      let pass = try fadePass ?? FadePass()
+      fadePass = pass
+      pass.apply(fade, in: rect)
+    }
+  }
+
+  /// Whether the effect has an emitter that emits until it is stopped (snow, rain, a fire's
+  /// flames), emitting now or not: one that would never end by itself.
+  package var isContinuous: Bool {
+    scene.config.emitters.contains { $0.emission == .continuous }
   }
 
   /// Draws as ``draw(in:time:)`` does, then says how, for a port of the shaders to draw the same

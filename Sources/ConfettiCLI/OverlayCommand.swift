@@ -46,8 +46,8 @@ struct OverlayPlaceOptions: ParsableArguments {
 
   @Option(
     help: ArgumentHelp(
-      "How long a continuous effect (snow, rain) falls before its last pieces settle and the "
-        + "overlay ends, in seconds; one-off effects end by themselves.",
+      "How long a continuous effect (snow, rain) is on the screen, in seconds: it fades out "
+        + "over its last second. One-off effects end by themselves.",
       valueName: "seconds"))
   var duration: Double?
 
@@ -76,8 +76,8 @@ struct OverlayCommand: ParsableCommand {
       where it has none (by default the celebrate preset: two corner cannons whose pieces \
       flutter down and fade, over in 4 s), and exits 0 the moment the last particle is \
       gone (confetti run -- make celebrates a build this way). A continuous effect (snow, \
-      rain) falls for --duration seconds (10 by default), then its last pieces settle and it \
-      ends; with --loop any effect goes on until Ctrl-C or SIGTERM. Keys and clicks are never \
+      rain) is on the screen for --duration seconds (10 by default), fading out over the last \
+      one; with --loop any effect goes on until Ctrl-C or SIGTERM. Keys and clicks are never \
       its: they reach the windows below. Runs on Wayland desktops with a layer shell (sway, \
       KDE Plasma), natively; elsewhere it needs an X11 display (or XWayland, as on GNOME) with \
       a compositing window manager.

@@ -17,8 +17,9 @@ public struct CelebrationOptions: Sendable, Equatable {
   public var seed: UInt64 = 1
   /// The monitor to cover, from 1; nil: the primary.
   public var monitor: Int?
-  /// How long a continuous effect (snow, rain) falls before its last pieces settle, in
-  /// seconds; nil: ``Celebration/defaultDuration``. One-off effects end by themselves.
+  /// How long a continuous effect (snow, rain) is on the screen, in seconds: it fades out over
+  /// its last second, and is gone by then; nil: ``Celebration/defaultDuration``. One-off effects
+  /// end by themselves.
   public var duration: Seconds?
   /// Keep going until cancelled: a continuous effect emits on, a one-off effect is thrown again
   /// each time it is over.

@@ -19,8 +19,8 @@ package struct Overlay {
     /// Keep running until stopped, instead of ending when the last particle is gone: a
     /// continuous effect emits on, a one-off effect is fired again each time it is over.
     package var loop: Bool
-    /// Without ``loop``: how long a continuous effect's emitters run, in seconds, before its
-    /// pieces are left to live out their lives.
+    /// Without ``loop``: how long a continuous effect is on the screen, in seconds
+    /// (``Overlay/goesOn(_:at:elapsed:settings:)``).
     package var duration: Seconds = Celebration.defaultDuration
     /// A PNG to write the framebuffer to, as stored (premultiplied), once the effect has run
     /// ``OverlaySnapshot/time``: how tests see what a compositor is given.
@@ -67,14 +67,26 @@ package struct Overlay {
     }
   }
 
-  /// After the effect's system advanced to `time`, `elapsed` seconds after it started: ends a
-  /// continuous effect's emitting once the overlay's duration is over, fires a one-off effect
-  /// again when it loops; false once the overlay is over.
+  /// How long a continuous effect takes to leave the screen at the end of the overlay's
+  /// duration: its last second (a quarter of a shorter duration).
+  static func leaving(within duration: Seconds) -> Seconds { min(1, duration / 4) }
+
+  /// After the effect's system advanced to `time`, `elapsed` seconds after it started: a
+  /// continuous effect (snow, rain) is on the screen for the overlay's duration, no longer: it
+  /// stops emitting as it begins to leave (``leaving(within:)``), what is left of it fades out
+  /// (``ConfettiSystem/fade``), and the overlay ends on time. A one-off effect ends by itself,
+  /// and is fired again when the overlay loops. False once the overlay is over.
   static func goesOn(
     _ system: ConfettiSystem, at time: Seconds, elapsed: Seconds, settings: Settings
   ) -> Bool {
-    if !settings.loop, elapsed >= settings.duration {
-      system.stopEmitting()  // a continuous effect's last pieces settle, then it ends
+    if !settings.loop, system.isContinuous {
+      let left = settings.duration - elapsed
+      let leaving = Self.leaving(within: settings.duration)
+      if left <= leaving {
+        system.stopEmitting()
+        system.fade = max(0, left / leaving)
+      }
+      if left <= 0 { return false }
     }
     if !system.isAlive(time: time) {
       guard settings.loop else { return false }

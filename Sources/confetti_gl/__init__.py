@@ -529,8 +529,9 @@ def celebrate(preset: Optional[str] = None, *, json: Optional[str] = None,
     Celebration at once: keep it (wait on it, or cancel it): one dropped is cancelled by its
     finaliser, and the overlay ends with your program. Raises DesktopError where it
     cannot be shown (no desktop, no compositing window manager). `duration` is how long a
-    continuous effect (snow) falls; `loop` keeps going until cancelled; reduce_motion None
-    follows the desktop's own setting for fewer animations, True and False override it.
+    continuous effect (snow) is on the screen (it fades out over its last second); `loop`
+    keeps going until cancelled; reduce_motion None follows the desktop's own setting for
+    fewer animations, True and False override it.
     """
     flags = 0
     if reduce_motion is not None:

@@ -97,8 +97,8 @@ final class OverlayTests: XCTestCase {
       XCTAssertEqual(refused.stderr.split(separator: "\n").count, 1, refused.stderr)
     }
 
-    // A continuous drizzle whose drops live half a second: it stops emitting at --duration and
-    // ends once the last drop is gone, by itself and successfully.
+    // A continuous drizzle whose drops live half a second: on the screen for --duration (its
+    // last quarter fading), then it ends by itself and successfully.
     let drizzle = try temporaryDirectory().appendingPathComponent("drizzle.json")
     try
       #"{"name": "drizzle", "emitters": [{"emission": {"mode": "continuous"}, "cells": [{"birthRate": 60, "lifetime": 0.5}]}]}"#
@@ -133,6 +133,22 @@ final class OverlayTests: XCTestCase {
     looping.terminate()
     looping.waitUntilExit()
     XCTAssertEqual(looping.terminationStatus, 0)
+  }
+
+  /// `--duration` is the time on the screen: snow for 4 s stays about 4 s (it stayed 20 s: 4 s
+  /// of snowing, then the flakes' 16 s lives), fading out over its last second; a one-off
+  /// effect still ends by itself.
+  func testAContinuousEffectIsOnTheScreenForItsDuration() throws {
+    let display = try compositedDisplay()
+    let environment: [String: String?] = ["DISPLAY": display.name, "WAYLAND_DISPLAY": nil]
+    let started = Date()
+    let snow = try confetti(
+      ["overlay", "--preset", "snow", "--duration", "4"], environment: environment)
+    let took = Date().timeIntervalSince(started)
+    XCTAssertEqual(snow.status, 0, snow.stderr)
+    XCTAssertGreaterThanOrEqual(took, 4, "on the screen for its duration")
+    // Start-up on a busy machine takes a second or two; the flakes' lives would take 16 s more.
+    XCTAssertLessThan(took, 12, "gone by its duration, not when the last flake lands")
   }
 
   /// Under a window manager that focuses new windows (openbox), the overlay takes no focus: the

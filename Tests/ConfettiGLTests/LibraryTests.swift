@@ -549,6 +549,49 @@ final class LibraryTests: HeadlessGLTestCase {
       try drawn(over: .transparent, layered: false).unpremultiplied().bytes)
   }
 
+  /// A faded system (how an overlay's snow leaves the screen on time) draws its whole picture
+  /// that much fainter, every channel of every pixel, paper and light, and only within its
+  /// rectangle; at 0 nothing is left; a caching system's next frame is as strong as asked.
+  func testAFadedPictureIsThePictureThatMuchFainter() throws {
+    let config = try EffectConfig.decode(
+      """
+      {"name": "fading", "emitters": [{"position": {"x": 0.5, "y": 0.5}, "cells": [
+        {"count": 1, "lifetime": 5, "gravity": 0, "drag": 0, "rotation": 0,
+         "sizes": [[80, 80]], "colors": ["#ff8000"]},
+        {"count": 1, "lifetime": 5, "gravity": 0, "drag": 0, "rotation": 0,
+         "sizes": [[40, 40]], "colors": ["#2040ff"], "blend": "additive"}]}]}
+      """)
+    let frame = try OffscreenTarget(width: 200, height: 120, info: context.info)
+    defer { frame.release() }
+    frame.bind()
+    let rect = PixelRect(x: 30, y: 20, width: 160, height: 90)
+    let system = try ConfettiSystem(
+      effect: Effect(config), size: Size(width: 160, height: 90), seed: 2)
+    defer { system.release() }
+    system.glStatePolicy = .cache
+    system.fireOpening(time: 1)
+    func drawn(fading fade: Double) throws -> RGBAImage {
+      system.fade = fade
+      GLFrame.clear(to: .transparent, whole: true)
+      system.resetGLStateCache()  // its scissor box is gone
+      try system.draw(in: rect, time: 1.5)
+      return try frame.read()
+    }
+    let whole = try drawn(fading: 1)
+    let lit = whole.bytes.enumerated().filter { $0.element > 0 }.count
+    XCTAssertGreaterThan(lit, 10_000, "the pieces are drawn")
+    let half = try drawn(fading: 0.5)
+    var worst = 0
+    for (index, value) in whole.bytes.enumerated() {
+      // Halved, as the GL rounds it: within one level.
+      worst = max(worst, abs(Int(half.bytes[index]) * 2 - Int(value)))
+    }
+    XCTAssertLessThanOrEqual(worst, 2, "every channel halved, alpha too")
+    XCTAssertEqual(try drawn(fading: 0).bytes.allSatisfy { $0 == 0 }, true, "nothing is left")
+    XCTAssertEqual(
+      try drawn(fading: 1).difference(from: whole).largest, 0, "a frame at full strength again")
+  }
+
   func testTwoSystemsOnOneContextRunIndependently() throws {
     let frame = try OffscreenTarget(width: 160, height: 90, info: context.info)
     defer { frame.release() }
