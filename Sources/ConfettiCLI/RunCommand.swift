@@ -10,7 +10,8 @@ struct RunCommand: ParsableCommand {
     commandName: "run",
     abstract: "Run a command; if it succeeds, throw confetti over the desktop.",
     discussion: """
-      confetti run -- make -j8
+        confetti run -- make -j8
+
       The command runs with this terminal: its input, its output, and Ctrl-C reach it as they \
       would without confetti, and SIGTERM and SIGHUP sent to confetti are passed on to it. When \
       it exits 0, the effect is thrown over the desktop (as confetti overlay does), and confetti \

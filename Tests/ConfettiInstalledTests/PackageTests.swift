@@ -218,6 +218,21 @@ final class PackageTests: XCTestCase {
     for word in subcommands + ["--preset", "--seed", "left, right", "1/8 to 8 times"] {
       XCTAssert(manual.stdout.contains(word), "the manual names \(word)")
     }
+    // A page of its own (docs/confetti.1.mdoc): its header, its environment and examples, and
+    // nothing a package user does not have.
+    let lines = manual.stdout.split(separator: "\n").map(String.init)
+    XCTAssert(lines.first?.contains("General Commands Manual") == true, "\(lines.first ?? "")")
+    XCTAssertFalse(manual.stdout.contains("BSD"), "no BSD in its header or footer")
+    XCTAssert(lines.last?.hasPrefix("Confetti ") == true, "signed by it: \(lines.last ?? "")")
+    for section in ["ENVIRONMENT", "EXAMPLES", "EXIT STATUS", "SEE ALSO"] {
+      XCTAssert(lines.contains(section), "the manual has \(section)")
+    }
+    for word in ["CONFETTI_REDUCE_MOTION", "XDG_RUNTIME_DIR", "confetti run -- make -j8"] {
+      XCTAssert(manual.stdout.contains(word), "the manual names \(word)")
+    }
+    XCTAssertFalse(manual.stdout.contains("Presets/"), "no folder of the source tree")
+    XCTAssertFalse(
+      manual.stdout.contains("-j8 The command"), "an example is not run into a sentence")
     let completions = [
       "share/bash-completion/completions/confetti", "share/zsh/vendor-completions/_confetti",
       "share/fish/vendor_completions.d/confetti.fish",
