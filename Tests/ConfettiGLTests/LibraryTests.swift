@@ -550,8 +550,8 @@ final class LibraryTests: HeadlessGLTestCase {
   }
 
   /// A faded system (how an overlay's snow leaves the screen on time) draws its whole picture
-  /// that much fainter, every channel of every pixel, paper and light, and only within its
-  /// rectangle; at 0 nothing is left; a caching system's next frame is as strong as asked.
+  /// that much fainter, every channel of every pixel, paper and light; at 0 nothing is left;
+  /// a caching system's next frame is as strong as asked.
   func testAFadedPictureIsThePictureThatMuchFainter() throws {
     let config = try EffectConfig.decode(
       """
