@@ -6,7 +6,6 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdio_ext.h>
 #include <unistd.h>
@@ -45,9 +44,15 @@ static inline int confetti_private_pipe(int fds[2]) {
   return pipe2(fds, O_CLOEXEC);
 }
 
-/* Adds to `actions` the closing of every descriptor from `lowest` up in the started program:
-   it keeps only those it was given. Returns 0, or an error number. */
-static inline int confetti_spawn_closes_from(posix_spawn_file_actions_t *actions, int lowest) {
+/* glibc's (2.34 and later), which spawn.h declares only under _GNU_SOURCE: this module does not
+   include spawn.h, whose sys/select.h under _GNU_SOURCE defines fd_set unlike the system
+   modules' (Dispatch's) and breaks the build. `actions` is a posix_spawn_file_actions_t. */
+extern int posix_spawn_file_actions_addclosefrom_np(void *actions, int from);
+
+/* Adds to `actions` (a posix_spawn_file_actions_t) the closing of every descriptor from
+   `lowest` up in the started program: it keeps only those it was given. Returns 0, or an
+   error number. */
+static inline int confetti_spawn_closes_from(void *actions, int lowest) {
   return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
 }
 
