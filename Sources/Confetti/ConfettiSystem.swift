@@ -309,12 +309,14 @@ public final class ConfettiSystem {
           + "\(rect.x), \(rect.y), \(rect.width)×\(rect.height)")
     }
     advance(to: time)
-    // The layer: on the system's own context (another is refused by the renderer before any
-    // GL call), under the caching policy, when anything may be drawn.
-    let ownsTheState =
+    // The layer and the fade: on the system's own context (another is refused by the renderer
+    // before any GL call), under the caching policy, when anything may be drawn. Asked only
+    // when one is wanted: a steady frame of anything else asks the GL nothing.
+    func ownsTheState() -> Bool {
       glStatePolicy == .cache && rect.width > 0 && rect.height > 0
-      && renderer.isItsContextCurrent && isAlive(time: time)
-    if laysLightOverTheBackdrop, ownsTheState, scene.table.hasLight {
+        && renderer.isItsContextCurrent && isAlive(time: time)
+    }
+    if laysLightOverTheBackdrop, scene.table.hasLight, ownsTheState() {
       let layer = try lightLayer ?? LightLayer()
       lightLayer = layer
       // The layer's state is no renderer's: this one sets all of its own again.
@@ -324,7 +326,7 @@ public final class ConfettiSystem {
     } else {
       try renderer.draw(&scene.ring, at: Tick(time), in: rect, window: size)
     }
-    if fade < 1, ownsTheState {
+    if fade < 1, ownsTheState() {
       let pass = try fadePass ?? FadePass()
       fadePass = pass
       pass.apply(fade, in: rect)
