@@ -174,7 +174,7 @@ public enum ShapeChoice: Equatable, Sendable {
 public enum SpeedUnit: String, CaseIterable, Sendable {
   /// Points per second.
   case points
-  /// Window heights per second: the classic cannon reaches the top of any window.
+  /// Window heights per second: the classic cannon rises most of the way up any window.
   case windowHeights
 }
 
