@@ -74,19 +74,24 @@ package struct Overlay {
   /// After the effect's system advanced to `time`, `elapsed` seconds after it started: a
   /// continuous effect (snow, rain) is on the screen for the overlay's duration, no longer: it
   /// stops emitting as it begins to leave (``leaving(within:)``), what is left of it fades out
-  /// (``ConfettiSystem/fade``), and the overlay ends on time. A one-off effect ends by itself,
-  /// and is fired again when the overlay loops. False once the overlay is over.
+  /// (``ConfettiSystem/fade``), and the overlay ends on time. Another effect's emitters stop at
+  /// the duration, as they always have, and what they threw lands; it ends by itself, and is
+  /// fired again when the overlay loops. False once the overlay is over.
   static func goesOn(
     _ system: ConfettiSystem, at time: Seconds, elapsed: Seconds, settings: Settings
   ) -> Bool {
-    if !settings.loop, system.isContinuous {
+    if !settings.loop {
       let left = settings.duration - elapsed
-      let leaving = Self.leaving(within: settings.duration)
-      if left <= leaving {
+      if system.isContinuous {
+        let leaving = Self.leaving(within: settings.duration)
+        if left <= leaving {
+          system.stopEmitting()
+          system.fade = max(0, left / leaving)
+        }
+        if left <= 0 { return false }
+      } else if left <= 0 {
         system.stopEmitting()
-        system.fade = max(0, left / leaving)
       }
-      if left <= 0 { return false }
     }
     if !system.isAlive(time: time) {
       guard settings.loop else { return false }

@@ -136,8 +136,8 @@ final class OverlayTests: XCTestCase {
   }
 
   /// `--duration` is the time on the screen: snow for 4 s stays about 4 s (it stayed 20 s: 4 s
-  /// of snowing, then the flakes' 16 s lives), fading out over its last second; a one-off
-  /// effect still ends by itself.
+  /// of snowing, then the flakes' 16 s lives), fading out over its last second; a timed
+  /// effect still stops emitting at it and ends by itself.
   func testAContinuousEffectIsOnTheScreenForItsDuration() throws {
     let display = try compositedDisplay()
     let environment: [String: String?] = ["DISPLAY": display.name, "WAYLAND_DISPLAY": nil]
@@ -149,6 +149,14 @@ final class OverlayTests: XCTestCase {
     XCTAssertGreaterThanOrEqual(took, 4, "on the screen for its duration")
     // Start-up on a busy machine takes a second or two; the flakes' lives would take 16 s more.
     XCTAssertLessThan(took, 12, "gone by its duration, not when the last flake lands")
+    // A timed effect's shells stop at the duration, as they always have, and what they threw
+    // lands: fireworks for 3 s end in about 6 s (all ten seconds of shells: 12.9 s).
+    let fireworksStarted = Date()
+    let fireworks = try confetti(
+      ["overlay", "--preset", "fireworks", "--duration", "3"], environment: environment)
+    XCTAssertEqual(fireworks.status, 0, fireworks.stderr)
+    XCTAssertLessThan(
+      Date().timeIntervalSince(fireworksStarted), 11, "its shells stopped at the duration")
   }
 
   /// Under a window manager that focuses new windows (openbox), the overlay takes no focus: the
