@@ -18,7 +18,9 @@ struct OverlayOptions: ParsableArguments {
       """)
   var loop = false
 
+  /// The place's own values are checked by it; here, whether they go with `--loop`.
   func validate() throws {
+    guard loop else { return }
     do {
       try Celebration.check(monitor: place.monitor, duration: place.duration, loop: loop) {
         "--\($0)"

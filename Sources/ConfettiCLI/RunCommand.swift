@@ -156,7 +156,8 @@ enum LeftCelebration {
     if let folder = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"], !folder.isEmpty {
       return "\(folder)/confetti-celebration.pid"
     }
-    return "\(NSTemporaryDirectory())/confetti-celebration-\(getuid()).pid"
+    return URL(fileURLWithPath: NSTemporaryDirectory())
+      .appendingPathComponent("confetti-celebration-\(getuid()).pid").path
   }
 
   /// Ends the celebration the file names, if it is still one that a run left (a process number
