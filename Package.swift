@@ -23,6 +23,9 @@ let package = Package(
     // A celebration over the desktop, started from any program: the overlay as a process of
     // its own (what `confetti run` does when its command succeeds).
     .library(name: "ConfettiCelebration", targets: ["ConfettiCelebration"]),
+    // A celebration inside a terminal (kitty graphics, sixels, coloured cells), where no desktop
+    // shows one: what `confetti run` and `overlay` do over SSH.
+    .library(name: "ConfettiTerminal", targets: ["ConfettiTerminal"]),
     .executable(name: "confetti", targets: ["ConfettiCLI"]),
   ],
   dependencies: [
@@ -82,6 +85,13 @@ let package = Package(
       name: "CFreeType",
       pkgConfig: "freetype2",
       providers: [.apt(["libfreetype-dev", "libfontconfig-dev"])]
+    ),
+
+    // Debian's libchafa: pictures as a terminal's graphics or character cells.
+    .systemLibrary(
+      name: "CChafa",
+      pkgConfig: "chafa",
+      providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]
     ),
 
     // Pictures in memory and as PNG files.
@@ -145,6 +155,13 @@ let package = Package(
       ]
     ),
 
+    // The terminal: a celebration drawn in it, its graphics chosen from its replies. No
+    // command line.
+    .target(
+      name: "ConfettiTerminal",
+      dependencies: ["Confetti", "ConfettiCore", "ConfettiGL", "ConfettiImage", "CChafa"]
+    ),
+
     // The bench: its scenes, the baseline renderers, GPU timing and statistics.
     .target(
       name: "ConfettiBench",
@@ -167,7 +184,7 @@ let package = Package(
       dependencies: [
         "Confetti", "ConfettiCore", "ConfettiConfig", "ConfettiPresets", "ConfettiImage",
         "ConfettiGL", "ConfettiBench", "ConfettiExport", "ConfettiDesktop", "ConfettiCelebration",
-        "CMalloc", "CProcess",
+        "ConfettiTerminal", "CMalloc", "CProcess",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       plugins: ["EmbedFiles"]
@@ -221,6 +238,13 @@ let package = Package(
       ],
       // A Wayland client the tests compile to click through the overlay.
       exclude: ["Hosts"]),
+    // The terminal: its replies read, and celebrations in tmux, xterm and kitty.
+    .testTarget(
+      name: "ConfettiTerminalTests",
+      dependencies: [
+        "ConfettiCLI", "ConfettiTerminal", "ConfettiTestSupport", "ConfettiImage", "ConfettiCore",
+        "ConfettiGL",
+      ]),
     // The installed package: its release build, C and Python hosts, CMake, the public surface.
     .testTarget(
       name: "ConfettiInstalledTests",

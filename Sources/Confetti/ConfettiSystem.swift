@@ -397,3 +397,38 @@ public final class ConfettiSystem {
     scene.removeAll(keepingStartEmitters: keepingStartEmitters)
   }
 }
+
+extension ConfettiSystem {
+  /// How long a continuous effect takes to leave the screen at the end of a celebration's
+  /// duration: its last second (a quarter of a shorter duration).
+  package static func leaving(within duration: Seconds) -> Seconds { min(1, duration / 4) }
+
+  /// After this system advanced to `time`, `elapsed` seconds after a celebration started
+  /// (over the desktop or in a terminal): a continuous effect (snow, rain) is on the screen for
+  /// `duration`, no longer: it stops emitting as it begins to leave (``leaving(within:)``),
+  /// what is left of it fades out (``fade``), and the celebration ends on time. Another
+  /// effect's emitters stop at the duration, as they always have, and what they threw lands;
+  /// it ends by itself, and is fired again when the celebration loops. False once it is over.
+  package func goesOn(
+    at time: Seconds, elapsed: Seconds, duration: Seconds, loop: Bool
+  ) -> Bool {
+    if !loop {
+      let left = duration - elapsed
+      if isContinuous {
+        let leaving = Self.leaving(within: duration)
+        if left <= leaving {
+          stopEmitting()
+          fade = max(0, left / leaving)
+        }
+        if left <= 0 { return false }
+      } else if left <= 0 {
+        stopEmitting()
+      }
+    }
+    if !isAlive(time: time) {
+      guard loop else { return false }
+      fireOpening(time: time)  // a one-off effect, thrown again
+    }
+    return true
+  }
+}

@@ -82,7 +82,10 @@ struct OverlayCommand: ParsableCommand {
       one; with --loop any effect goes on until Ctrl-C or SIGTERM. Keys and clicks are never \
       its: they reach the windows below. Runs on Wayland desktops with a layer shell (sway, \
       KDE Plasma), natively; elsewhere it needs an X11 display (or XWayland, as on GNOME) with \
-      a compositing window manager.
+      a compositing window manager. Where neither is (over SSH, in a console), or with \
+      --terminal, it is drawn in the terminal instead: with kitty's graphics or sixels where the \
+      terminal has them, else in coloured block characters, on its alternate screen, which is \
+      given back as it was; any key ends it (and is left for the shell).
       """
   )
 
@@ -90,6 +93,8 @@ struct OverlayCommand: ParsableCommand {
   var effect: EffectOptions
 
   @OptionGroup var overlay: OverlayOptions
+
+  @OptionGroup(title: "Terminal") var terminal: TerminalOptions
 
   @Option(help: "Seed for every random draw, so a run can be repeated exactly.")
   var seed: UInt64 = 1
@@ -140,13 +145,33 @@ struct OverlayCommand: ParsableCommand {
     var settings = overlay.settings
     settings.shownDescriptor = shownFd
     try reportingFailures {
-      try show(
-        WindowSettings(
-          size: PixelSize(width: 1, height: 1), capacity: capacity, seed: seed,
-          effect: try loadEffect(),
-          configPath: effect.config, reduceMotion: effect.wantsReducedMotionOnScreen,
-          primitive: effect.primitive, vsync: true, exitAfter: exitAfter,
-          overlay: settings))
+      let loaded = try loadEffect()
+      /// The celebration in this terminal instead.
+      func inTerminal() throws {
+        try celebrateInTerminal(
+          loaded, seed: seed, capacity: capacity, duration: overlay.place.duration,
+          loop: overlay.loop, reduceMotion: effect.wantsReducedMotionOnScreen,
+          primitive: effect.primitive, options: terminal, snapshot: overlay.place.snapshot,
+          shownDescriptor: shownFd)
+      }
+      let environment = ProcessInfo.processInfo.environment
+      let desktop =
+        !(environment["DISPLAY"] ?? "").isEmpty || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty
+      if terminal.isAsked || (!desktop && terminalCanCelebrate()) { return try inTerminal() }
+      do {
+        try show(
+          WindowSettings(
+            size: PixelSize(width: 1, height: 1), capacity: capacity, seed: seed,
+            effect: loaded,
+            configPath: effect.config, reduceMotion: effect.wantsReducedMotionOnScreen,
+            primitive: effect.primitive, vsync: true, exitAfter: exitAfter,
+            overlay: settings))
+      } catch let error as WindowError where terminalCanCelebrate() {
+        // No desktop overlay here (no compositor, no layer shell): the terminal instead, and
+        // why, once it is given back.
+        try inTerminal()
+        say("\(error); celebrated in the terminal instead")
+      }
     }
   }
 }

@@ -20,8 +20,11 @@ struct RunCommand: ParsableCommand {
       shown. Either way confetti \
       exits with the command's own status (128 + N when a signal N ended it; 127 when it cannot \
       be found, 126 when it cannot be run), so it fits in a script or a Makefile. Where no \
-      overlay can be shown (no display, no compositor, a remote shell), one line on stderr \
-      says why, and the status is still the command's.
+      overlay can be shown (a remote shell, a console, no compositor), or with --terminal, the \
+      celebration is drawn in the terminal instead, on its alternate screen, which is given \
+      back as it was: it holds the terminal until it is over (about 4 s), and any key ends it \
+      at once and is left for the shell. Where it cannot be drawn there either (output to a \
+      file or a pipe), one line on stderr says why, and the status is still the command's.
       """
   )
 
@@ -32,6 +35,8 @@ struct RunCommand: ParsableCommand {
   var seed: UInt64 = 1
 
   @OptionGroup(title: "Overlay") var overlay: OverlayPlaceOptions
+
+  @OptionGroup(title: "Terminal") var terminal: TerminalOptions
 
   @Flag(
     help: """
@@ -98,7 +103,10 @@ struct RunCommand: ParsableCommand {
   /// compositor, a crash in the window system), the command's status is what confetti returns.
   private func celebrate() {
     let environment = ProcessInfo.processInfo.environment
-    guard environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil else {
+    let desktop =
+      !(environment["DISPLAY"] ?? "").isEmpty || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty
+    if terminal.isAsked || (!desktop && terminalCanCelebrate()) { return inTerminal() }
+    guard desktop else {
       say("no desktop to celebrate on (DISPLAY is not set); the command succeeded")
       return
     }
@@ -139,7 +147,24 @@ struct RunCommand: ParsableCommand {
     } catch {
       // Ended by the person (a stopping signal): nothing to say.
       guard Interruption.caught == nil else { return }
-      say("\(error); the command succeeded")
+      guard terminalCanCelebrate() else { return say("\(error); the command succeeded") }
+      // No overlay here (no compositor, a dead display): the terminal instead, and why.
+      inTerminal(after: "\(error)")
+    }
+  }
+
+  /// The celebration in this terminal, held until it is over or a key (a terminal has no room
+  /// for it to go on beside the prompt); `why`, if any, said once the terminal is given back.
+  private func inTerminal(after why: String? = nil) {
+    do {
+      try celebrateInTerminal(
+        try effect.load(fallback: Celebration.defaultPreset), seed: seed,
+        duration: overlay.duration, reduceMotion: effect.wantsReducedMotionOnScreen,
+        primitive: effect.primitive, options: terminal)
+      if let why { say("\(why); celebrated in the terminal instead") }
+    } catch {
+      guard Interruption.caught == nil else { return }
+      say("\(why.map { "\($0), and " } ?? "")\(error); the command succeeded")
     }
   }
 

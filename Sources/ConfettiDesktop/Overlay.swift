@@ -67,37 +67,12 @@ package struct Overlay {
     }
   }
 
-  /// How long a continuous effect takes to leave the screen at the end of the overlay's
-  /// duration: its last second (a quarter of a shorter duration).
-  static func leaving(within duration: Seconds) -> Seconds { min(1, duration / 4) }
-
-  /// After the effect's system advanced to `time`, `elapsed` seconds after it started: a
-  /// continuous effect (snow, rain) is on the screen for the overlay's duration, no longer: it
-  /// stops emitting as it begins to leave (``leaving(within:)``), what is left of it fades out
-  /// (``ConfettiSystem/fade``), and the overlay ends on time. Another effect's emitters stop at
-  /// the duration, as they always have, and what they threw lands; it ends by itself, and is
-  /// fired again when the overlay loops. False once the overlay is over.
+  /// After the effect's system advanced to `time`, `elapsed` seconds after it started: whether
+  /// the overlay goes on (``ConfettiSystem/goesOn(at:elapsed:duration:loop:)``).
   static func goesOn(
     _ system: ConfettiSystem, at time: Seconds, elapsed: Seconds, settings: Settings
   ) -> Bool {
-    if !settings.loop {
-      let left = settings.duration - elapsed
-      if system.isContinuous {
-        let leaving = Self.leaving(within: settings.duration)
-        if left <= leaving {
-          system.stopEmitting()
-          system.fade = max(0, left / leaving)
-        }
-        if left <= 0 { return false }
-      } else if left <= 0 {
-        system.stopEmitting()
-      }
-    }
-    if !system.isAlive(time: time) {
-      guard settings.loop else { return false }
-      system.fireOpening(time: time)  // a one-off effect, thrown again
-    }
-    return true
+    system.goesOn(at: time, elapsed: elapsed, duration: settings.duration, loop: settings.loop)
   }
 
   /// Checks the display, picks the monitor and sets the window hints; returns the monitor's

@@ -1,0 +1,94 @@
+import ArgumentParser
+import Confetti
+import ConfettiCelebration
+import ConfettiCore
+import ConfettiTerminal
+import Foundation
+
+/// How `confetti run` and `overlay` celebrate in the terminal instead of over the desktop.
+struct TerminalOptions: ParsableArguments {
+  @Flag(
+    help: """
+      Celebrate in this terminal, not over the desktop (what happens anyway where no desktop \
+      can show it: over SSH, in a console, without a compositor). Any key ends it.
+      """)
+  var terminal = false
+
+  @Option(
+    help: ArgumentHelp(
+      "How to draw in the terminal: kitty, sixel or cells (default: the best it answers it "
+        + "has; cells inside tmux and screen). Implies --terminal.",
+      valueName: "kind"))
+  var terminalGraphics: TerminalGraphics?
+
+  /// Draws the moment this many seconds in, still, until the duration is over or a key: what
+  /// tests compare with `confetti render` of the same moment.
+  @Option(help: .hidden)
+  var terminalStill: Double?
+
+  /// Whether the terminal was asked for.
+  var isAsked: Bool { terminal || terminalGraphics != nil }
+}
+
+extension TerminalGraphics: ExpressibleByArgument {}
+
+/// Whether a celebration can be drawn in the terminal on standard output: it is one, it shows
+/// colours or pictures, and this program is its foreground job (a background job's writes
+/// and settings would stop it).
+func terminalCanCelebrate() -> Bool {
+  isatty(STDOUT_FILENO) == 1
+    && TerminalChoice.canDraw(in: ProcessInfo.processInfo.environment)
+    && tcgetpgrp(STDOUT_FILENO) == getpgrp()
+}
+
+/// Celebrates with `effect` in the terminal on standard output, until it is over, a key, or a
+/// stopping signal (Ctrl-C, Ctrl-Z, SIGTERM, SIGHUP), and gives the terminal back as it was.
+/// `shownDescriptor`, if any, is written one byte once the first frame is out.
+func celebrateInTerminal(
+  _ effect: Effect, seed: UInt64, capacity: Int = 100_000, duration: Seconds?, loop: Bool = false,
+  reduceMotion: Bool, primitive: SpritePrimitive, options: TerminalOptions,
+  snapshot: String? = nil, shownDescriptor: Int32? = nil
+) throws {
+  guard isatty(STDOUT_FILENO) == 1 else {
+    throw TerminalRefusal("standard output is not a terminal, so nothing is drawn in it")
+  }
+  guard tcgetpgrp(STDOUT_FILENO) == getpgrp() else {
+    throw TerminalRefusal(
+      "confetti runs in the background of its terminal, which it would have to take over; "
+        + "run it in the foreground")
+  }
+  Interruption.watch()
+  // Ctrl-Z ends it too: a suspended celebration would leave the terminal borrowed.
+  signal(SIGTSTP) { _ in TerminalSuspension.asked = 1 }
+  defer { signal(SIGTSTP, SIG_DFL) }
+  var settings = TerminalCelebration.Settings()
+  settings.graphics = options.terminalGraphics
+  settings.seed = seed
+  settings.capacity = capacity
+  settings.duration = duration ?? Celebration.defaultDuration
+  settings.loop = loop
+  settings.reduceMotion = reduceMotion
+  settings.primitive = primitive
+  settings.still = options.terminalStill
+  settings.snapshot = snapshot
+  settings.shouldStop = { Interruption.caught != nil || TerminalSuspension.asked != 0 }
+  if let shownDescriptor {
+    settings.shown = {
+      var byte: UInt8 = 1
+      _ = write(shownDescriptor, &byte, 1)
+      close(shownDescriptor)
+    }
+  }
+  _ = try TerminalCelebration.run(effect, settings)
+}
+
+/// Why the terminal was not drawn in.
+struct TerminalRefusal: Error, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
+}
+
+/// Whether Ctrl-Z (SIGTSTP) came while the terminal was borrowed.
+enum TerminalSuspension {
+  nonisolated(unsafe) static var asked: Int32 = 0
+}

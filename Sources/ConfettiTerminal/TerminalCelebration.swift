@@ -1,0 +1,337 @@
+import CChafa
+import Confetti
+import ConfettiCore
+import ConfettiGL
+import ConfettiImage
+import Foundation
+
+/// A celebration inside the terminal, where no desktop can show one (a remote shell, a
+/// container, a console): the effect rendered headless by the same engine at the terminal's
+/// size, each frame turned by libchafa into the best the terminal has (kitty's graphics,
+/// sixels, or coloured block characters), drawn on the terminal's alternate screen and given
+/// back as it was.
+///
+/// It ends when the effect is over (a continuous one after ``Settings/duration``), at a key
+/// (left for the shell to read), or when ``Settings/shouldStop`` says so (a signal). Standard
+/// output must be a terminal: nothing is written anywhere else.
+public enum TerminalCelebration {
+  /// How a terminal celebration is drawn and for how long.
+  public struct Settings {
+    /// The graphics to draw with; nil: the best the terminal answers it has
+    /// (``TerminalChoice/choose(environment:replies:forced:)``).
+    public var graphics: TerminalGraphics?
+    /// Every random draw comes from it.
+    public var seed: UInt64 = 1
+    /// The most particles alive at once.
+    public var capacity = 100_000
+    /// How long a continuous effect (snow, rain) is on the screen, in seconds.
+    public var duration: Seconds = 10
+    /// Keep going until stopped.
+    public var loop = false
+    /// Each piece fades in place instead of moving.
+    public var reduceMotion = false
+    public var primitive: SpritePrimitive = .auto
+    /// The environment the terminal is read from (TERM, COLORTERM, NO_COLOR, TMUX).
+    public var environment = ProcessInfo.processInfo.environment
+    /// Asked between frames and between pieces of a frame: true ends the celebration.
+    public var shouldStop: () -> Bool = { false }
+    /// How long to wait for the terminal's replies, in seconds.
+    public var replyTimeout: Seconds = 0.5
+    /// Called once the first frame is written.
+    public var shown: (() -> Void)?
+    /// Draws this moment of the effect, in seconds, still, for ``duration`` (or until a key):
+    /// how tests compare the terminal with `confetti render` of the same moment.
+    package var still: Seconds?
+    /// A PNG to write the first frame's picture to (as rendered, before the terminal's
+    /// graphics), with the choice made beside it in `PATH.choice` ("sixel direct"): how tests
+    /// check the terminal against `confetti render`.
+    package var snapshot: String?
+
+    public init() {}
+  }
+
+  /// What was drawn, for the caller to say or test.
+  public struct Outcome: Sendable {
+    /// How the terminal was drawn in.
+    public var choice: TerminalChoice
+    public var frames: Int
+    /// Why it ended.
+    public var ending: Ending
+  }
+
+  public enum Ending: Sendable, Equatable {
+    case over, key, stopped
+  }
+
+  /// The frames a second each kind of graphics is drawn at: pictures are bigger to send.
+  static func framesPerSecond(_ graphics: TerminalGraphics) -> Double {
+    graphics == .cells ? 30 : 20
+  }
+
+  /// The widest picture rendered for kitty or sixels: the terminal scales it to its cells.
+  static let widestPicture = 960
+
+  /// Draws `effect` in the terminal on standard output until it is over, a key is pressed or
+  /// `settings.shouldStop` says so. Throws a one-line error, having written nothing, when
+  /// standard output is no terminal, the terminal cannot show anything (`TERM=dumb`), or no
+  /// GL context can be made.
+  public static func run(_ effect: Effect, _ settings: Settings) throws -> Outcome {
+    guard TerminalChoice.canDraw(in: settings.environment) else {
+      throw TerminalScreen.Refusal(
+        description: "this terminal (TERM=\(settings.environment["TERM"] ?? "")) shows no "
+          + "colours or pictures")
+    }
+    let screen = try TerminalScreen()
+    let context = try HeadlessContext()
+    screen.enter()
+    defer { screen.leave() }
+    let linux = settings.environment["TERM"] == "linux"
+    let replies = screen.ask(
+      linux ? TerminalReplies.queryWithoutKitty : TerminalReplies.query,
+      timeout: settings.replyTimeout)
+    let choice = TerminalChoice.choose(
+      environment: settings.environment, replies: replies, forced: settings.graphics)
+    screen.drewKittyPictures = choice.graphics == .kitty
+    var environment = settings.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer { environment.forEach { free($0) } }
+    guard let info = confetti_chafa_term_info(&environment) else {
+      throw TerminalScreen.Refusal(description: "libchafa knows no terminal")
+    }
+    defer { chafa_term_info_unref(info) }
+
+    var terminalSize = screen.size()
+    var layout = TerminalLayout(terminalSize, choice: choice, replies: replies)
+    guard layout.columns > 0, layout.rows > 0 else {
+      throw TerminalScreen.Refusal(description: "the terminal has no room to draw in")
+    }
+    var target = try OffscreenTarget(
+      width: layout.picture.width, height: layout.picture.height, info: context.info)
+    defer { target.release() }
+    let system = try ConfettiSystem(
+      effect: effect, size: layout.points, capacity: settings.capacity, seed: settings.seed,
+      reduceMotion: settings.reduceMotion, primitive: settings.primitive)
+    defer { system.release() }
+    system.glStatePolicy = .cache
+    // Pictures are opaque, over the terminal's own background; cells are transparent where
+    // no piece is, and keep the terminal's.
+    let background =
+      choice.graphics == .cells
+      ? RGBA8(red: 0, green: 0, blue: 0, alpha: 0)
+      : (replies.background ?? RGBA8(red: 0, green: 0, blue: 0))
+    system.laysLightOverTheBackdrop = background.alpha > 0
+    var canvas = layout.canvas(choice)
+    defer { chafa_canvas_unref(canvas) }
+
+    let period = 1 / framesPerSecond(choice.graphics)
+    let start = now()
+    system.fireOpening(time: 0)
+    var frames = 0
+    var ending = Ending.over
+    target.bind()
+    while true {
+      if settings.shouldStop() {
+        ending = .stopped
+        break
+      }
+      let elapsed = now() - start
+      let time = settings.still ?? elapsed
+      system.advance(to: time)
+      if settings.still != nil {
+        guard elapsed < settings.duration else { break }
+      } else {
+        guard
+          system.goesOn(
+            at: time, elapsed: elapsed, duration: settings.duration, loop: settings.loop)
+        else { break }
+      }
+      let size = screen.size()
+      if size.columns != terminalSize.columns || size.rows != terminalSize.rows {
+        terminalSize = size
+        // Resized: a new picture and canvas at the new size, the screen cleared.
+        let resized = TerminalLayout(size, choice: choice, replies: replies)
+        if resized.columns > 0, resized.rows > 0 {
+          layout = resized
+          target.release()
+          target = try OffscreenTarget(
+            width: layout.picture.width, height: layout.picture.height, info: context.info)
+          target.bind()
+          try system.resize(to: layout.points)
+          chafa_canvas_unref(canvas)
+          canvas = layout.canvas(choice)
+          try screen.write(Array("\u{1B}[2J".utf8))
+        }
+      }
+      GLFrame.clear(to: background)
+      try system.draw(in: target.rect, time: time)
+      let picture = try target.read()
+      if frames == 0, let snapshot = settings.snapshot {
+        try PNG.write(picture, to: URL(fileURLWithPath: snapshot))
+        try Data("\(choice.graphics.rawValue) \(choice.colors.rawValue)\n".utf8).write(
+          to: URL(fileURLWithPath: snapshot + ".choice"))
+      }
+      var frame = TerminalScreen.frameStart
+      if choice.graphics == .kitty {
+        frame += try KittyPicture.frame(picture, columns: layout.columns, rows: layout.rows)
+      } else {
+        frame += text(of: picture, on: canvas, for: info)
+      }
+      frame += TerminalScreen.frameEnd
+      try screen.write(frame, shouldStop: settings.shouldStop)
+      frames += 1
+      if frames == 1 { settings.shown?() }
+      let next = start + elapsed + period
+      if screen.keyWaiting(within: max(0, next - now())) {
+        ending = .key
+        break
+      }
+    }
+    return Outcome(choice: choice, frames: frames, ending: ending)
+  }
+}
+
+/// `picture` drawn on chafa's `canvas` and printed for the terminal `info` describes.
+private func text(of picture: RGBAImage, on canvas: OpaquePointer, for info: OpaquePointer)
+  -> [UInt8]
+{
+  picture.bytes.withUnsafeBytes { pixels in
+    chafa_canvas_draw_all_pixels(
+      canvas, CHAFA_PIXEL_RGBA8_PREMULTIPLIED,
+      pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(picture.width),
+      Int32(picture.height), Int32(picture.width * 4))
+  }
+  var text: UnsafeMutablePointer<CChar>?
+  let count = confetti_chafa_print(canvas, info, &text)
+  guard let text else { return [] }
+  defer { confetti_chafa_free(text) }
+  return text.withMemoryRebound(to: UInt8.self, capacity: count) {
+    Array(UnsafeBufferPointer(start: $0, count: count))
+  }
+}
+
+/// A frame in kitty's graphics protocol, as a PNG. chafa sends kitty raw pixels: 3.1 MB a
+/// frame of the default effect in a 100×30 terminal (245 MB for its 78 frames, measured with
+/// `script`), where PNGs take 58 KB a frame (4.6 MB), which a remote shell can carry; cells
+/// take 13 KB a frame, sixels 40 KB.
+enum KittyPicture {
+  /// The base64 bytes a chunk of the picture carries, as kitty asks (4096 at most).
+  static let chunk = 4096
+
+  /// Every earlier picture deleted (their memory freed), then `picture` over `columns`×`rows`
+  /// cells from the cursor, which stays where it is; kitty is asked for no reply.
+  static func frame(_ picture: RGBAImage, columns: Int, rows: Int) throws -> [UInt8] {
+    let encoded = [UInt8](try PNG.encode(picture).base64EncodedData())
+    var out = TerminalScreen.deletingPictures
+    var offset = 0
+    repeat {
+      let end = min(encoded.count, offset + chunk)
+      let more = end < encoded.count ? 1 : 0
+      let control = offset == 0 ? "a=T,f=100,q=2,C=1,c=\(columns),r=\(rows),m=\(more)" : "m=\(more)"
+      out += Array("\u{1B}_G\(control);".utf8)
+      out += encoded[offset..<end]
+      out += Array("\u{1B}\\".utf8)
+      offset = end
+    } while offset < encoded.count
+    return out
+  }
+}
+
+/// Seconds on the system's monotonic clock.
+private func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+extension TerminalScreen {
+  /// Before a frame: synchronised output begun (the terminal shows the frame whole), the
+  /// cursor at the top left.
+  static let frameStart = Array("\u{1B}[?2026h\u{1B}[H".utf8)
+  /// The cursor at the top left.
+  static let home = Array("\u{1B}[H".utf8)
+  /// After it: synchronised output ended.
+  static let frameEnd = Array("\u{1B}[?2026l".utf8)
+}
+
+/// How a terminal of some size is drawn in: its cells, the picture rendered for them, and the
+/// points the effect lives in.
+struct TerminalLayout {
+  var columns: Int
+  /// The rows drawn: all of them for cells; for pictures all but the last, which a picture
+  /// reaching it would scroll.
+  var rows: Int
+  /// A cell's size in pixels: the terminal's where it says, else a common one.
+  var cell: PixelSize
+  /// The picture rendered.
+  var picture: PixelSize
+  /// The effect's area, in points.
+  var points: Size
+
+  /// A cell's size where the terminal does not say: a common one.
+  static let usualCell = PixelSize(width: 10, height: 20)
+
+  /// Pixels a cell gets in the picture that cells are made from (chafa reads each cell's
+  /// 8×8 pixels; twice as many down keeps a cell's shape).
+  static let cellPicture = PixelSize(width: 8, height: 16)
+
+  /// A cell's size in the effect's points when drawn as cells: half its picture's, so that a
+  /// piece is two or three cells across, as big as cells can show its shape.
+  static let cellPoints = Size(width: 4, height: 8)
+
+  init(
+    _ size: (columns: Int, rows: Int, pixels: PixelSize?), choice: TerminalChoice,
+    replies: TerminalReplies
+  ) {
+    columns = size.columns
+    let pixels = size.pixels ?? replies.textArea
+    if let pixels, size.columns > 0, size.rows > 0,
+      pixels.width >= size.columns, pixels.height >= size.rows
+    {
+      cell = PixelSize(width: pixels.width / size.columns, height: pixels.height / size.rows)
+    } else {
+      cell = Self.usualCell
+    }
+    if choice.graphics == .cells {
+      rows = size.rows
+      picture = PixelSize(
+        width: columns * Self.cellPicture.width, height: rows * Self.cellPicture.height)
+      points = Size(
+        width: Double(columns) * Self.cellPoints.width,
+        height: Double(rows) * Self.cellPoints.height)
+    } else {
+      rows = max(0, size.rows - 1)
+      let width = columns * cell.width
+      let height = rows * cell.height
+      // The effect lives in the terminal's own pixels; the picture is at most so wide.
+      let shrink = min(1, Double(TerminalCelebration.widestPicture) / Double(max(1, width)))
+      picture = PixelSize(
+        width: max(1, Int((Double(width) * shrink).rounded())),
+        height: max(1, Int((Double(height) * shrink).rounded())))
+      points = Size(width: Double(width), height: Double(height))
+    }
+  }
+
+  /// A chafa canvas for this layout and `choice`. chafa_canvas_unref() it.
+  func canvas(_ choice: TerminalChoice) -> OpaquePointer {
+    let config = chafa_canvas_config_new()
+    defer { chafa_canvas_config_unref(config) }
+    chafa_canvas_config_set_geometry(config, Int32(columns), Int32(rows))
+    chafa_canvas_config_set_cell_geometry(config, Int32(cell.width), Int32(cell.height))
+    switch choice.graphics {
+    case .kitty: chafa_canvas_config_set_pixel_mode(config, CHAFA_PIXEL_MODE_KITTY)
+    case .sixel: chafa_canvas_config_set_pixel_mode(config, CHAFA_PIXEL_MODE_SIXELS)
+    case .cells:
+      chafa_canvas_config_set_pixel_mode(config, CHAFA_PIXEL_MODE_SYMBOLS)
+      let symbols = chafa_symbol_map_new()
+      chafa_symbol_map_add_by_tags(
+        symbols, ChafaSymbolTags(CHAFA_SYMBOL_TAG_SPACE.rawValue | CHAFA_SYMBOL_TAG_BLOCK.rawValue))
+      chafa_canvas_config_set_symbol_map(config, symbols)
+      chafa_symbol_map_unref(symbols)
+    }
+    let mode: ChafaCanvasMode =
+      switch choice.colors {
+      case .direct: CHAFA_CANVAS_MODE_TRUECOLOR
+      case .indexed256: CHAFA_CANVAS_MODE_INDEXED_240
+      case .indexed16: CHAFA_CANVAS_MODE_INDEXED_16
+      case .none: CHAFA_CANVAS_MODE_FGBG
+      }
+    chafa_canvas_config_set_canvas_mode(
+      config, choice.graphics == .cells ? mode : CHAFA_CANVAS_MODE_TRUECOLOR)
+    return chafa_canvas_new(config)
+  }
+}

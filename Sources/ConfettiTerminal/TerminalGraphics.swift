@@ -1,0 +1,180 @@
+import ConfettiCore
+import ConfettiGL
+
+/// How a celebration is drawn in a terminal.
+public enum TerminalGraphics: String, CaseIterable, Sendable {
+  /// kitty's graphics protocol (kitty, WezTerm, Ghostty, Konsole): a picture a frame.
+  case kitty
+  /// Sixel pictures (foot, `xterm -ti vt340`, mlterm, WezTerm, Windows Terminal).
+  case sixel
+  /// Coloured Unicode block characters (half blocks, quadrants): any terminal.
+  case cells
+}
+
+/// The colours a terminal's character cells are drawn in.
+public enum TerminalColors: String, Sendable {
+  /// 24-bit colour (`COLORTERM=truecolor`).
+  case direct
+  /// The 256-colour palette (`TERM=…-256color`).
+  case indexed256
+  /// The 16 colours every colour terminal has.
+  case indexed16
+  /// None: the terminal's own foreground on its background (`NO_COLOR`).
+  case none
+}
+
+/// What a terminal answered to ``TerminalReplies/query``: its graphics, its text area's size in
+/// pixels and its background colour. Read by ``parse(_:)``; a terminal that does not know a
+/// question leaves it unanswered.
+public struct TerminalReplies: Sendable, Equatable {
+  /// kitty's graphics protocol answered its query (`ESC _ G i=31 ; OK ESC \`).
+  public var kittyGraphics = false
+  /// The primary device attributes list 4: sixel graphics.
+  public var sixel = false
+  /// The primary device attributes came back: the terminal answered every question before it.
+  public var answered = false
+  /// The text area's size in pixels (`ESC [ 4 ; height ; width t`).
+  public var textArea: PixelSize?
+  /// The default background colour (`ESC ] 11 ; rgb:RRRR/GGGG/BBBB`).
+  public var background: RGBA8?
+
+  public init() {}
+
+  /// The questions, in one write: kitty's graphics query (a 1×1 picture it only checks), the
+  /// text area's size, the background colour, and last the primary device attributes, which
+  /// every terminal answers, after the others it answers: the end of the replies.
+  public static let query: [UInt8] = Array(
+    "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[14t\u{1B}]11;?\u{1B}\\\u{1B}[c".utf8)
+
+  /// The same questions without kitty's, for terminals that would print it (the Linux console).
+  public static let queryWithoutKitty: [UInt8] = Array(
+    "\u{1B}[14t\u{1B}]11;?\u{1B}\\\u{1B}[c".utf8)
+
+  /// Reads the replies in `bytes` (and whatever else is there: keys typed meanwhile).
+  public static func parse(_ bytes: [UInt8]) -> TerminalReplies {
+    var replies = TerminalReplies()
+    let escape: UInt8 = 0x1B
+    var index = 0
+    /// The bytes from `start` up to a terminator (BEL, or ESC \), and the index after it.
+    func string(from start: Int) -> (text: [UInt8], next: Int)? {
+      var end = start
+      while end < bytes.count {
+        if bytes[end] == 0x07 { return (Array(bytes[start..<end]), end + 1) }
+        if bytes[end] == escape, end + 1 < bytes.count, bytes[end + 1] == UInt8(ascii: "\\") {
+          return (Array(bytes[start..<end]), end + 2)
+        }
+        end += 1
+      }
+      return nil
+    }
+    while index + 1 < bytes.count {
+      guard bytes[index] == escape else {
+        index += 1
+        continue
+      }
+      let kind = bytes[index + 1]
+      if kind == UInt8(ascii: "_"), let (text, next) = string(from: index + 2) {
+        let reply = String(decoding: text, as: UTF8.self)
+        if reply.hasPrefix("Gi=31;") && reply.hasSuffix("OK") { replies.kittyGraphics = true }
+        index = next
+      } else if kind == UInt8(ascii: "]"), let (text, next) = string(from: index + 2) {
+        let reply = String(decoding: text, as: UTF8.self)
+        if reply.hasPrefix("11;rgb:") { replies.background = colour(reply.dropFirst(7)) }
+        index = next
+      } else if kind == UInt8(ascii: "[") {
+        // A control sequence: parameters, then a final byte from @ to ~.
+        var end = index + 2
+        while end < bytes.count, !(0x40...0x7E).contains(bytes[end]) { end += 1 }
+        guard end < bytes.count else { break }
+        let parameters = String(decoding: bytes[(index + 2)..<end], as: UTF8.self)
+        switch bytes[end] {
+        case UInt8(ascii: "c") where parameters.hasPrefix("?"):
+          replies.answered = true
+          replies.sixel = parameters.dropFirst().split(separator: ";").contains("4")
+        case UInt8(ascii: "t"):
+          let numbers = parameters.split(separator: ";").map { Int($0) }
+          if numbers.count == 3, numbers[0] == 4, let height = numbers[1], let width = numbers[2],
+            width > 0, height > 0
+          {
+            replies.textArea = PixelSize(width: width, height: height)
+          }
+        default: break
+        }
+        index = end + 1
+      } else {
+        index += 1
+      }
+    }
+    return replies
+  }
+
+  /// `RRRR/GGGG/BBBB`, each of 1 to 4 hexadecimal digits, as an opaque colour.
+  static func colour(_ text: Substring) -> RGBA8? {
+    let parts = text.split(separator: "/")
+    guard parts.count == 3 else { return nil }
+    var channels: [UInt8] = []
+    for part in parts {
+      guard (1...4).contains(part.count), let value = UInt32(part, radix: 16) else { return nil }
+      let most = Double((1 << (4 * part.count)) - 1)
+      channels.append(UInt8((Double(value) / most * 255).rounded()))
+    }
+    return RGBA8(red: channels[0], green: channels[1], blue: channels[2], alpha: 255)
+  }
+}
+
+/// How to draw in a terminal: its graphics and its cells' colours.
+public struct TerminalChoice: Sendable, Equatable {
+  public var graphics: TerminalGraphics
+  public var colors: TerminalColors
+
+  public init(graphics: TerminalGraphics, colors: TerminalColors) {
+    (self.graphics, self.colors) = (graphics, colors)
+  }
+
+  /// What to draw with in the terminal `environment` describes (TERM, COLORTERM, NO_COLOR,
+  /// TMUX) and that gave `replies`: the graphics asked for (`forced`), else kitty's where it
+  /// answered, else sixels where it has them, else cells; never pictures inside tmux or
+  /// screen, which pass them on unreliably. Cells in 24-bit colour where COLORTERM or the
+  /// terminal says so, 256 where TERM does, else 16; with `NO_COLOR` set (and not empty),
+  /// cells in no colour unless pictures were asked for.
+  public static func choose(
+    environment: [String: String], replies: TerminalReplies, forced: TerminalGraphics? = nil
+  ) -> TerminalChoice {
+    let term = environment["TERM"] ?? ""
+    let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
+    let multiplexed =
+      !(environment["TMUX"] ?? "").isEmpty || term.hasPrefix("screen") || term.hasPrefix("tmux")
+    var graphics = TerminalGraphics.cells
+    if let forced {
+      graphics = forced
+    } else if !noColor && !multiplexed {
+      if replies.kittyGraphics {
+        graphics = .kitty
+      } else if replies.sixel {
+        graphics = .sixel
+      }
+    }
+    let colorterm = (environment["COLORTERM"] ?? "").lowercased()
+    let directTerminals = ["xterm-kitty", "foot", "foot-extra", "wezterm", "alacritty", "contour"]
+    let colors: TerminalColors =
+      if noColor {
+        .none
+      } else if colorterm == "truecolor" || colorterm == "24bit" || term.hasSuffix("-direct")
+        || directTerminals.contains(term) || environment["KITTY_WINDOW_ID"] != nil
+      {
+        .direct
+      } else if term.contains("256") {
+        .indexed256
+      } else {
+        .indexed16
+      }
+    return TerminalChoice(graphics: graphics, colors: colors)
+  }
+
+  /// Whether `environment`'s terminal can be drawn in at all: a TERM that is set and not
+  /// `dumb` (an editor's shell, a pipe's log).
+  public static func canDraw(in environment: [String: String]) -> Bool {
+    let term = environment["TERM"] ?? ""
+    return !term.isEmpty && term != "dumb"
+  }
+}

@@ -1,0 +1,146 @@
+import CChafa
+import ConfettiGL
+import Foundation
+
+/// The terminal a celebration draws in, borrowed and given back as it was: its alternate
+/// screen (so the text, the scrollback and the cursor are untouched), the cursor hidden, lines
+/// not wrapped, keys not echoed; and the replies to its questions.
+///
+/// Drawing goes to standard output, which must be a terminal. Keys and replies are read from
+/// the controlling terminal (`/dev/tty`), where there is one: a key ends the celebration, and is
+/// left for the shell to read.
+final class TerminalScreen {
+  /// Where frames are written: standard output.
+  let output: Int32 = STDOUT_FILENO
+  /// Where keys and replies come from; nil: none (no controlling terminal).
+  private let input: Int32?
+  /// The input's settings as they were.
+  private var saved = termios()
+  private var entered = false
+  /// Whether pictures (kitty's) were drawn, to be deleted as the screen is left.
+  var drewKittyPictures = false
+
+  /// Why the terminal cannot be drawn in, said in one line.
+  struct Refusal: Error, CustomStringConvertible {
+    let description: String
+  }
+
+  /// The terminal on standard output; throws when standard output is no terminal.
+  init() throws {
+    guard isatty(STDOUT_FILENO) == 1 else {
+      throw Refusal(description: "standard output is not a terminal, so nothing is drawn in it")
+    }
+    let tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
+    input = tty >= 0 ? tty : (isatty(STDIN_FILENO) == 1 ? STDIN_FILENO : nil)
+  }
+
+  deinit {
+    leave()
+    if let input, input != STDIN_FILENO { close(input) }
+  }
+
+  /// The terminal's size in cells, and in pixels where it says.
+  func size() -> (columns: Int, rows: Int, pixels: PixelSize?) {
+    var (columns, rows, width, height): (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)
+    guard confetti_terminal_size(output, &columns, &rows, &width, &height) == 0 else {
+      return (0, 0, nil)
+    }
+    let pixels =
+      width > 0 && height > 0 ? PixelSize(width: Int(width), height: Int(height)) : nil
+    return (Int(columns), Int(rows), pixels)
+  }
+
+  /// Switches to the alternate screen, clears it, hides the cursor and stops echoing keys.
+  func enter() {
+    guard !entered else { return }
+    entered = true
+    if let input, tcgetattr(input, &saved) == 0 {
+      var quiet = saved
+      // Keys come one at a time and are not echoed; Ctrl-C still sends SIGINT.
+      quiet.c_lflag &= ~tcflag_t(ICANON | ECHO)
+      withUnsafeMutableBytes(of: &quiet.c_cc) { cc in
+        cc[Int(VMIN)] = 0
+        cc[Int(VTIME)] = 0
+      }
+      tcsetattr(input, TCSANOW, &quiet)
+    }
+    try? write(Self.entering)
+  }
+
+  /// The sequences that borrow the screen: the alternate screen (its cursor saved), cleared,
+  /// the cursor hidden, lines not wrapped at the right edge.
+  static let entering = Array("\u{1B}[?1049h\u{1B}[?25l\u{1B}[?7l\u{1B}[2J".utf8)
+
+  /// The sequences that give it back, whatever was cut off before them: a string terminator
+  /// (ends a picture cut short, and cancels a cut colour), synchronised output ended, colours
+  /// reset, wrapping and the cursor back, the main screen and its cursor.
+  static let leaving = Array(
+    "\u{1B}\\\u{1B}[?2026l\u{1B}[0m\u{1B}[?7h\u{1B}[?25h\u{1B}[?1049l".utf8)
+
+  /// kitty's: every picture deleted, its memory freed.
+  static let deletingPictures = Array("\u{1B}_Ga=d,d=A\u{1B}\\".utf8)
+
+  /// Gives the terminal back as it was. Safe to call more than once.
+  func leave() {
+    guard entered else { return }
+    entered = false
+    var bytes = Self.leaving
+    if drewKittyPictures { bytes.insert(contentsOf: Self.deletingPictures, at: 2) }
+    try? write(bytes)
+    if let input { tcsetattr(input, TCSANOW, &saved) }
+  }
+
+  /// Asks `questions` and reads the replies until the terminal has answered the last (the
+  /// device attributes) or `timeout` seconds passed. Keys typed meanwhile are read too.
+  func ask(_ questions: [UInt8], timeout: Double) -> TerminalReplies {
+    guard let input else { return TerminalReplies() }
+    do { try write(questions) } catch { return TerminalReplies() }
+    var received: [UInt8] = []
+    let deadline = Date().addingTimeInterval(timeout)
+    var buffer = [UInt8](repeating: 0, count: 1024)
+    while true {
+      let left = deadline.timeIntervalSinceNow
+      guard left > 0 else { break }
+      var waiting = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+      let ready = poll(&waiting, 1, Int32(left * 1000) + 1)
+      if ready < 0 && errno == EINTR { continue }
+      guard ready > 0 else { break }
+      let count = read(input, &buffer, buffer.count)
+      guard count > 0 else { break }
+      received += buffer[0..<count]
+      // The device attributes end the replies: ESC [ ? … c.
+      if TerminalReplies.parse(received).answered { break }
+    }
+    return TerminalReplies.parse(received)
+  }
+
+  /// Waits up to `seconds` for a key; true when one is waiting (it is not read: the shell
+  /// gets it).
+  func keyWaiting(within seconds: Double) -> Bool {
+    guard let input else {
+      if seconds > 0 { usleep(useconds_t(seconds * 1_000_000)) }
+      return false
+    }
+    var waiting = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+    let ready = poll(&waiting, 1, Int32(max(0, seconds) * 1000))
+    return ready > 0 && waiting.revents & Int16(POLLIN | POLLHUP) != 0
+  }
+
+  /// Writes `bytes` whole, in pieces, unless `shouldStop` says to stop between two (the rest
+  /// is dropped, and ``leaving`` ends what was cut). Throws when the terminal is gone.
+  func write(_ bytes: [UInt8], shouldStop: () -> Bool = { false }) throws {
+    var offset = 0
+    let piece = 16_384
+    while offset < bytes.count {
+      if shouldStop() { return }
+      let count = bytes.withUnsafeBytes { all in
+        Glibc.write(output, all.baseAddress! + offset, min(piece, bytes.count - offset))
+      }
+      if count < 0 {
+        if errno == EINTR || errno == EAGAIN { continue }
+        throw Refusal(description: "the terminal is gone (\(String(cString: strerror(errno))))")
+      }
+      offset += count
+    }
+  }
+}

@@ -1,0 +1,335 @@
+import ConfettiImage
+import ConfettiTestSupport
+import Foundation
+import XCTest
+
+/// The celebration in a terminal (`confetti overlay --terminal`, and `run` where no desktop
+/// is): what tmux's cells, xterm's sixels and kitty's pictures show, compared with `confetti
+/// render` of the same moment; the terminal given back as it was, after a key or a signal at
+/// any moment; nothing written where output is no terminal.
+final class TerminalCelebrationTests: XCTestCase {
+  /// The moment drawn still, in seconds, and the seed: the same in the terminal and in render.
+  let moment = "1.2"
+  let seed = "7"
+
+  /// The overlay's arguments for the still moment, its first frame written to `snapshot`.
+  func overlay(_ extra: [String], snapshot: String) -> String {
+    ([
+      confettiBinary.path, "overlay", "--terminal", "--terminal-still", moment, "--duration", "300",
+      "--seed", seed, "--snapshot", snapshot,
+    ] + extra).joined(separator: " ")
+  }
+
+  /// `confetti render` of the still moment at `size` and `scale`, over `background`.
+  func reference(size: String, scale: Int, background: String, in folder: URL) throws -> RGBAImage {
+    let out = folder.appendingPathComponent("reference.png").path
+    let rendered = try confetti([
+      "render", "--preset", "celebrate", "--time", moment, "--seed", seed, "--size", size,
+      "--scale", "\(scale)", "--background", background, "--out", out,
+    ])
+    XCTAssertEqual(rendered.status, 0, rendered.stderr)
+    return try PNG.read(URL(fileURLWithPath: out))
+  }
+
+  // MARK: Cells, in tmux
+
+  func testTmuxShowsTheMomentInCellsAndIsGivenBackAtAKeyItLeavesForTheShell() throws {
+    let (columns, rows) = (80, 24)
+    let tmux = try Tmux(columns: columns, rows: rows)
+    let folder = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let snapshot = folder.appendingPathComponent("first.png").path
+    try tmux.type("clear; echo before; stty -a > \(folder.path)/before.txt")
+    try waitUntil("the shell", timeout: 30) { try tmux.screen().contains("before") }
+    try tmux.type(
+      "COLORTERM=truecolor \(overlay([], snapshot: snapshot)); echo status=$?; "
+        + "stty -a > \(folder.path)/after.txt")
+
+    // Drawn: on the alternate screen, the cursor hidden, the picture in coloured cells.
+    var cells = ScreenCells(capture: "")
+    try waitUntil("the celebration in tmux's cells") {
+      guard try tmux.borrowed, FileManager.default.fileExists(atPath: snapshot + ".choice") else {
+        return false
+      }
+      cells = ScreenCells(capture: try tmux.screen(escapes: true))
+      return cells.rows.joined().filter(\.isDrawn).count > 40
+    }
+    XCTAssertFalse(try tmux.cursorShown, "the cursor is hidden while it draws")
+    XCTAssertEqual(
+      try String(contentsOfFile: snapshot + ".choice", encoding: .utf8), "cells direct\n",
+      "inside tmux: cells, in 24-bit colour as COLORTERM says")
+
+    // The picture is the moment render makes: 8×16 pixels a cell, two pixels a point.
+    let first = try PNG.read(URL(fileURLWithPath: snapshot))
+    XCTAssertEqual(first.width, columns * 8)
+    XCTAssertEqual(first.height, rows * 16)
+    let reference = try reference(
+      size: "\(first.width)x\(first.height)", scale: 2, background: "transparent", in: folder)
+    let block = (width: 8, height: 16)
+    let expected = coverage(of: reference, block: block, background: nil)
+    XCTAssertGreaterThan(
+      correlation(coverage(of: first, block: block, background: nil), expected), 0.97,
+      "the terminal's picture is render's")
+
+    // Each cell shows what its part of the picture holds: pieces where they are, in their
+    // colours, and nothing where there are none.
+    var (full, fullDrawn, empty, emptyBlank, coloured, colouredRight) = (0, 0, 0, 0, 0, 0)
+    for row in 0..<rows {
+      for column in 0..<columns {
+        let share = expected[row][column]
+        let cell = cells[row, column]
+        if share >= 0.4 {
+          full += 1
+          if cell.isDrawn { fullDrawn += 1 }
+        } else if share == 0 {
+          empty += 1
+          if !cell.isDrawn { emptyBlank += 1 }
+        }
+        // A cell the picture fills shows the mean of its pixels in one of its two colours.
+        if share >= 0.9, !cell.colours.isEmpty {
+          coloured += 1
+          var mean = [0, 0, 0]
+          for y in 0..<16 {
+            for x in 0..<8 {
+              let at = ((row * 16 + y) * reference.width + column * 8 + x) * 4
+              for channel in 0..<3 { mean[channel] += Int(reference.bytes[at + channel]) }
+            }
+          }
+          let close = cell.colours.contains { shown in
+            (0..<3).allSatisfy { abs(mean[$0] / 128 - shown[$0]) <= 80 }
+          }
+          if close { colouredRight += 1 }
+        }
+      }
+    }
+    XCTAssertGreaterThan(full, 20, "the moment has pieces to show")
+    XCTAssertGreaterThanOrEqual(Double(fullDrawn), 0.9 * Double(full), "cells under pieces")
+    XCTAssertGreaterThanOrEqual(Double(emptyBlank), 0.98 * Double(empty), "cells with none")
+    XCTAssertGreaterThan(coloured, 5)
+    XCTAssertGreaterThanOrEqual(
+      Double(colouredRight), 0.75 * Double(coloured), "the pieces' colours")
+
+    // A key ends it at once; the screen, the cursor and the terminal's modes are as they were,
+    // and the key is the shell's.
+    try tmux.press("x")
+    try waitUntil("the celebration to end at a key", timeout: 10) {
+      try tmux.screen().contains("status=0")
+    }
+    XCTAssertFalse(try tmux.borrowed)
+    XCTAssertTrue(try tmux.cursorShown)
+    let screen = try tmux.screen()
+    XCTAssert(screen.contains("before"), screen)
+    try waitUntil("stty's report", timeout: 10) {
+      FileManager.default.fileExists(atPath: folder.path + "/after.txt")
+    }
+    XCTAssertEqual(
+      try String(contentsOfFile: folder.path + "/after.txt", encoding: .utf8),
+      try String(contentsOfFile: folder.path + "/before.txt", encoding: .utf8),
+      "the terminal's modes (echo, canonical input) as they were")
+    let lines = screen.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+    XCTAssertEqual(lines.last, "$ x", "the key is left for the shell: \(screen)")
+  }
+
+  func testNoColorDrawsInTheTerminalsOwnColours() throws {
+    let tmux = try Tmux(columns: 60, rows: 20)
+    let folder = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let snapshot = folder.appendingPathComponent("first.png").path
+    try tmux.type("NO_COLOR=1 COLORTERM=truecolor \(overlay([], snapshot: snapshot))")
+    var cells = ScreenCells(capture: "")
+    try waitUntil("the celebration in tmux's cells") {
+      guard FileManager.default.fileExists(atPath: snapshot + ".choice") else { return false }
+      cells = ScreenCells(capture: try tmux.screen(escapes: true))
+      return cells.rows.joined().filter { $0.character != " " }.count > 20
+    }
+    XCTAssertEqual(
+      try String(contentsOfFile: snapshot + ".choice", encoding: .utf8), "cells none\n")
+    let drawn = cells.rows.joined().filter(\.isDrawn)
+    XCTAssert(
+      drawn.allSatisfy { $0.foreground == nil && $0.background == nil },
+      "no colour at all under NO_COLOR")
+    try tmux.press("q")
+    try waitUntil("the end at a key", timeout: 10) { try !tmux.borrowed }
+  }
+
+  func testRunCelebratesInTheTerminalWhereThereIsNoDesktop() throws {
+    let tmux = try Tmux(columns: 60, rows: 20)
+    // A remote shell: no display. The command's output stays; the status is its own.
+    try tmux.type("clear; \(confettiBinary.path) run -- echo built; echo status=$?")
+    try waitUntil("the celebration after the command") { try tmux.borrowed }
+    try waitUntil("its frames") {
+      ScreenCells(capture: try tmux.screen(escapes: true)).rows.joined().filter(\.isDrawn).count
+        > 10
+    }
+    // It ends by itself (about 4 s); the screen is given back with the command's output.
+    try waitUntil("the end", timeout: 60) { try tmux.screen().contains("status=0") }
+    XCTAssertFalse(try tmux.borrowed)
+    XCTAssert(try tmux.screen().contains("built"))
+    // A failure is not celebrated, and its status kept.
+    try tmux.type("clear; \(confettiBinary.path) run -- false; echo status=$?")
+    try waitUntil("the failure's status", timeout: 30) {
+      try tmux.screen().contains("status=1")
+    }
+  }
+
+  // MARK: Signals and keys at every moment
+
+  func testTheTerminalIsGivenBackAfterASignalAtAnyMoment() throws {
+    let tmux = try Tmux(columns: 70, rows: 20)
+    let folder = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try tmux.type("clear; echo before; stty -a > \(folder.path)/before.txt")
+    try waitUntil("the shell", timeout: 30) { try tmux.screen().contains("before") }
+    let before = try String(contentsOfFile: folder.path + "/before.txt", encoding: .utf8)
+    let pkill = try requiredProgram("pkill", for: "signals")
+    // (how it is stopped, seconds after the start; nil: once its first frame is out)
+    let cases: [(String, Double?)] = [
+      ("TERM", 0), ("TERM", 0.15), ("INT", 0.3), ("HUP", 0.6), ("TERM", nil), ("HUP", nil),
+      ("C-c", nil), ("C-z", nil), ("C-c", 0.4),
+    ]
+    for (index, (stop, delay)) in cases.enumerated() {
+      let context = "\(stop) at \(delay.map { "\($0) s" } ?? "the first frame")"
+      let snapshot = folder.appendingPathComponent("first-\(index).png").path
+      let marker = "\(folder.path)/done-\(index).txt"
+      try tmux.type("clear; echo before-\(index)")
+      try waitUntil("the shell", timeout: 30) { try tmux.screen().contains("before-\(index)") }
+      try tmux.type(
+        "\(overlay(["--capacity", "\(1000 + index)"], snapshot: snapshot)); "
+          + "echo $? > \(marker); stty -a > \(folder.path)/after-\(index).txt")
+      if let delay {
+        usleep(useconds_t(delay * 1_000_000))
+      } else {
+        try waitUntil("the first frame (\(context))") {
+          FileManager.default.fileExists(atPath: snapshot + ".choice")
+        }
+      }
+      if stop.hasPrefix("C-") {
+        try tmux.press(stop)
+      } else {
+        // Until it is gone: a signal before it has started (a shell still starting it) finds
+        // no process.
+        try waitUntil("the signal to reach it (\(context))", timeout: 30) {
+          let sent = try runProgram(
+            pkill, ["-\(stop)", "-f", "capacity \(1000 + index)$"], timeout: 10)
+          return sent.status == 0 || FileManager.default.fileExists(atPath: marker)
+        }
+      }
+      try waitUntil("the end (\(context))", timeout: 30) {
+        FileManager.default.fileExists(atPath: folder.path + "/after-\(index).txt")
+          && (try? String(contentsOfFile: folder.path + "/after-\(index).txt", encoding: .utf8))?
+            .isEmpty == false
+      }
+      XCTAssertFalse(try tmux.borrowed, "the main screen back after \(context)")
+      XCTAssertTrue(try tmux.cursorShown, "the cursor back after \(context)")
+      XCTAssertEqual(
+        try String(contentsOfFile: folder.path + "/after-\(index).txt", encoding: .utf8), before,
+        "the terminal's modes as they were after \(context)")
+      XCTAssert(
+        try tmux.screen().contains("before-\(index)"), "the screen as it was after \(context)")
+    }
+  }
+
+  // MARK: Not a terminal
+
+  func testOutputThatIsNoTerminalGetsNoEscapes() throws {
+    let headless: [String: String?] = ["DISPLAY": nil, "WAYLAND_DISPLAY": nil, "TERM": "xterm"]
+    let overlay = try confetti(["overlay", "--terminal"], environment: headless)
+    XCTAssertEqual(overlay.status, 1)
+    XCTAssertEqual(overlay.stdout, "")
+    XCTAssertEqual(
+      overlay.stderr, "confetti: standard output is not a terminal, so nothing is drawn in it\n")
+    let run = try confetti(["run", "--terminal", "--", "echo", "built"], environment: headless)
+    XCTAssertEqual(run.status, 0)
+    XCTAssertEqual(run.stdout, "built\n", "the command's output, and nothing else")
+    XCTAssertEqual(
+      run.stderr,
+      "confetti: standard output is not a terminal, so nothing is drawn in it; the command "
+        + "succeeded\n")
+    let graphics = try confetti(["overlay", "--terminal-graphics", "ascii"], environment: headless)
+    XCTAssertEqual(graphics.status, 64)
+    XCTAssert(graphics.stderr.contains("'kitty', 'sixel' or 'cells'"), graphics.stderr)
+  }
+
+  // MARK: Pictures: sixels in xterm, kitty's graphics in kitty
+
+  /// Starts `terminal` (a command line) on an X display of its own, running the overlay
+  /// still in it; waits until its screenshot shows the first frame's picture, and returns the
+  /// choice the overlay made.
+  func showPicture(in terminal: (String) -> [String], name: String) throws -> String {
+    let ffmpeg = try requiredProgram("ffmpeg", for: "screenshots of the terminal")
+    let (display, server) = try startXvfb(size: "800x600x24")
+    defer { stopXvfb(server) }
+    let folder = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let snapshot = folder.appendingPathComponent("first.png").path
+    let command = overlay([], snapshot: snapshot) + "; sleep 600"
+    let arguments = terminal(command)
+    let program = try requiredProgram(arguments[0], for: "\(name)'s graphics")
+    let process = try launch(program.path, Array(arguments.dropFirst()), display: display)
+    defer {
+      process.terminate()
+      process.waitUntilExit()
+    }
+    try waitUntil("the first frame in \(name)") {
+      FileManager.default.fileExists(atPath: snapshot + ".choice")
+    }
+    let first = try PNG.read(URL(fileURLWithPath: snapshot))
+    // The picture is render's moment, over the terminal's background, which it asked for.
+    let background = "#101418"
+    let reference = try reference(
+      size: "\(first.width)x\(first.height)", scale: 1, background: background, in: folder)
+    let block = (width: 8, height: 8)
+    let colour = [16, 20, 24]
+    let expected = coverage(of: reference, block: block, background: colour)
+    XCTAssertGreaterThan(
+      correlation(coverage(of: first, block: block, background: colour), expected), 0.97,
+      "the picture is render's, over the terminal's own background")
+    // And the terminal shows it, at its top left.
+    let shot = folder.appendingPathComponent("shot.png").path
+    var best = 0.0
+    try waitUntil("\(name) to show the picture (best correlation so far \(best))") {
+      let grabbed = try runProgram(
+        ffmpeg,
+        [
+          "-loglevel", "error", "-y", "-f", "x11grab", "-video_size", "800x600", "-i", display,
+          "-frames:v", "1", shot,
+        ], timeout: 30)
+      guard grabbed.status == 0 else { return false }
+      let screen = try PNG.read(URL(fileURLWithPath: shot))
+      for dx in 0...3 {
+        for dy in 0...3 {
+          let shown = coverage(
+            of: screen, block: block, origin: (dx, dy), size: (first.width, first.height),
+            background: colour)
+          best = max(best, correlation(shown, expected))
+        }
+      }
+      return best > 0.9
+    }
+    return try String(contentsOfFile: snapshot + ".choice", encoding: .utf8)
+  }
+
+  func testXtermAsAVT340ShowsTheMomentInSixels() throws {
+    let choice = try showPicture(
+      in: { command in
+        [
+          "xterm", "-ti", "vt340", "-xrm", "XTerm*numColorRegisters: 256", "-geometry",
+          "80x24+0+0", "-b", "0", "-fa", "DejaVu Sans Mono", "-fs", "10", "-bg", "#101418",
+          "-fg", "white", "-e", "sh", "-c", command,
+        ]
+      }, name: "xterm")
+    XCTAssert(choice.hasPrefix("sixel "), "xterm as a VT340 says it has sixels: \(choice)")
+  }
+
+  func testKittyShowsTheMomentInItsGraphics() throws {
+    let choice = try showPicture(
+      in: { command in
+        [
+          "kitty", "-o", "background=#101418", "-o", "window_padding_width=0", "-o",
+          "initial_window_width=640", "-o", "initial_window_height=400", "-o",
+          "remember_window_size=no", "-o", "font_size=10", "sh", "-c", command,
+        ]
+      }, name: "kitty")
+    XCTAssert(choice.hasPrefix("kitty "), "kitty answers its graphics query: \(choice)")
+  }
+}
