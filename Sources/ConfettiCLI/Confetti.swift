@@ -260,7 +260,8 @@ struct ConfettiCommand: ParsableCommand {
     version: ConfettiVersion.current,
     subcommands: [
       Window.self, OverlayCommand.self, RunCommand.self, Render.self, BenchCommand.self,
-      PresetsCommand.self, SchemaCommand.self, ShadersCommand.self, VersionCommand.self,
+      PresetsCommand.self, SchemaCommand.self, ShadersCommand.self, ShellHookCommand.self,
+      VersionCommand.self,
     ],
     defaultSubcommand: Window.self
   )

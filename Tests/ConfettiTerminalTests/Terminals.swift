@@ -10,9 +10,13 @@ final class Tmux {
   private let tmux: URL
   private let socket = "confetti-test-\(UUID().uuidString.prefix(8))"
 
-  init(columns: Int, rows: Int) throws {
+  /// bash, with the prompt "$ ".
+  static let bash = ["env", "PS1=$ ", "bash", "--norc", "--noprofile"]
+
+  /// A pane running `shell` (a command line), with no display unless `display` names one.
+  init(columns: Int, rows: Int, shell: [String] = Tmux.bash, display: String? = nil) throws {
     tmux = try requiredProgram("tmux", for: "a terminal to draw in")
-    // No display: what a remote shell has. The prompt is "$ ". The server keeps every
+    // No display unless asked: what a remote shell has. The server keeps every
     // descriptor it is started with, and Foundation waits for the last holder of one of its own
     // to end: the server starts with /dev/null and nothing else.
     let bash = try requiredProgram("bash", for: "starting tmux")
@@ -23,9 +27,8 @@ final class Tmux {
         "for fd in $(ls /proc/$$/fd); do [ \"$fd\" -gt 2 ] && eval \"exec $fd>&-\"; done; "
           + "exec \"$0\" \"$@\" </dev/null >/dev/null 2>&1",
         tmux.path, "-L", socket, "-f", "/dev/null", "new-session", "-d", "-x", "\(columns)", "-y",
-        "\(rows)", "env", "-u", "DISPLAY", "-u", "WAYLAND_DISPLAY", "PS1=$ ", "bash", "--norc",
-        "--noprofile",
-      ],
+        "\(rows)", "env", "-u", "DISPLAY", "-u", "WAYLAND_DISPLAY",
+      ] + (display.map { ["DISPLAY=\($0)"] } ?? []) + shell,
       timeout: 30)
     guard started.status == 0 else { throw TestFailure("tmux did not start: \(started.stderr)") }
   }

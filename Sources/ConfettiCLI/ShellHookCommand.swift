@@ -1,0 +1,155 @@
+import ArgumentParser
+import ConfettiCore
+import ConfettiPresets
+import Foundation
+
+/// `confetti shell-hook bash|zsh|fish`: a snippet for the shell to `eval` that celebrates after
+/// any command that took long and succeeded.
+struct ShellHookCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "shell-hook",
+    abstract: "Print a snippet that makes your shell celebrate every long command that succeeds.",
+    discussion: """
+        eval "$(confetti shell-hook bash)"             # in ~/.bashrc
+        eval "$(confetti shell-hook zsh)"              # in ~/.zshrc
+        confetti shell-hook fish | source              # in ~/.config/fish/config.fish
+
+      After any command that took --after seconds or more (10 by default) and exited 0, the \
+      shell throws confetti: over the desktop where there is one, started in the background so \
+      that the prompt comes back at once; else (over SSH, in a console) in the terminal, before \
+      the prompt, where the first key you type ends it and goes to the prompt. Failed, \
+      interrupted and short commands are not celebrated. bash's hook uses the DEBUG trap and \
+      PROMPT_COMMAND (it replaces a DEBUG trap of your own); zsh's, its preexec and precmd \
+      hooks; fish's, the fish_postexec event.
+      """)
+
+  enum Shell: String, ExpressibleByArgument, CaseIterable {
+    case bash, zsh, fish
+  }
+
+  @Argument(help: ArgumentHelp("The shell: bash, zsh or fish.", valueName: "shell"))
+  var shell: Shell
+
+  @Option(
+    help: ArgumentHelp(
+      "How long a command must take to be celebrated, in whole seconds.", valueName: "seconds"))
+  var after = 10
+
+  @Option(
+    help: ArgumentHelp("A named effect (see confetti presets list).", valueName: "name"),
+    completion: .list(Presets.names))
+  var preset: String?
+
+  /// The program the snippet runs: by default this one, by its full path.
+  @Option(help: .hidden)
+  var program: String?
+
+  /// The longest wait that can be asked for: a week.
+  static let longest = 7 * 24 * 3600
+
+  func validate() throws {
+    guard (1...Self.longest).contains(after) else {
+      throw ValidationError("--after must be 1 to \(Self.longest) seconds, not \(after)")
+    }
+    if let preset, !Presets.names.contains(preset) {
+      throw ValidationError(
+        "no preset named \"\(oneLine(preset))\"; the presets are "
+          + Presets.names.joined(separator: ", "))
+    }
+  }
+
+  func run() throws {
+    let me =
+      program ?? (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+      ?? "confetti"
+    let arguments = (preset.map { ["--preset", $0] } ?? []).map(Self.quoted)
+    let overlay = ([Self.quoted(me), "overlay"] + arguments).joined(separator: " ")
+    print(Self.snippet(for: shell, after: after, overlay: overlay), terminator: "")
+  }
+
+  /// `word` in single quotes, as every one of the three shells reads it.
+  static func quoted(_ word: String) -> String {
+    "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+  }
+
+  /// The snippet for `shell` that runs `overlay` (a command line) after a command of `after`
+  /// seconds or more that exited 0: in the background where there is a desktop, else with
+  /// `--terminal` in the foreground.
+  static func snippet(for shell: Shell, after: Int, overlay: String) -> String {
+    let header = """
+      # confetti: a celebration after any command that took \(after) s or more and succeeded
+      # (confetti shell-hook \(shell.rawValue)).
+
+      """
+    switch shell {
+    case .bash:
+      return header + """
+        # Microseconds (bash 5's EPOCHREALTIME; whole seconds before it).
+        __confetti_hook_now() {
+          __confetti_hook_time=${EPOCHREALTIME:-$SECONDS.000000}
+          __confetti_hook_time=${__confetti_hook_time/[.,]/}
+        }
+        __confetti_hook_armed=1
+        __confetti_hook_preexec() {
+          [ -n "$__confetti_hook_armed" ] || return 0
+          __confetti_hook_armed=
+          __confetti_hook_now
+          __confetti_hook_started=$__confetti_hook_time
+        }
+        __confetti_hook_precmd() {
+          __confetti_hook_now
+          if [ -n "$__confetti_hook_started" ] && [ "$__confetti_hook_status" = 0 ] &&
+            [ $((__confetti_hook_time - __confetti_hook_started)) -ge \(after)000000 ]; then
+            if [ -n "$DISPLAY$WAYLAND_DISPLAY" ]; then
+              (\(overlay) </dev/null >/dev/null 2>&1 &)
+            else
+              \(overlay) --terminal 2>/dev/null
+            fi
+          fi
+          __confetti_hook_started=
+          __confetti_hook_armed=1
+        }
+        trap '__confetti_hook_preexec' DEBUG
+        PROMPT_COMMAND="__confetti_hook_status=\\$?;${PROMPT_COMMAND:+$PROMPT_COMMAND;}__confetti_hook_precmd"
+
+        """
+    case .zsh:
+      return header + """
+        autoload -Uz add-zsh-hook
+        zmodload -F zsh/datetime p:EPOCHREALTIME
+        __confetti_hook_preexec() { __confetti_hook_started=$EPOCHREALTIME }
+        __confetti_hook_precmd() {
+          local hook_status=$?
+          if [[ -n $__confetti_hook_started ]] &&
+            (( hook_status == 0 && EPOCHREALTIME - __confetti_hook_started >= \(after) )); then
+            if [[ -n $DISPLAY$WAYLAND_DISPLAY ]]; then
+              (\(overlay) </dev/null >/dev/null 2>&1 &)
+            else
+              \(overlay) --terminal 2>/dev/null
+            fi
+          fi
+          __confetti_hook_started=
+        }
+        add-zsh-hook preexec __confetti_hook_preexec
+        # First, to read the command's status before another hook changes it.
+        precmd_functions=(__confetti_hook_precmd ${precmd_functions:#__confetti_hook_precmd})
+
+        """
+    case .fish:
+      return header + """
+        function __confetti_hook_postexec --on-event fish_postexec
+            set -l hook_status $status
+            if test $hook_status -eq 0; and test $CMD_DURATION -ge \(after * 1000)
+                if test -n "$DISPLAY$WAYLAND_DISPLAY"
+                    \(overlay) </dev/null >/dev/null 2>&1 &
+                    disown 2>/dev/null
+                else
+                    \(overlay) --terminal 2>/dev/null
+                end
+            end
+        end
+
+        """
+    }
+  }
+}

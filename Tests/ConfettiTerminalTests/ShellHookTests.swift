@@ -1,0 +1,113 @@
+import ConfettiTestSupport
+import Foundation
+import XCTest
+
+/// `confetti shell-hook bash|zsh|fish`: in each shell, under tmux, a long command that succeeds
+/// is celebrated and a short or failed one is not; over a desktop the prompt comes back at
+/// once, and without one the terminal celebrates and a key ends it.
+final class ShellHookTests: XCTestCase {
+  /// Each shell as a user starts it, without their own configuration, and how it takes the
+  /// hook's snippet.
+  let shells: [(name: String, command: [String], load: (String) -> String)] = [
+    ("bash", Tmux.bash, { "eval \"$(\($0))\"" }),
+    ("zsh", ["env", "PS1=$ ", "zsh", "-f"], { "eval \"$(\($0))\"" }),
+    (
+      "fish", ["fish", "--no-config", "-C", "function fish_prompt; echo -n '$ '; end"],
+      { "\($0) | source" }
+    ),
+  ]
+
+  /// A stand-in for confetti that notes each start and, much later, its end.
+  func standIn(in folder: URL) throws -> (program: String, log: String) {
+    let program = folder.appendingPathComponent("stand-in").path
+    let log = folder.appendingPathComponent("log.txt").path
+    try """
+    #!/bin/sh
+    echo "started $*" >> \(log)
+    sleep 30
+    echo "finished" >> \(log)
+    """.write(toFile: program, atomically: true, encoding: .utf8)
+    chmod(program, 0o755)
+    return (program, log)
+  }
+
+  func lines(of log: String) -> [String] {
+    ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n")
+      .map(String.init)
+  }
+
+  func testALongSuccessIsCelebratedAndThePromptComesBackAtOnce() throws {
+    for shell in shells {
+      _ = try requiredProgram(shell.name, for: "its shell hook")
+      let folder = try temporaryDirectory()
+      defer {
+        _ = try? runProgram(URL(fileURLWithPath: "/usr/bin/pkill"), ["-f", folder.path])
+        try? FileManager.default.removeItem(at: folder)
+      }
+      let (program, log) = try standIn(in: folder)
+      // A desktop: the celebration goes to the background.
+      let tmux = try Tmux(columns: 100, rows: 30, shell: shell.command, display: ":0")
+      var mark = 0
+      /// Types `command`, then a mark, and waits for the mark's output: the prompt is back.
+      func run(_ command: String) throws {
+        mark += 1
+        try tmux.type("\(command); echo mark-\(mark)")
+        try waitUntil("\(shell.name): the prompt after \(command)", timeout: 60) {
+          try tmux.screen().contains("mark-\(mark)\n")
+        }
+      }
+      try tmux.type(
+        shell.load(
+          "\(confettiBinary.path) shell-hook \(shell.name) --after 1 --preset snow "
+            + "--program \(program)"))
+      try run("true")
+      try run("sh -c 'sleep 1.4; exit 3'")
+      try run("sleep 1.4")
+      try waitUntil("\(shell.name): the celebration", timeout: 30) { !lines(of: log).isEmpty }
+      XCTAssertFalse(
+        lines(of: log).contains("finished"), "\(shell.name): the prompt came back at once")
+      try run("sleep 0.2")
+      try run("sleep 1.4")
+      try waitUntil("\(shell.name): the second celebration", timeout: 30) {
+        lines(of: log).filter { $0.hasPrefix("started") }.count == 2
+      }
+      XCTAssertEqual(
+        lines(of: log), ["started overlay --preset snow", "started overlay --preset snow"],
+        "\(shell.name): the long successes alone, over the desktop")
+      // Nothing the hook did is seen at the prompt (no job messages).
+      XCTAssertFalse(try tmux.screen().contains("Done"), "\(shell.name)")
+    }
+  }
+
+  func testWithoutADesktopTheTerminalCelebratesUntilAKey() throws {
+    for shell in shells {
+      _ = try requiredProgram(shell.name, for: "its shell hook")
+      let tmux = try Tmux(columns: 80, rows: 24, shell: shell.command)
+      try tmux.type(shell.load("\(confettiBinary.path) shell-hook \(shell.name) --after 1"))
+      try tmux.type("sleep 1.4; echo slept")
+      try waitUntil("\(shell.name): the celebration in the terminal", timeout: 60) {
+        try tmux.borrowed
+      }
+      try tmux.press("x")
+      try waitUntil("\(shell.name): the end at a key", timeout: 30) { try !tmux.borrowed }
+      XCTAssert(try tmux.screen().contains("slept"), "\(shell.name): the screen given back")
+      try waitUntil("\(shell.name): the key at the prompt", timeout: 30) {
+        // (fish may suggest how the line goes on, after the key.)
+        try tmux.screen().split(separator: "\n").last?.hasPrefix("$ x") == true
+      }
+    }
+  }
+
+  func testTheHookRefusesWhatItCannotDo() throws {
+    let shell = try confetti(["shell-hook", "tcsh"])
+    XCTAssertEqual(shell.status, 64)
+    XCTAssert(shell.stderr.contains("'bash', 'zsh' or 'fish'"), shell.stderr)
+    let after = try confetti(["shell-hook", "bash", "--after", "0"])
+    XCTAssertEqual(after.status, 64)
+    XCTAssert(after.stderr.contains("--after must be 1 to 604800 seconds, not 0"), after.stderr)
+    // A quote in the program's path is the shell's to read, not to run.
+    let quoted = try confetti(["shell-hook", "bash", "--program", "/tmp/it's"])
+    XCTAssertEqual(quoted.status, 0)
+    XCTAssert(quoted.stdout.contains("'/tmp/it'\\''s' overlay"), quoted.stdout)
+  }
+}
