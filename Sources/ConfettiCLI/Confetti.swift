@@ -29,6 +29,13 @@ enum Main {
       Foundation.exit(64)
     }
     let arguments = Shorthands.expand(Array(CommandLine.arguments.dropFirst()))
+    if arguments.count == 2, arguments[0] == "--generate-completion-script",
+      let script = completionScript(for: arguments[1])
+    {
+      print(script, terminator: "")
+      finishWritingStandardOutput()
+      Foundation.exit(0)
+    }
     if let (unknown, known) = unknownHelpTopic(arguments) {
       say("no command named \(unknown) (see '\(helpCommand(for: known))')")
       Foundation.exit(64)
@@ -99,6 +106,26 @@ func notUTF8Argument() -> String? {
       + "UTF-8 (rename the file if need be)"
   }
   return nil
+}
+
+/// The parser's completion script for `shell`, where confetti adds to it; nil for the parser's
+/// own. bash's offers the window's options at the top level too, where they are taken (`confetti
+/// --preset <Tab>` offers the presets, as the README writes it), not the subcommands alone.
+func completionScript(for shell: String) -> String? {
+  guard shell == "bash" else { return nil }
+  let script = ConfettiCommand.completionScript(for: .bash)
+  let rootOptions = "    __confetti_offer_flags_options 0\n\n    # Offer subcommand / subcommand"
+  guard script.contains(rootOptions) else { return script }
+  return script.replacingOccurrences(
+    of: rootOptions,
+    with: """
+          # The window's options, which the top level takes: confetti --preset <Tab>
+          if [[ "${unparsed_words[0]}" == -* ]]; then
+              _confetti_window
+              return
+          fi
+
+      """ + rootOptions)
 }
 
 /// The word after `confetti help` (and its subcommands) that names no command, if one does

@@ -175,6 +175,11 @@ final class CommandLineTests: XCTestCase {
       try offered("confetti run -- confetti-test-program notes-"), ["notes-for-the-command.txt"])
     XCTAssertEqual(
       try offered("confetti render --background "), ["transparent", "#000000", "#ffffff"])
+    // The window's options at the top level, as the README writes them; subcommands before
+    // any.
+    XCTAssertEqual(try offered("confetti --preset sn"), ["snow"])
+    XCTAssertEqual(try offered("confetti --seed 3 --pre"), ["--preset"])
+    XCTAssert(try offered("confetti ").contains("shell-hook"))
   }
 
   func testWithoutADisplayTheWindowSaysSoInOneLineAndExits1() throws {
