@@ -234,7 +234,7 @@ let package = Package(
       dependencies: [
         "ConfettiCLI", "ConfettiTestSupport", "embed-glfw", "headless", "Confetti",
         "ConfettiImage", "ConfettiCore", "ConfettiPresets", "ConfettiGL", "ConfettiExport",
-        "ConfettiCelebration",
+        "ConfettiCelebration", "ConfettiDesktop",
       ],
       // A Wayland client the tests compile to click through the overlay.
       exclude: ["Hosts"]),

@@ -85,6 +85,8 @@ package final class WindowApp {
   /// keeps it.
   private var drawnSize: (width: Int32, height: Int32)?
   private var frameCounter = FrameCounter()
+  /// One frame a refresh at most, with vsync asked for: nil without (`--no-vsync`).
+  private var pacer: FramePacer?
   /// The title last set: setting a title sends the window an event, which would wake an idle
   /// loop again and again, so an unchanged title is not set.
   private var title = ""
@@ -183,6 +185,9 @@ package final class WindowApp {
       }
       glfwMakeContextCurrent(window)
       glfwSwapInterval(settings.vsync ? 1 : 0)
+      if settings.vsync {
+        pacer = FramePacer(refreshRate: Self.refreshRate(of: settings.overlay?.monitor))
+      }
       system = try makeSystem(effect, seed: settings.seed)
     } catch {
       glfwDestroyWindow(window)
@@ -297,8 +302,25 @@ package final class WindowApp {
         glfwSwapBuffers(window)
         overlay?.frameShown()
         glfwPollEvents()
+        waitForTheNextRefresh()
       }
     }
+  }
+
+  /// Waits, handling events meanwhile, until the pacer lets the next frame be drawn.
+  private func waitForTheNextRefresh() {
+    guard var pacer else { return }
+    let until = wall + pacer.wait(shownAt: wall)
+    self.pacer = pacer
+    while wall < until, !settings.shouldStop() { glfwWaitEventsTimeout(until - wall) }
+  }
+
+  /// The refresh rate of monitor `number` (from 1; nil: the primary), 0 where it says none.
+  private static func refreshRate(of number: Int?) -> Int {
+    var count: Int32 = 0
+    guard let monitors = glfwGetMonitors(&count), count > 0 else { return 0 }
+    let index = min(max(0, (number ?? 1) - 1), Int(count) - 1)
+    return Int(glfwGetVideoMode(monitors[index])?.pointee.refreshRate ?? 0)
   }
 
   private func drawFrame(at time: Seconds, width: Int32, height: Int32) {

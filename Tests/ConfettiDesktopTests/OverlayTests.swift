@@ -10,6 +10,46 @@ import XCTest
 /// piece is gone, when the library predicts. Without a compositor, or on a monitor that does
 /// not exist, it says so in one line.
 final class OverlayTests: XCTestCase {
+  /// Xvfb does not wait at a swap, whatever the swap interval: unpaced, the overlay drew as
+  /// fast as a core let it (about 60–70 % of one). It draws at most one frame a refresh, as its
+  /// title says (the frames counted over the last second).
+  func testTheOverlayDrawsAtMostOneFrameARefresh() throws {
+    let display = try compositedDisplay()
+    let overlay = try launch(confettiBinary.path, ["overlay", "--loop"], display: display.name)
+    defer { if overlay.isRunning { overlay.terminate() } }
+    // Xvfb's monitor reports no refresh rate (taken as 60) or its mode's.
+    let said = try xdotool(["search", "--sync", "--name", "fps"], display: display.name)
+    let window = String(said.split(separator: "\n").first ?? "")
+    var rates: [Double] = []
+    let deadline = Date().addingTimeInterval(60)
+    while rates.count < 3, Date() < deadline {
+      let title = try xdotool(["getwindowname", window], display: display.name)
+      if let range = title.range(of: #"\d+ fps"#, options: .regularExpression),
+        let rate = Double(title[range].dropLast(4))
+      {
+        if rates.last != rate { rates.append(rate) }
+      }
+      usleep(300_000)
+    }
+    XCTAssertFalse(rates.isEmpty, "the overlay's title says its frame rate")
+    let refresh = try xrandrRate(display: display.name) ?? 60
+    for rate in rates {
+      XCTAssertLessThanOrEqual(rate, refresh * 1.1, "frames a second, at most one a refresh")
+    }
+  }
+
+  /// The current mode's refresh rate, as xrandr says it (the mode marked *); nil where none.
+  func xrandrRate(display: String) throws -> Double? {
+    guard let xrandr = findProgram("xrandr") else { return nil }
+    let said = try runProgram(xrandr, ["--current"], environment: ["DISPLAY": display])
+    for line in said.stdout.split(separator: "\n") {
+      for word in line.split(separator: " ") where word.contains("*") {
+        if let rate = Double(word.filter { $0.isNumber || $0 == "." }), rate > 0 { return rate }
+      }
+    }
+    return nil
+  }
+
   func testTheOverlayLetsClicksThroughIsTransparentAndEndsWhenPredicted() throws {
     let display = try startXvfb(size: "800x600x24")
     defer { stopXvfb(display.server) }

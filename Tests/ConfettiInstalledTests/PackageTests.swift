@@ -191,7 +191,7 @@ final class PackageTests: XCTestCase {
     let runtime: Set = [
       "libc6", "libglfw3", "libepoxy0", "libpng16-16", "libfreetype6", "libfontconfig1",
       "libx11-6", "libxfixes3", "libgl1", "libegl1", "libstdc++6", "libgcc-s1",
-      "libwayland-client0", "libwayland-egl1",
+      "libwayland-client0", "libwayland-egl1", "libchafa0", "libglib2.0-0",
     ]
     XCTAssertEqual(depends, runtime, "Depends: Debian's runtime libraries, no more, no less")
     XCTAssertEqual(
