@@ -107,7 +107,7 @@ final class GnomeKDEOverlayTests: XCTestCase {
     // A window filling the monitor, focused, reporting its button presses.
     let events = runtime.appendingPathComponent("xev.txt")
     _ = FileManager.default.createFile(atPath: events.path, contents: nil)
-    let below = try Self.start(
+    let below = try launch(
       "/usr/bin/xev",
       [
         "-geometry", "\(Self.size.width)x\(Self.size.height)+0+0", "-event",
@@ -122,7 +122,7 @@ final class GnomeKDEOverlayTests: XCTestCase {
     let predicted = try predictedEnd()
     let snapshot = runtime.appendingPathComponent("first.png").path
     let launched = Date()
-    let overlay = try Self.start(
+    let overlay = try launch(
       confettiBinary.path, ["overlay", "--snapshot", snapshot], environment: desktop)
     defer { if overlay.isRunning { overlay.terminate() } }
     _ = try xdotool(["search", "--sync", "--name", "^Confetti"])
@@ -167,7 +167,7 @@ final class GnomeKDEOverlayTests: XCTestCase {
       "DISPLAY": nil, "WAYLAND_DISPLAY": nil, "XDG_RUNTIME_DIR": runtime.path,
       "HOME": runtime.path,
     ]
-    let compositor = try Self.start(
+    let compositor = try launch(
       kwin.path,
       [
         "--virtual", "--width", "\(Self.size.width)", "--height", "\(Self.size.height)",
@@ -190,7 +190,7 @@ final class GnomeKDEOverlayTests: XCTestCase {
     let predicted = try predictedEnd()
     let snapshot = runtime.appendingPathComponent("first.png").path
     let launched = Date()
-    let overlay = try Self.start(
+    let overlay = try launch(
       confettiBinary.path, ["overlay", "--snapshot", snapshot], environment: environment)
     defer { if overlay.isRunning { overlay.terminate() } }
     let ends = Date().addingTimeInterval(predicted + 30)
@@ -214,24 +214,5 @@ final class GnomeKDEOverlayTests: XCTestCase {
     for child in children { kill(child, SIGTERM) }
     let deadline = Date().addingTimeInterval(10)
     while Date() < deadline, children.contains(where: { kill($0, 0) == 0 }) { usleep(50_000) }
-  }
-
-  /// Starts `path` with `environment` over this process's (nil removes a variable).
-  static func start(
-    _ path: String, _ arguments: [String], environment: [String: String?],
-    output: FileHandle? = nil
-  ) throws -> Process {
-    _ = defaultSignals
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    var merged = ProcessInfo.processInfo.environment
-    for (key, value) in environment { merged[key] = value }
-    process.environment = merged
-    process.standardOutput = output ?? FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    return process
   }
 }

@@ -172,6 +172,38 @@ final class TerminalCelebrationTests: XCTestCase {
     }
   }
 
+  func testAResizedTerminalIsDrawnAtItsNewSize() throws {
+    let tmux = try Tmux(columns: 60, rows: 20)
+    // Snow: it goes on, and new flakes are born across the terminal as it is now.
+    try tmux.type(
+      "COLORTERM=truecolor \(confettiBinary.path) overlay --terminal --preset snow "
+        + "--duration 300; echo status=$?")
+    /// The rightmost column and the lowest row with anything drawn.
+    func extent() throws -> (column: Int, row: Int) {
+      let cells = ScreenCells(capture: try tmux.screen(escapes: true))
+      var (column, row) = (-1, -1)
+      for (y, line) in cells.rows.enumerated() {
+        for (x, cell) in line.enumerated() where cell.isDrawn {
+          (column, row) = (max(column, x), max(row, y))
+        }
+      }
+      return (column, row)
+    }
+    try waitUntil("snow at 60×20") { try tmux.borrowed && extent().column > 40 }
+    // Wider and taller: snow over the new room, to its right edge and down to its floor.
+    try tmux.command(["resize-window", "-t", "0", "-x", "120", "-y", "36"])
+    try waitUntil("snow at 120×36", timeout: 90) {
+      let (column, row) = try extent()
+      return column > 90 && row > 24
+    }
+    // Smaller, and on until a key.
+    try tmux.command(["resize-window", "-t", "0", "-x", "40", "-y", "12"])
+    try waitUntil("snow at 40×12") { try extent().column > 20 }
+    try tmux.press("q")
+    try waitUntil("the end at a key", timeout: 30) { try tmux.screen().contains("status=0") }
+    XCTAssertFalse(try tmux.borrowed)
+  }
+
   // MARK: Signals and keys at every moment
 
   func testTheTerminalIsGivenBackAfterASignalAtAnyMoment() throws {

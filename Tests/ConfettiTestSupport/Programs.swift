@@ -126,13 +126,22 @@ package func launch(
   _ path: String, _ arguments: [String], display: String, output: FileHandle? = nil,
   errors: FileHandle? = nil
 ) throws -> Process {
+  try launch(path, arguments, environment: ["DISPLAY": display], output: output, errors: errors)
+}
+
+/// Starts `path` with `environment` over this process's (nil removes a variable), its output to
+/// `output` and its errors to `errors` (or nowhere), without waiting.
+package func launch(
+  _ path: String, _ arguments: [String], environment: [String: String?],
+  output: FileHandle? = nil, errors: FileHandle? = nil
+) throws -> Process {
   _ = defaultSignals
   let process = Process()
   process.executableURL = URL(fileURLWithPath: path)
   process.arguments = arguments
-  var environment = ProcessInfo.processInfo.environment
-  environment["DISPLAY"] = display
-  process.environment = environment
+  var merged = ProcessInfo.processInfo.environment
+  for (key, value) in environment { merged[key] = value }
+  process.environment = merged
   process.standardOutput = output ?? FileHandle.nullDevice
   process.standardError = errors ?? FileHandle.nullDevice
   try process.run()
