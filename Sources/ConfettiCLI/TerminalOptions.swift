@@ -54,7 +54,7 @@ func celebrateInTerminal(
   }
   guard tcgetpgrp(STDOUT_FILENO) == getpgrp() else {
     throw TerminalRefusal(
-      "confetti runs in the background of its terminal, which it would have to take over; "
+      "it runs in the background of its terminal, which it would have to take over; "
         + "run it in the foreground")
   }
   Interruption.watch()

@@ -77,9 +77,11 @@ public enum TerminalCelebration {
   /// GL context can be made.
   public static func run(_ effect: Effect, _ settings: Settings) throws -> Outcome {
     guard TerminalChoice.canDraw(in: settings.environment) else {
+      let term = settings.environment["TERM"] ?? ""
       throw TerminalScreen.Refusal(
-        description: "this terminal (TERM=\(settings.environment["TERM"] ?? "")) shows no "
-          + "colours or pictures")
+        description: term.isEmpty
+          ? "TERM is not set, so the terminal is not known: nothing is drawn in it"
+          : "this terminal (TERM=\(oneLine(term))) shows no colours or pictures")
     }
     let screen = try TerminalScreen()
     let context = try HeadlessContext()
