@@ -154,10 +154,7 @@ struct OverlayCommand: ParsableCommand {
           primitive: effect.primitive, options: terminal, snapshot: overlay.place.snapshot,
           shownDescriptor: shownFd)
       }
-      let environment = ProcessInfo.processInfo.environment
-      let desktop =
-        !(environment["DISPLAY"] ?? "").isEmpty || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty
-      if terminal.isAsked || (!desktop && terminalCanCelebrate()) { return try inTerminal() }
+      if terminal.comesFirst { return try inTerminal() }
       do {
         try show(
           WindowSettings(

@@ -102,11 +102,8 @@ struct RunCommand: ParsableCommand {
   /// The overlay, as a celebration of its own process: whatever becomes of it (no display, no
   /// compositor, a crash in the window system), the command's status is what confetti returns.
   private func celebrate() {
-    let environment = ProcessInfo.processInfo.environment
-    let desktop =
-      !(environment["DISPLAY"] ?? "").isEmpty || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty
-    if terminal.isAsked || (!desktop && terminalCanCelebrate()) { return inTerminal() }
-    guard desktop else {
+    if terminal.comesFirst { return inTerminal() }
+    guard desktopIsNamed() else {
       say("no desktop to celebrate on (DISPLAY is not set); the command succeeded")
       return
     }

@@ -28,6 +28,17 @@ struct TerminalOptions: ParsableArguments {
 
   /// Whether the terminal was asked for.
   var isAsked: Bool { terminal || terminalGraphics != nil }
+
+  /// Whether to celebrate in the terminal from the start: asked for, or no desktop is named
+  /// (neither DISPLAY nor WAYLAND_DISPLAY: a remote shell, a console) and the terminal can.
+  var comesFirst: Bool { isAsked || (!desktopIsNamed() && terminalCanCelebrate()) }
+}
+
+/// Whether the environment names a desktop to show an overlay on (DISPLAY or WAYLAND_DISPLAY,
+/// not empty).
+func desktopIsNamed() -> Bool {
+  let environment = ProcessInfo.processInfo.environment
+  return !(environment["DISPLAY"] ?? "").isEmpty || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty
 }
 
 extension TerminalGraphics: ExpressibleByArgument {}
