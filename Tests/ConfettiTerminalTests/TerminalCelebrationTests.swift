@@ -12,21 +12,27 @@ final class TerminalCelebrationTests: XCTestCase {
   let moment = "1.2"
   let seed = "7"
 
-  /// The overlay's arguments for the still moment, its first frame written to `snapshot`.
-  func overlay(_ extra: [String], snapshot: String) -> String {
+  /// The overlay's arguments for the still moment (or `moment`), its first frame written to
+  /// `snapshot`.
+  func overlay(_ extra: [String], snapshot: String, at moment: String? = nil) -> String {
     ([
-      confettiBinary.path, "overlay", "--terminal", "--terminal-still", moment, "--duration", "300",
-      "--seed", seed, "--snapshot", snapshot,
+      confettiBinary.path, "overlay", "--terminal", "--terminal-still", moment ?? self.moment,
+      "--duration", "300", "--seed", seed, "--snapshot", snapshot,
     ] + extra).joined(separator: " ")
   }
 
   /// `confetti render` of the still moment at `size` and `scale`, over `background`.
-  func reference(size: String, scale: Int, background: String, in folder: URL) throws -> RGBAImage {
+  func reference(
+    size: String, scale: Int, background: String, in folder: URL, extra: [String] = [],
+    at moment: String? = nil
+  ) throws -> RGBAImage {
     let out = folder.appendingPathComponent("reference.png").path
-    let rendered = try confetti([
-      "render", "--preset", "celebrate", "--time", moment, "--seed", seed, "--size", size,
-      "--scale", "\(scale)", "--background", background, "--out", out,
-    ])
+    let rendered = try confetti(
+      [
+        "render", "--preset", "celebrate", "--time", moment ?? self.moment, "--seed", seed,
+        "--size", size,
+        "--scale", "\(scale)", "--background", background, "--out", out,
+      ] + extra)
     XCTAssertEqual(rendered.status, 0, rendered.stderr)
     return try PNG.read(URL(fileURLWithPath: out))
   }
@@ -128,6 +134,35 @@ final class TerminalCelebrationTests: XCTestCase {
       "the terminal's modes (echo, canonical input) as they were")
     let lines = screen.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
     XCTAssertEqual(lines.last, "$ x", "the key is left for the shell: \(screen)")
+  }
+
+  func testReducedMotionIsHonouredInTheTerminal() throws {
+    let tmux = try Tmux(columns: 80, rows: 24)
+    let folder = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let snapshot = folder.appendingPathComponent("first.png").path
+    // (Reduced, the pieces are gone by 1.2 s: a moment while they show.)
+    try tmux.type("CONFETTI_REDUCE_MOTION=1 \(overlay([], snapshot: snapshot, at: "0.6"))")
+    try waitUntil("the celebration in tmux's cells") {
+      FileManager.default.fileExists(atPath: snapshot + ".choice")
+    }
+    try tmux.press("q")
+    let first = try PNG.read(URL(fileURLWithPath: snapshot))
+    let size = "\(first.width)x\(first.height)"
+    let block = (width: 8, height: 16)
+    let shown = coverage(of: first, block: block, background: nil)
+    let calm = try reference(
+      size: size, scale: 2, background: "transparent", in: folder, extra: ["--reduce-motion"],
+      at: "0.6")
+    XCTAssertGreaterThan(
+      correlation(shown, coverage(of: calm, block: block, background: nil)), 0.97,
+      "the moment with reduced motion")
+    let moving = try reference(
+      size: size, scale: 2, background: "transparent", in: folder, at: "0.6")
+    XCTAssertLessThan(
+      correlation(shown, coverage(of: moving, block: block, background: nil)), 0.9,
+      "not the moment in full motion")
+    try waitUntil("the end at a key", timeout: 30) { try !tmux.borrowed }
   }
 
   func testNoColorDrawsInTheTerminalsOwnColours() throws {
