@@ -2,6 +2,7 @@ import ArgumentParser
 import Confetti
 import ConfettiCelebration
 import ConfettiCore
+import ConfettiDesktop
 import ConfettiTerminal
 import Foundation
 
@@ -43,13 +44,10 @@ func desktopIsNamed() -> Bool {
 
 extension TerminalGraphics: ExpressibleByArgument {}
 
-/// Whether a celebration can be drawn in the terminal on standard output: it is one, it shows
-/// colours or pictures, and this program is its foreground job (a background job's writes
-/// and settings would stop it).
+/// Whether a celebration can be drawn in the terminal on standard output
+/// (``TerminalCelebration/refusal(in:)``).
 func terminalCanCelebrate() -> Bool {
-  isatty(STDOUT_FILENO) == 1
-    && TerminalChoice.canDraw(in: ProcessInfo.processInfo.environment)
-    && tcgetpgrp(STDOUT_FILENO) == getpgrp()
+  TerminalCelebration.refusal(in: ProcessInfo.processInfo.environment) == nil
 }
 
 /// Celebrates with `effect` in the terminal on standard output, until it is over, a key, or a
@@ -60,14 +58,6 @@ func celebrateInTerminal(
   reduceMotion: Bool, primitive: SpritePrimitive, options: TerminalOptions,
   snapshot: String? = nil, shownDescriptor: Int32? = nil
 ) throws {
-  guard isatty(STDOUT_FILENO) == 1 else {
-    throw TerminalRefusal("standard output is not a terminal, so nothing is drawn in it")
-  }
-  guard tcgetpgrp(STDOUT_FILENO) == getpgrp() else {
-    throw TerminalRefusal(
-      "it runs in the background of its terminal, which it would have to take over; "
-        + "run it in the foreground")
-  }
   Interruption.watch()
   // Ctrl-Z ends it too: a suspended celebration would leave the terminal borrowed.
   signal(SIGTSTP) { _ in TerminalSuspension.asked = 1 }
@@ -83,20 +73,9 @@ func celebrateInTerminal(
   settings.still = options.terminalStill
   settings.snapshot = snapshot
   settings.shouldStop = { Interruption.caught != nil || TerminalSuspension.asked != 0 }
-  if let shownDescriptor {
-    settings.shown = {
-      var byte: UInt8 = 1
-      _ = write(shownDescriptor, &byte, 1)
-      close(shownDescriptor)
-    }
-  }
+  var shown = OverlayShown(descriptor: shownDescriptor)
+  settings.shown = { shown.frameShown() }
   _ = try TerminalCelebration.run(effect, settings)
-}
-
-/// Why the terminal was not drawn in.
-struct TerminalRefusal: Error, CustomStringConvertible {
-  let description: String
-  init(_ description: String) { self.description = description }
 }
 
 /// Whether Ctrl-Z (SIGTSTP) came while the terminal was borrowed.

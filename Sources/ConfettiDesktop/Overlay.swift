@@ -149,14 +149,15 @@ package struct Overlay {
   mutating func frameShown() { shown.frameShown() }
 }
 
-/// Says once, down ``Overlay/Settings/shownDescriptor``, that the first frame is on screen.
-struct OverlayShown {
+/// Says once, down ``Overlay/Settings/shownDescriptor``, that the first frame is on screen
+/// (the terminal's celebration says it the same way).
+package struct OverlayShown {
   private var descriptor: Int32?
 
-  init(descriptor: Int32?) { self.descriptor = descriptor }
+  package init(descriptor: Int32?) { self.descriptor = descriptor }
 
   /// After a frame is shown: the first time, one byte, and the descriptor closed.
-  mutating func frameShown() {
+  package mutating func frameShown() {
     guard let descriptor else { return }
     self.descriptor = nil
     var byte: UInt8 = 1

@@ -30,6 +30,7 @@ public enum TerminalCelebration {
     public var loop = false
     /// Each piece fades in place instead of moving.
     public var reduceMotion = false
+    /// What each piece is drawn as (``SpritePrimitive``).
     public var primitive: SpritePrimitive = .auto
     /// The environment the terminal is read from (TERM, COLORTERM, NO_COLOR, TMUX).
     public var environment = ProcessInfo.processInfo.environment
@@ -47,6 +48,7 @@ public enum TerminalCelebration {
     /// check the terminal against `confetti render`.
     package var snapshot: String?
 
+    /// The defaults: the best graphics the terminal has, seed 1, 10 s for a continuous effect.
     public init() {}
   }
 
@@ -54,13 +56,20 @@ public enum TerminalCelebration {
   public struct Outcome: Sendable {
     /// How the terminal was drawn in.
     public var choice: TerminalChoice
+    /// The frames written.
     public var frames: Int
     /// Why it ended.
     public var ending: Ending
   }
 
+  /// Why a terminal celebration ended.
   public enum Ending: Sendable, Equatable {
-    case over, key, stopped
+    /// The effect was over (a continuous one at its duration).
+    case over
+    /// A key was pressed (left for the shell to read).
+    case key
+    /// ``Settings/shouldStop`` said so (a signal).
+    case stopped
   }
 
   /// The frames a second each kind of graphics is drawn at: pictures are bigger to send.
@@ -71,19 +80,35 @@ public enum TerminalCelebration {
   /// The widest picture rendered for kitty or sixels: the terminal scales it to its cells.
   static let widestPicture = 960
 
-  /// Draws `effect` in the terminal on standard output until it is over, a key is pressed or
-  /// `settings.shouldStop` says so. Throws a one-line error, having written nothing, when
-  /// standard output is no terminal, the terminal cannot show anything (`TERM=dumb`), or no
-  /// GL context can be made.
-  public static func run(_ effect: Effect, _ settings: Settings) throws -> Outcome {
-    guard TerminalChoice.canDraw(in: settings.environment) else {
-      let term = settings.environment["TERM"] ?? ""
-      throw TerminalScreen.Refusal(
-        description: term.isEmpty
-          ? "TERM is not set, so the terminal is not known: nothing is drawn in it"
-          : "this terminal (TERM=\(oneLine(term))) shows no colours or pictures")
+  /// Why the terminal on standard output cannot be drawn in, in one line; nil when it can.
+  /// It cannot where standard output is no terminal, where this process is a background job
+  /// of it (its writes and settings would stop it), or where `environment`'s TERM shows
+  /// nothing (unset, `dumb`).
+  public static func refusal(in environment: [String: String]) -> String? {
+    guard isatty(STDOUT_FILENO) == 1 else {
+      return "standard output is not a terminal, so nothing is drawn in it"
     }
-    let screen = try TerminalScreen()
+    guard tcgetpgrp(STDOUT_FILENO) == getpgrp() else {
+      return "it runs in the background of its terminal, which it would have to take over; "
+        + "run it in the foreground"
+    }
+    guard TerminalChoice.canDraw(in: environment) else {
+      let term = environment["TERM"] ?? ""
+      return term.isEmpty
+        ? "TERM is not set, so the terminal is not known: nothing is drawn in it"
+        : "this terminal (TERM=\(oneLine(term))) shows no colours or pictures"
+    }
+    return nil
+  }
+
+  /// Draws `effect` in the terminal on standard output until it is over, a key is pressed or
+  /// `settings.shouldStop` says so. Throws a one-line error, having written nothing, where
+  /// the terminal cannot be drawn in (``refusal(in:)``) or no GL context can be made.
+  public static func run(_ effect: Effect, _ settings: Settings) throws -> Outcome {
+    if let why = refusal(in: settings.environment) {
+      throw TerminalScreen.Refusal(description: why)
+    }
+    let screen = TerminalScreen()
     let context = try HeadlessContext()
     screen.enter()
     defer { screen.leave() }

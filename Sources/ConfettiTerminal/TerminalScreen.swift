@@ -25,11 +25,9 @@ final class TerminalScreen {
     let description: String
   }
 
-  /// The terminal on standard output; throws when standard output is no terminal.
-  init() throws {
-    guard isatty(STDOUT_FILENO) == 1 else {
-      throw Refusal(description: "standard output is not a terminal, so nothing is drawn in it")
-    }
+  /// The terminal on standard output, which must be one
+  /// (``TerminalCelebration/refusal(in:)`` says).
+  init() {
     let tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
     input = tty >= 0 ? tty : (isatty(STDIN_FILENO) == 1 ? STDIN_FILENO : nil)
   }
