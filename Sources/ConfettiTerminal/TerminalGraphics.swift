@@ -38,6 +38,7 @@ public struct TerminalReplies: Sendable, Equatable {
   /// The default background colour (`ESC ] 11 ; rgb:RRRR/GGGG/BBBB`).
   public var background: RGBA8?
 
+  /// No reply at all: a terminal that answered nothing.
   public init() {}
 
   /// The questions, in one write: kitty's graphics query (a 1×1 picture it only checks), the
@@ -124,9 +125,12 @@ public struct TerminalReplies: Sendable, Equatable {
 
 /// How to draw in a terminal: its graphics and its cells' colours.
 public struct TerminalChoice: Sendable, Equatable {
+  /// Pictures (kitty's, sixels) or cells.
   public var graphics: TerminalGraphics
+  /// The cells' colours (pictures are in full colour whatever this says).
   public var colors: TerminalColors
 
+  /// A choice of `graphics` with cells in `colors`.
   public init(graphics: TerminalGraphics, colors: TerminalColors) {
     (self.graphics, self.colors) = (graphics, colors)
   }
