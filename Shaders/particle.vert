@@ -76,6 +76,24 @@ vec2 positionAt(float m, uint clock) {
   return vec2(x, y);
 }
 
+#ifdef WITH_LANDINGS
+// The turn (deg, -90 to 90) to a piece's nearest resting angle: its width upright, so that its
+// tumble foreshortens it across the floor (ConfettiPhysics.restingTurn).
+float restingTurn(float rotation) {
+  float upright = 90.0 - rotation;
+  return upright - 180.0 * floor(upright / 180.0 + 0.5);
+}
+
+// Half the height (pt) of a piece of `size` at tumble cosine `wave`, turned `degrees` clockwise:
+// of its ellipse when `elliptical`, else of its rectangle (Size.turnedHalfExtent).
+float turnedHalfHeight(vec2 size, float wave, float degrees, bool elliptical) {
+  vec2 half_ = 0.5 * size * vec2(max(FLIP_FLOOR, abs(wave)), 1.0);
+  float angle = radians(degrees);
+  vec2 across = abs(vec2(sin(angle) * half_.x, cos(angle) * half_.y));
+  return elliptical ? length(across) : across.x + across.y;
+}
+#endif
+
 // Captured by transform feedback in the tests and compared with the CPU reference.
 out vec2 v_position;    // centre (pt)
 out float v_rotation;   // clockwise (deg)
@@ -143,6 +161,21 @@ void main() {
   float wave = cos(a_waves.z * (flips ? m : t) + a_waves.w);
   v_position = head;
   v_rotation = a_spin.x + a_spin.y * m;
+#ifdef WITH_LANDINGS
+  if (flips && t >= a_landing && t < lifetime) {
+    // Paper settles: it turns down to lie flat, face up or face down as it was nearer, its
+    // lowest point kept on the floor (ConfettiPhysics.settle).
+    float e = smoothstep(0.0, SETTLE_TIME, t - a_landing);
+    float turned = v_rotation + restingTurn(v_rotation) * e;
+    float settled = wave + ((wave < 0.0 ? -RESTING_TUMBLE : RESTING_TUMBLE) - wave) * e;
+    bool elliptical = a_style.x == CIRCLE || a_style.x == GLOW;
+    vec2 size = a_lifeSize.zw * growth;
+    v_position.y += turnedHalfHeight(size, wave, v_rotation, elliptical)
+                  - turnedHalfHeight(size, settled, turned, elliptical);
+    v_rotation = turned;
+    wave = settled;
+  }
+#endif
   v_widthScale = flips ? max(FLIP_FLOOR, abs(wave)) : 1.0;
   v_size = vec2(a_lifeSize.z * v_widthScale, a_lifeSize.w) * growth * trailFactor;
   v_rgba = clamp(a_color + cellColorSpeed(cell) * t, 0.0, 1.0);

@@ -134,6 +134,39 @@ struct LaneEvaluator {
     return clock &- whole
   }
 
+  /// Landed paper settling at age `t` (ConfettiPhysics.settle): its rotation, tumble cosine and
+  /// how far its centre moves down, for every lane (only the landed paper's are used).
+  private static func settle(
+    _ b: Batch, rotation: Lanes, tumble c: Lanes, growth: Lanes, age t: Lanes
+  ) -> (rotation: Lanes, tumble: Lanes, drop: Lanes) {
+    let u = LaneMath.min(
+      LaneMath.max((t - b.landing) / Float(ConfettiPhysics.settleTime), .zero), .one)
+    let e = u * u * (3 - 2 * u)
+    let upright = 90 - rotation
+    let turn = upright - 180 * (upright / 180 + 0.5).rounded(.down)
+    let turned = rotation + turn * e
+    let rest = Lanes(repeating: Float(ConfettiPhysics.restingTumble))
+    let resting = LaneMath.select(rest, -rest, where: c.less(than: 0))
+    let tumble = c + (resting - c) * e
+    var elliptical = LaneMask()
+    for lane in 0..<8 {
+      let shape = ParticleShape(rawValue: UInt8(truncatingIfNeeded: b.shape[lane]))
+      elliptical[lane] = shape.isElliptical ? -1 : 0
+    }
+    let floor = Lanes(repeating: Float(ConfettiPhysics.flipFloor))
+    func halfHeight(_ degrees: Lanes, _ c: Lanes) -> Lanes {
+      let hx = b.width * growth * LaneMath.max(LaneMath.max(c, -c), floor) / 2
+      let hy = b.height * growth / 2
+      let turn = LaneMath.sinCos(degrees * (.pi / 180))
+      let (across, up) = (
+        LaneMath.max(turn.sin, -turn.sin) * hx, LaneMath.max(turn.cos, -turn.cos) * hy
+      )
+      return LaneMath.select(
+        across + up, (across * across + up * up).squareRoot(), where: elliptical)
+    }
+    return (turned, tumble, halfHeight(rotation, c) - halfHeight(turned, tumble))
+  }
+
   /// Evaluates trail copy `copy` of each lane at clock `now` (a lane whose copy is negative or
   /// beyond its trail is not drawn) and calls `emit` with each lane's sprite, or nil.
   private func evaluate(
@@ -198,7 +231,16 @@ struct LaneEvaluator {
     }
     // The tumble, or for a piece that does not tumble, its twinkle.
     let tumbleAge = LaneMath.select(t, m, where: b.flips)
-    let wave = LaneMath.sinCos(b.flipFrequency * tumbleAge + b.flipPhase).cos
+    var wave = LaneMath.sinCos(b.flipFrequency * tumbleAge + b.flipPhase).cos
+    var rotation = b.rotation + b.spin * m
+    var headY = head.y
+    let settling = landed & b.flips
+    if settling.anySet {
+      let rest = Self.settle(b, rotation: rotation, tumble: wave, growth: growth, age: t)
+      rotation = LaneMath.select(rotation, rest.rotation, where: settling)
+      wave = LaneMath.select(wave, rest.tumble, where: settling)
+      headY = LaneMath.select(headY, headY + rest.drop, where: settling)
+    }
     let floor = Lanes(repeating: Float(ConfettiPhysics.flipFloor))
     let widthScale = LaneMath.select(
       .one, LaneMath.max(LaneMath.max(wave, -wave), floor), where: b.flips)
@@ -234,7 +276,6 @@ struct LaneEvaluator {
     shown = LaneMath.select(shown, shown * risen, where: fadeIn.greater(than: 0))
     shown = LaneMath.select(shown, shown * (1 - twinkle * (1 - wave) / 2), where: twinkles)
     let opacity = shown * trailFactor
-    let rotation = b.rotation + b.spin * m
 
     for lane in 0..<b.count {
       guard alive[lane] != 0 else {
@@ -242,7 +283,7 @@ struct LaneEvaluator {
         continue
       }
       var sprite = PlacedSprite()
-      (sprite.x, sprite.y, sprite.rotation) = (head.x[lane], head.y[lane], rotation[lane])
+      (sprite.x, sprite.y, sprite.rotation) = (head.x[lane], headY[lane], rotation[lane])
       (sprite.width, sprite.height, sprite.opacity) = (width[lane], height[lane], opacity[lane])
       sprite.red = Self.byte(red[lane])
       sprite.green = Self.byte(green[lane])

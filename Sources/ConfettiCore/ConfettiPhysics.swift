@@ -20,7 +20,14 @@ import Foundation
 ///                × min(1, t / fadeIn) × (1 − twinkle·(1 − cos(ωf·t + φf))/2)
 ///
 /// A piece that lands (``ConfettiParticle/landing``, T) stops there: position, rotation, tumble,
-/// sway and size are those at min(t, T), the gust's clock stands at the landing.
+/// sway and size are those at min(t, T), the gust's clock stands at the landing. Paper (a piece
+/// that tumbles) then settles over ``settleTime``: with e = smoothstep((t − T)/settleTime),
+///
+///     rotation = r_T + e·turn(r_T)          turn: to the nearest angle with its width upright
+///     tumble   = c_T + e·(±0.25 − c_T)      face up or face down, as it was nearer
+///     y        = y_T + halfHeight(r_T, c_T) − halfHeight(rotation, tumble)
+///
+/// so it lies flat, foreshortened, its lowest point on the floor throughout.
 ///
 /// With the classic values (no wind, kx = ky = k) this is the classic formula exactly:
 /// vy·E + g·F = (vy/k)·D + (g/k)·(t − D/k) with D = 1 − e^(−k·t).
@@ -92,6 +99,45 @@ package enum ConfettiPhysics {
     max(flipFloor, abs(c))
   }
 
+  /// How long a piece of paper takes to settle once it lands, in seconds: to turn down and lie
+  /// flat on its floor.
+  package static let settleTime: Seconds = 0.4
+  /// The tumble cosine of paper lying flat, face up (or its negative, face down): how much of
+  /// its width a viewer slightly above the floor sees, sin 14.5°.
+  package static let restingTumble = 0.25
+
+  /// How far a landed piece of paper has settled `s` seconds after landing, 0 → 1 over
+  /// ``settleTime``: smoothstep, so that it neither jumps at the landing nor at rest.
+  package static func settling(after s: Seconds) -> Double {
+    let u = min(max(s / settleTime, 0), 1)
+    return u * u * (3 - 2 * u)
+  }
+
+  /// The turn, in degrees (−90 … 90), that brings a piece at `rotation` to its nearest resting
+  /// angle: its width upright, so that its tumble foreshortens it across the floor.
+  package static func restingTurn(from rotation: Degrees) -> Degrees {
+    let upright = 90 - rotation
+    return upright - 180 * (upright / 180 + 0.5).rounded(.down)
+  }
+
+  /// Paper landed at `rotation` and tumble cosine `c`, of `size` (flip not applied), `s` seconds
+  /// after landing: its rotation eased to the nearest resting angle, its tumble to face up or
+  /// face down as it was nearer (``restingTumble``), and how far its centre moves down so that
+  /// its lowest point stays on the floor.
+  package static func settle(
+    rotation: Degrees, tumble c: Double, size: Size, after s: Seconds, elliptical: Bool
+  ) -> (rotation: Degrees, tumble: Double, drop: Points) {
+    let e = settling(after: s)
+    let turned = rotation + restingTurn(from: rotation) * e
+    let resting = c < 0 ? -restingTumble : restingTumble
+    let tumble = c + (resting - c) * e
+    func halfHeight(_ degrees: Degrees, _ c: Double) -> Double {
+      Size(width: size.width * flipScale(tumble: c), height: size.height)
+        .turnedHalfExtent(degrees: degrees, elliptical: elliptical).y
+    }
+    return (turned, tumble, halfHeight(rotation, c) - halfHeight(turned, tumble))
+  }
+
   /// The size share of a piece twinkling `depth` deep at wave `c` (the twinkle's cosine at the
   /// age its motion has reached: a landed piece keeps the size it landed with).
   package static func twinklePulse(_ depth: Double, wave c: Double) -> Double {
@@ -126,7 +172,18 @@ package enum ConfettiPhysics {
     let growth =
       max(0, 1 + p.scaleSpeed * m) * (p.shrinksWithLife ? (p.lifetime - m) / p.lifetime : 1)
       * (twinkles ? twinklePulse(style.twinkle, wave: pulseWave) : 1)
-    let wave = cos(p.flipFrequency * (p.flips ? m : t) + p.flipPhase)
+    var wave = cos(p.flipFrequency * (p.flips ? m : t) + p.flipPhase)
+    var rotation = p.rotation + p.spin * m
+    var position = head
+    if landed && p.flips {
+      // Paper settles: it turns down to lie flat, its lowest point kept on the floor.
+      let size = Size(width: p.size.width * growth, height: p.size.height * growth)
+      let rest = settle(
+        rotation: rotation, tumble: wave, size: size, after: t - p.landing,
+        elliptical: p.shape.isElliptical)
+      (rotation, wave) = (rest.rotation, rest.tumble)
+      position.y += rest.drop
+    }
     let flip = p.flips ? flipScale(tumble: wave) : 1
     let base =
       SIMD4(Double(p.color.red), Double(p.color.green), Double(p.color.blue), Double(p.color.alpha))
@@ -140,8 +197,8 @@ package enum ConfettiPhysics {
     if style.fadeIn > 0 { shown *= min(1, t / style.fadeIn) }
     if twinkles { shown *= 1 - style.twinkle * (1 - wave) / 2 }
     return ParticleState(
-      position: head,
-      rotation: p.rotation + p.spin * m,
+      position: position,
+      rotation: rotation,
       widthScale: flip,
       size: Size(width: p.size.width * flip * growth, height: p.size.height * growth),
       color: color,

@@ -98,7 +98,7 @@ final class LookTests: XCTestCase {
     XCTAssertFalse(ConfettiPhysics.state(of: p, age: 1.3)!.additive)
   }
 
-  func testAPieceLandsOnItsFloorExactlyAndStaysThere() throws {
+  func testAPieceLandsOnItsFloorExactlySettlesFlatAndStaysThere() throws {
     var p = ConfettiParticle()
     p.origin = Point(x: 100, y: 200)
     p.velocityX = 120
@@ -118,12 +118,40 @@ final class LookTests: XCTestCase {
     XCTAssertEqual(
       landed.lowestPoint(elliptical: false), floor, accuracy: 1e-3,
       "its lowest corner touches the floor: it neither sinks nor hovers")
+    // Paper settles: it turns down to lie flat over the settle time, its lowest point on the
+    // floor throughout, without a jump, then lies still, foreshortened.
+    var previous = landed
+    for step in 1...40 {
+      let settling = try XCTUnwrap(
+        ConfettiPhysics.state(of: p, age: p.landing + Double(step) * 0.01))
+      XCTAssertEqual(settling.lowestPoint(elliptical: false), floor, accuracy: 1e-3, "on the floor")
+      XCTAssertEqual(settling.position.x, landed.position.x, "it does not slide")
+      XCTAssertEqual(settling.rotation, previous.rotation, accuracy: 3, "no jump in its turn")
+      XCTAssertEqual(settling.widthScale, previous.widthScale, accuracy: 0.05, "nor its tumble")
+      previous = settling
+    }
+    let rest = try XCTUnwrap(
+      ConfettiPhysics.state(of: p, age: p.landing + ConfettiPhysics.settleTime))
+    XCTAssertLessThanOrEqual(abs(rest.rotation - landed.rotation), 90, "the nearest way")
+    XCTAssertEqual(
+      rest.rotation.truncatingRemainder(dividingBy: 180), 90, accuracy: 1e-9, "width upright")
+    XCTAssertEqual(
+      rest.widthScale, ConfettiPhysics.restingTumble, accuracy: 1e-12, "flat, seen from above")
     for later in [0.5, 1.7] {
       let lying = try XCTUnwrap(ConfettiPhysics.state(of: p, age: p.landing + later))
-      XCTAssertEqual(lying.position, landed.position, "it stays where it landed")
-      XCTAssertEqual(lying.rotation, landed.rotation, "its spin stops")
-      XCTAssertEqual(lying.widthScale, landed.widthScale, "its tumble stops")
+      XCTAssertEqual(lying.position, rest.position, "it lies where it settled")
+      XCTAssertEqual(lying.rotation, rest.rotation)
+      XCTAssertEqual(lying.widthScale, rest.widthScale)
+      XCTAssertEqual(lying.size.width, p.size.width * ConfettiPhysics.restingTumble, accuracy: 1e-9)
     }
+    // A piece that does not tumble (a flake, an emoji) stops as it landed.
+    var flake = p
+    flake.flips = false
+    flake.landing = flake.landingTime(onto: floor)
+    let touched = try XCTUnwrap(ConfettiPhysics.state(of: flake, age: flake.landing))
+    let lying = try XCTUnwrap(ConfettiPhysics.state(of: flake, age: flake.landing + 1))
+    XCTAssertEqual(lying.position, touched.position)
+    XCTAssertEqual(lying.rotation, touched.rotation)
     // Born on or below the floor, or dying before it reaches it: it never lands.
     XCTAssertEqual(p.landingTime(onto: 150), .infinity)
     p.lifetime = 0.5
@@ -168,6 +196,13 @@ final class LookTests: XCTestCase {
         let lying = try XCTUnwrap(ConfettiPhysics.state(of: p, age: p.landing))
         XCTAssertEqual(
           lying.lowestPoint(elliptical: p.shape.isElliptical), 720, accuracy: 1e-3, name)
+        // Paper then lies flat: a band no taller than its width foreshortened.
+        guard p.flips else { continue }
+        let flat = try XCTUnwrap(
+          ConfettiPhysics.state(of: p, age: p.landing + ConfettiPhysics.settleTime))
+        XCTAssertEqual(flat.lowestPoint(elliptical: p.shape.isElliptical), 720, accuracy: 1e-3)
+        let band = 2 * flat.size.turnedHalfExtent(degrees: flat.rotation, elliptical: false).y
+        XCTAssertEqual(band, p.size.width * ConfettiPhysics.restingTumble, accuracy: 1e-9, name)
       }
     }
   }
