@@ -207,6 +207,41 @@ final class LookTests: XCTestCase {
     }
   }
 
+  func testFallingConfettiIsPaperComingInFromAboveTheTopEdge() throws {
+    for window in [Size(width: 960, height: 540), Size(width: 540, height: 960)] {
+      var scene = try EffectScene(
+        config: Presets.named("falling-confetti"), capacity: 4096, seed: 2)
+      scene.trigger(.start, window: window, time: 0)
+      for frame in 1...90 { scene.advance(to: Double(frame) / 60, window: window) }
+      let pieces = scene.ring.drawnSlotRanges.joined().map { scene.ring.records[$0].particle }
+      XCTAssertGreaterThan(pieces.count, 150)
+      var colours: [UInt8: Set<RGBA8>] = [:]
+      for p in pieces {
+        // Born wholly above the window: it comes in across the top edge, never cut by it.
+        let born = try XCTUnwrap(ConfettiPhysics.state(of: p, age: 0))
+        let top =
+          born.position.y
+          + born.size.turnedHalfExtent(
+            degrees: born.rotation, elliptical: p.shape.isElliptical
+          ).y
+        XCTAssertLessThanOrEqual(top, 0, "born above the top edge")
+        XCTAssert(p.flips && p.darkensBack, "paper: it tumbles and shows a darker back")
+        XCTAssertGreaterThan(p.flutterAmplitude, 0, "it flutters")
+        colours[p.shape.rawValue, default: []].insert(p.color)
+        // Gravity and drag: it slows to the speed of falling paper.
+        let late = ConfettiPhysics.velocity(of: p, age: 4).y
+        let terminal = ConfettiPhysics.terminalVelocity(gravity: p.gravity, drag: p.dragY)
+        if p.landing > 4 { XCTAssertEqual(late, terminal, accuracy: 3, "falling like paper") }
+      }
+      XCTAssertEqual(colours.count, 4, "squares, triangles, stars, rounds")
+      for (shape, seen) in colours { XCTAssertGreaterThanOrEqual(seen.count, 5, "shape \(shape)") }
+      // The article's fade at 3 s comes first in a tall window.
+      guard window.height < window.width else { continue }
+      let landing = pieces.filter { $0.landing < 3 }.count
+      XCTAssertGreaterThan(landing * 3, pieces.count, "many reach the floor before they fade")
+    }
+  }
+
   func testTheClassicCannonStillSwaysAboutItsLine() throws {
     // The classic cannon's pieces are born A·sin φ to one side of where they are placed.
     var scene = try EffectScene(config: Presets.named("cannon"), capacity: 1, seed: 4)

@@ -288,6 +288,20 @@ final class EffectRenderTests: HeadlessGLTestCase {
     XCTAssertLessThanOrEqual(runs[runs.count * 3 / 5], 4, "its 60th percentile (px)")
   }
 
+  func testFallingConfettiIsNotCutAtTheTopEdge() throws {
+    // Its first frames: pieces are born above the window and come in across its top edge, so
+    // the first two show none; before, pieces appeared cut along the top row from the start.
+    let window = Size(width: 960, height: 540)
+    let config = try Presets.named("falling-confetti")
+    for frame in 1...2 {
+      let image = try render(config, age: Double(frame) / 60, window: window)
+      XCTAssert(painted(image).filter { $0.y < 20 }.isEmpty, "frame \(frame)'s top rows are empty")
+    }
+    let later = try render(config, age: 10.0 / 60, window: window)
+    XCTAssertGreaterThan(
+      painted(later).filter { $0.y < 40 }.count, 100, "by the tenth, pieces have come in")
+  }
+
   func testTumblingPiecesRestWhollyAboveTheirFloorTouchingIt() throws {
     // The default effect's paper, turned and tumbling every way, with its floor raised 40 pt
     // above the bottom edge (y 200 of 240) so that anything sinking through it would show.
