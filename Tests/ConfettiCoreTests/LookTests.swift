@@ -428,6 +428,33 @@ final class SubCellTests: XCTestCase {
   /// Fireworks are framed in any window: from the first moment a shell is in flight, shells rise
   /// steadily for the ten seconds the preset promises, and each bursts between 20 % and 45 % of
   /// the window's height from the top, whatever its shape.
+  func testFireworksBurstsTakeTheSameShareOfTheSkyInAnyWindow() throws {
+    // Sampled with the same seed, a burst's sparks (of a shell or of a click) fly out at the
+    // same share of the window's height a second, and fall as fast in that unit: the same share
+    // of the sky at 960×540 as at 2560×1440. (Before, 190 pt/s at any size.)
+    let config = try Presets.named("fireworks")
+    let emitted: [Bool] = config.emitters.flatMap { emitter in
+      emitter.cells.map { $0.onDeath.isEmpty && $0.alongFlight.isEmpty }
+    }
+    let cells = emitted + config.subCells.map { ($0.name ?? "").hasPrefix("burst") }
+    XCTAssertEqual(cells.filter { $0 }.count, 4, "three shell bursts and the click's")
+    let windows = [Size(width: 960, height: 540), Size(width: 2560, height: 1440)]
+    let samples = try windows.map { window in
+      var scene = try EffectScene(config: config, capacity: 1, seed: 6)
+      return scene.sample(count: cells.count * 20, window: window)
+    }
+    for (index, (small, large)) in zip(samples[0], samples[1]).enumerated()
+    where cells[index % cells.count] {
+      func speed(_ p: ConfettiParticle, _ window: Size) -> Double {
+        (p.velocityX * p.velocityX + p.velocityY * p.velocityY).squareRoot() / window.height
+      }
+      let speeds = [speed(small, windows[0]), speed(large, windows[1])]
+      XCTAssertEqual(speeds[0], speeds[1], accuracy: 1e-9)
+      XCTAssertEqual(small.gravity / 540, large.gravity / 1440, accuracy: 1e-9)
+      XCTAssertGreaterThan(speeds[0], 0.2, "a burst spreads over a good part of the sky")
+    }
+  }
+
   func testFireworksBurstInTheUpperPartOfAnyWindowFromTheFirstMoment() throws {
     for window in [
       Size(width: 1280, height: 720), Size(width: 720, height: 1280), Size(width: 800, height: 600),
@@ -459,6 +486,11 @@ final class SubCellTests: XCTestCase {
       XCTAssertGreaterThan(births.last ?? 0, 9, "\(window): still rising at 9 s")
       let gaps = zip(births.dropFirst(), births).map { $0 - $1 }
       XCTAssertLessThan(gaps.max() ?? 9, 2, "\(window): a steady cadence")
+      // The first shell is seen rising and bursting within the first half second.
+      let bursts = zip(shells, births).compactMap { shell, birth in
+        shell.particle.apexTime.map { birth + $0 }
+      }.filter { $0 > 0 }
+      XCTAssertLessThanOrEqual(bursts.min() ?? 9, 0.5, "\(window): the first burst")
       for shell in shells {
         let particle = shell.particle
         let style = scene.table[particle.emitter]
@@ -470,6 +502,10 @@ final class SubCellTests: XCTestCase {
           age += 1.0 / 240
         }
         let share = top / window.height
+        // Rising, it is drawn as one continuous streak, not a line of dots.
+        let rising = try XCTUnwrap(ConfettiPhysics.state(of: particle, age: 0.3, style: style))
+        let streak = try XCTUnwrap(rising.streak, "\(window): a shell is a streak")
+        XCTAssertGreaterThan(streak.size.width, 0.1 * window.height, "\(window): a long one")
         XCTAssert(
           (0.2...0.45).contains(share), "\(window): a shell burst \(share) of the height down")
       }
