@@ -242,6 +242,21 @@ final class LookTests: XCTestCase {
     }
   }
 
+  func testSparkleGlintsDwindleAsTheyFade() throws {
+    // A fading glint kept its full size and, its light thinning, turned a large slate-grey
+    // star; now it shrinks with its life, so that it goes out as a point.
+    var scene = try EffectScene(config: Presets.named("sparkle"), capacity: 1, seed: 3)
+    let glints = scene.sample(count: 60, window: Size(width: 800, height: 600)).filter {
+      $0.shape.rawValue >= ParticleShape.firstImage
+    }
+    XCTAssertGreaterThan(glints.count, 20)
+    for p in glints {
+      let fading = try XCTUnwrap(ConfettiPhysics.state(of: p, age: p.lifetime - p.fade / 2))
+      XCTAssertLessThan(fading.opacity, 0.55, "fading")
+      XCTAssertLessThan(fading.size.width, 0.4 * p.size.width, "and small")
+    }
+  }
+
   func testTheClassicCannonStillSwaysAboutItsLine() throws {
     // The classic cannon's pieces are born A·sin φ to one side of where they are placed.
     var scene = try EffectScene(config: Presets.named("cannon"), capacity: 1, seed: 4)

@@ -302,6 +302,19 @@ final class EffectRenderTests: HeadlessGLTestCase {
       painted(later).filter { $0.y < 40 }.count, 100, "by the tenth, pieces have come in")
   }
 
+  func testATapBurstsFirstFrameIsColouredSparksNotAWhiteDisc() throws {
+    // Its 60 glows were born on one point at full light: the first frame added up to a white
+    // disc. Born across a small disc and brightening over 0.1 s, the first frame shows sparks.
+    let image = try render(
+      Presets.named("tap-burst"), age: 1.0 / 60, window: Size(width: 800, height: 600))
+    let lit = painted(image).map { image[$0.x, $0.y] }.filter {
+      max($0.red, $0.green, $0.blue) > 80
+    }
+    XCTAssertGreaterThan(lit.count, 300, "the sparks show")
+    let white = lit.filter { min($0.red, $0.green, $0.blue) > 235 }.count
+    XCTAssertLessThan(Double(white), 0.1 * Double(lit.count), "\(white) of \(lit.count) white")
+  }
+
   func testTumblingPiecesRestWhollyAboveTheirFloorTouchingIt() throws {
     // The default effect's paper, turned and tumbling every way, with its floor raised 40 pt
     // above the bottom edge (y 200 of 240) so that anything sinking through it would show.
