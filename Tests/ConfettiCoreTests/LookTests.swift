@@ -257,6 +257,103 @@ final class LookTests: XCTestCase {
     }
   }
 
+  func testThePartyPoppersCloudStaysInTheWindow() throws {
+    // About a third of it used to fly out of the top from 0.3 to 0.8 s, at every size.
+    for window in [
+      Size(width: 960, height: 540), Size(width: 800, height: 600), Size(width: 540, height: 960),
+      Size(width: 1920, height: 1080), Size(width: 320, height: 200),
+    ] {
+      var scene = try EffectScene(config: Presets.named("party-popper"), capacity: 1, seed: 9)
+      var highest = Double.infinity
+      var out = 0
+      let pieces = scene.sample(count: 300, window: window)
+      for p in pieces {
+        var top = Double.infinity
+        for frame in 0..<90 {
+          guard let state = ConfettiPhysics.state(of: p, age: Double(frame) / 60) else { break }
+          let reach = state.size.turnedHalfExtent(degrees: state.rotation, elliptical: false).y
+          top = min(top, state.position.y - reach)
+        }
+        if top < 0 { out += 1 }
+        highest = min(highest, top)
+      }
+      print(
+        "party-popper \(window): \(out) of 300 out of the top; highest \(highest / window.height)")
+      XCTAssertEqual(out, 0, "\(window): pieces out of the top")
+      XCTAssertLessThan(highest, 0.15 * window.height, "\(window): it still pops up to the top")
+    }
+  }
+
+  func testTheCornerCannonsStreamsMeetInTheMiddle() throws {
+    // Raycast's streams cross the middle; the two corner clouds used to leave it empty.
+    for name in ["confetti", "celebrate"] {
+      for window in [Size(width: 960, height: 540), Size(width: 1280, height: 720)] {
+        var scene = try EffectScene(config: Presets.named(name), capacity: 4096, seed: 4)
+        scene.trigger(.start, window: window, time: 0)
+        for frame in 1...90 { scene.advance(to: Double(frame) / 60, window: window) }
+        var (crossed, middle, inside, above, all) = ([0, 0], 0, 0, 0, 0)
+        for slot in scene.ring.drawnSlotRanges.joined() {
+          let p = scene.ring.records[slot].particle
+          let style = scene.table[p.emitter]
+          guard let state = ConfettiPhysics.state(of: p, age: 1.5, style: style) else { continue }
+          all += 1
+          for frame in 0..<120 {
+            let flying = ConfettiPhysics.state(of: p, age: Double(frame) / 60, style: style)
+            if let y = flying?.position.y, y < 0 {
+              above += 1
+              break
+            }
+          }
+          let x = state.position.x / window.width
+          let side = p.origin.x < window.width / 2 ? 0 : 1
+          if (side == 0) != (x < 0.5) { crossed[side] += 1 }
+          if abs(x - 0.5) < 0.1 { middle += 1 }
+          if (0...1).contains(x) { inside += 1 }
+        }
+        print(
+          "\(name) \(window): at 1.5 s, \(crossed) of \(all) crossed, \(middle) in the middle fifth, \(above) out of the top"
+        )
+        XCTAssertGreaterThan(crossed.min()! * 40, all, "\(name) \(window): the streams cross")
+        XCTAssertGreaterThan(inside * 10, all * 9, "\(name) \(window): in the window")
+        XCTAssertLessThan(above * 50, all, "\(name) \(window): not out of the top")
+        XCTAssertGreaterThan(middle * 10, all, "\(name) \(window): the middle is not empty")
+      }
+    }
+  }
+
+  func testTheClassicCannonDoesWhatItsDescriptionSays() throws {
+    for window in [
+      Size(width: 960, height: 540), Size(width: 800, height: 600), Size(width: 540, height: 960),
+    ] {
+      var scene = try EffectScene(config: Presets.named("cannon"), capacity: 1, seed: 5)
+      let pieces = scene.sample(count: 300, window: window)
+      var peaks: [Double] = []
+      for p in pieces {
+        var top = Double.infinity
+        var age = 0.0
+        while let state = ConfettiPhysics.state(of: p, age: age) {
+          top = min(top, state.position.y)
+          age += 1.0 / 120
+        }
+        peaks.append(top / window.height)
+      }
+      peaks.sort()
+      // "peaking a fifth to two fifths of the way down from the top": the highest piece and
+      // the median one, in landscape windows; higher in a tall one.
+      let tall = window.height > window.width
+      XCTAssertEqual(peaks[0], tall ? 0.07 : 0.18, accuracy: 0.04, "\(window): the highest")
+      XCTAssertEqual(peaks[150], tall ? 0.2 : 0.31, accuracy: 0.04, "\(window): the median")
+      XCTAssertLessThan(peaks[299], 0.45, "\(window): the lowest peak")
+      // "then fading out in mid-air by 1.5 s".
+      for p in pieces {
+        XCTAssertEqual(p.lifetime, 1.5)
+        let fading = try XCTUnwrap(ConfettiPhysics.state(of: p, age: p.lifetime - 0.05))
+        XCTAssertLessThan(fading.position.y, 0.8 * window.height, "in mid-air")
+        XCTAssertLessThan(fading.opacity, 0.15)
+      }
+    }
+  }
+
   func testTheClassicCannonStillSwaysAboutItsLine() throws {
     // The classic cannon's pieces are born A·sin φ to one side of where they are placed.
     var scene = try EffectScene(config: Presets.named("cannon"), capacity: 1, seed: 4)
