@@ -315,6 +315,59 @@ final class EffectRenderTests: HeadlessGLTestCase {
     XCTAssertLessThan(Double(white), 0.1 * Double(lit.count), "\(white) of \(lit.count) white")
   }
 
+  func testFireBurnsInTonguesThatTaperSwayAndFlickerWithoutClipping() throws {
+    // The steady flame alone (a click lights another), at 480×540, over a second and a half.
+    var config = try Presets.named("fire")
+    config.emitters = config.emitters.filter { $0.trigger == .start }
+    let window = Size(width: 480, height: 540)
+    var (tops, sways, widest, clipped, lit) = ([Int](), [Double](), 0, 0, 0)
+    var taper: [Double] = []
+    for step in 0..<6 {
+      let image = try render(config, age: 1 + Double(step) * 0.25, window: window)
+      // Each row's lit pixels, the flame's width there.
+      var widths = [Int](repeating: 0, count: image.height)
+      var centre = [Double](repeating: 0, count: image.height)
+      for y in 0..<image.height {
+        for x in 0..<image.width {
+          let p = image[x, y]
+          guard Int(p.red) - Int(backdrop.red) > 60 else { continue }
+          lit += 1
+          if min(p.red, p.green, p.blue) >= 250 { clipped += 1 }
+          widths[y] += 1
+          centre[y] += Double(x)
+        }
+      }
+      let base = widths.indices.max { widths[$0] < widths[$1] }!
+      widest = max(widest, widths[base])
+      // The flame's top: the highest row at least a quarter as wide as its base.
+      let top = widths.indices.first { widths[$0] * 4 >= widths[base] }!
+      tops.append(base - top)
+      // Its width half way up, as a share of its base.
+      taper.append(Double(widths[(base + top) / 2]) / Double(widths[base]))
+      // Where its upper half leans.
+      let upper = top..<((base + top) / 2)
+      let mass = upper.map { Double(widths[$0]) }.reduce(0, +)
+      sways.append(upper.map { centre[$0] }.reduce(0, +) / max(mass, 1))
+    }
+    print(
+      "fire: heights \(tops), widest \(widest), taper \(taper), sway \(sways), clipped \(clipped) of \(lit)"
+    )
+    // Its light ramps from gold to red without running to white: the old flame's core was 17 %
+    // white pixels.
+    XCTAssertLessThan(Double(clipped), 0.02 * Double(lit), "clipped to white")
+    // Its upper half sways in the gusts (the old one's stayed within 4 px).
+    XCTAssertGreaterThan(sways.max()! - sways.min()!, 20, "sway (px)")
+    // It flickers: its height changes from moment to moment.
+    XCTAssertGreaterThan(Double(tops.max()! - tops.min()!), 0.15 * Double(tops.max()!), "flicker")
+    // It narrows as it rises.
+    XCTAssertLessThan(taper.reduce(0, +) / Double(taper.count), 0.8, "taper half way up")
+    // Its flames are stretched along their motion, which is up.
+    for cell in config.emitters[0].cells where cell.stretch == 0 {
+      XCTAssertGreaterThan(cell.sizes[0].height, 1.25 * cell.sizes[0].width, "tall tongues")
+      XCTAssertEqual(cell.direction.value, -90)
+    }
+  }
+
   func testTumblingPiecesRestWhollyAboveTheirFloorTouchingIt() throws {
     // The default effect's paper, turned and tumbling every way, with its floor raised 40 pt
     // above the bottom edge (y 200 of 240) so that anything sinking through it would show.
