@@ -262,7 +262,9 @@ extension ConfigSchema {
       id: "floor", title: "Floor",
       summary:
         "A line an emitter's pieces land on: each stops exactly where it first comes down to "
-        + "it, lies there with its spin and tumble frozen, then fades out.",
+        + "it; paper (a piece that tumbles) then turns down to lie flat over "
+        + "\(ConfettiPhysics.settleTime) s, its lowest "
+        + "point on the floor throughout; it lies there for `restTime`, then fades out.",
       keys: [
         Key(
           "y", .number(-1...2), unit: "shares of the window's height", default: .number(f.y),

@@ -417,10 +417,15 @@ final class EmissionTests: XCTestCase {
     var scene = try EffectScene(config: try Presets.named("tap-burst"), capacity: 100, seed: 1)
     scene.trigger(.click, at: Point(x: 123, y: 45), window: window, time: 2)
     XCTAssertEqual(scene.ring.head, 60)
+    // Across a small disc around it: 3 % of the window's shorter side.
+    let radius = 0.03 * min(window.width, window.height)
+    var distances: [Double] = []
     for record in scene.ring.records.prefix(60) {
-      XCTAssertEqual(record.originX, 123)
-      XCTAssertEqual(record.originY, 45)
+      let (dx, dy) = (Double(record.originX) - 123, Double(record.originY) - 45)
+      distances.append((dx * dx + dy * dy).squareRoot())
     }
+    XCTAssertLessThanOrEqual(distances.max()!, radius + 0.01)
+    XCTAssertGreaterThan(distances.max()!, radius / 2, "spread over the disc")
   }
 
   func testReducedMotionParticlesStayPutAndFadeGently() throws {

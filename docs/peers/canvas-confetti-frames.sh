@@ -1,22 +1,28 @@
 #!/usr/bin/env bash
-# Frame strips of canvas-confetti's own demos (headless Chromium) above the same moments of
-# Confetti's matching presets, to look at side by side.
+# Contact sheets of canvas-confetti's own demo recipes (drawn in headless Chromium) above the same
+# moments of Confetti's presets that answer them, at the same size, to look at side by side.
 #
-#   docs/peers/canvas-confetti-frames.sh CANVAS_CONFETTI_CHECKOUT OUT_DIR [WxH] [TIMES]
+#   docs/peers/canvas-confetti-frames.sh CANVAS_CONFETTI_CHECKOUT [OUT_DIR] [WxH]
 #
-# Writes OUT_DIR/DEMO.png for each demo: canvas-confetti above, Confetti below, one column per
-# moment (TIMES, seconds after it starts, default "0.3 1 2 4"). Needs Debian's chromium and
-# imagemagick, and a build of confetti (swift build --product confetti).
+# Writes OUT_DIR/DEMO.png (default docs/peers/sheets) for each demo: canvas-confetti above,
+# Confetti below, one column per moment, each labelled. Needs Debian's chromium and ffmpeg, and a
+# build of confetti (swift build --product confetti; CONFETTI=path picks another).
+#
+# The peer draws on a canvas of exactly WxH (default 480x270) at the top left of a taller window,
+# cropped: headless Chromium keeps about 143 px of its --window-size for itself, and a canvas the
+# size of the page would lose the bottom of every frame.
 set -euo pipefail
-checkout=${1:?usage: $0 CANVAS_CONFETTI_CHECKOUT OUT_DIR [WxH] [TIMES]}
-out=${2:?usage: $0 CANVAS_CONFETTI_CHECKOUT OUT_DIR [WxH] [TIMES]}
-size=${3:-800x600}
-times=${4:-0.3 1 2 4}
+usage="usage: $0 CANVAS_CONFETTI_CHECKOUT [OUT_DIR] [WxH]"
+checkout=${1:?$usage}
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
+out=${2:-$root/docs/peers/sheets}
+size=${3:-480x270}
 confetti=${CONFETTI:-$root/.build/debug/confetti}
 w=${size%x*}
 h=${size#*x}
+[ -f "$checkout/src/confetti.js" ] || { echo "$0: no src/confetti.js in $checkout" >&2; exit 1; }
+[ -x "$confetti" ] || { echo "$0: no confetti at $confetti: swift build --product confetti" >&2; exit 1; }
 mkdir -p "$out"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -28,23 +34,42 @@ cp "$here/canvas-confetti-frames.html" "$work/"
   echo '}(window, {}));'
 } > "$work/confetti.browser.js"
 
-# canvas-confetti's demo, and the preset that answers it.
-pairs="cannon:party-popper fireworks:fireworks snow:snow stars:stars school-pride:school-pride"
-for pair in $pairs; do
-  demo=${pair%%:*}
-  preset=${pair#*:}
-  peer=() ours=()
+label() { # picture, text: the picture with a strip above it saying the text
+  ffmpeg -nostdin -v error -y -i "$1" -vf "pad=iw:ih+22:0:22:color=0x12141c,drawtext=text='$2':x=6:y=4:fontsize=14:fontcolor=white" "$1.labelled.png"
+  mv "$1.labelled.png" "$1"
+}
+
+# canvas-confetti's demo, the preset that answers it, and three moments (seconds).
+while read -r demo preset times; do
+  row_peer=() row_ours=()
   for t in $times; do
     shot="$work/peer-$demo-$t.png"
     timeout -s KILL 120 chromium --headless=new --no-sandbox --disable-gpu --hide-scrollbars \
-      --window-size="$w,$h" --user-data-dir="$work/profile" --virtual-time-budget=10000 \
-      --screenshot="$shot" "file://$work/canvas-confetti-frames.html?demo=$demo&time=$t" \
+      --window-size="$w,$((h + 200))" --user-data-dir="$work/profile" --virtual-time-budget=10000 \
+      --screenshot="$shot.full.png" \
+      "file://$work/canvas-confetti-frames.html?demo=$demo&time=$t&w=$w&h=$h" \
       > "$work/chromium.log" 2>&1 || { cat "$work/chromium.log" >&2; exit 1; }
-    "$confetti" render --preset "$preset" --time "$t" --size "$size" \
-      --out "$work/ours-$preset-$t.png" > /dev/null
-    peer+=("$shot")
-    ours+=("$work/ours-$preset-$t.png")
+    ffmpeg -nostdin -v error -y -i "$shot.full.png" -vf "crop=$w:$h:0:0" "$shot"
+    label "$shot" "canvas-confetti $demo  $t s"
+    ours="$work/ours-$demo-$t.png"
+    "$confetti" render --preset "$preset" --time "$t" --size "$size" --seed 1 --out "$ours" > /dev/null
+    label "$ours" "confetti $preset  $t s"
+    row_peer+=(-i "$shot")
+    row_ours+=(-i "$ours")
   done
-  convert \( "${peer[@]}" +append \) \( "${ours[@]}" +append \) -append "$out/$demo.png"
+  n=$(echo "$times" | wc -w)
+  ffmpeg -nostdin -v error -y "${row_peer[@]}" "${row_ours[@]}" -filter_complex \
+    "$(seq -s '' 0 $((n - 1)) | sed 's/\(.\)/[\1]/g')hstack=$n[a];$(seq -s '' $n $((2 * n - 1)) | sed 's/\(.\)/[\1]/g')hstack=$n[b];[a][b]vstack" \
+    "$out/$demo.png"
   echo "$out/$demo.png: canvas-confetti's $demo (above), confetti's $preset (below) at $times s"
-done
+done <<'PAIRS'
+cannon party-popper 0.3 1 2.5
+random party-popper 0.3 1 2.5
+realistic confetti 0.3 1 2.5
+fireworks fireworks 0.6 1.5 3
+stars stars 0.2 0.5 0.9
+snow snow 1 3 6
+school-pride school-pride 0.5 1.5 3
+paths falling-confetti 0.5 1.5 3
+emoji emoji 0.3 1 2
+PAIRS
