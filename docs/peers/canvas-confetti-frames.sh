@@ -5,10 +5,11 @@
 #   docs/peers/canvas-confetti-frames.sh CANVAS_CONFETTI_CHECKOUT [OUT_DIR] [WxH]
 #
 # Writes OUT_DIR/DEMO.png (default docs/peers/sheets) for each demo: canvas-confetti above,
-# Confetti below, one column per moment, each labelled. Needs Debian's chromium and ffmpeg, and a
+# Confetti below, one column per moment, each labelled, shown at half the size drawn. Needs Debian's chromium and ffmpeg, and a
 # build of confetti (swift build --product confetti; CONFETTI=path picks another).
 #
-# The peer draws on a canvas of exactly WxH (default 480x270) at the top left of a taller window,
+# Both draw at WxH (default 960x540: the peer's speeds are in pixels a frame, and in a small
+# canvas its bursts leave through the top). The peer draws on a canvas of exactly WxH at the top left of a taller window,
 # cropped: headless Chromium keeps about 143 px of its --window-size for itself, and a canvas the
 # size of the page would lose the bottom of every frame.
 set -euo pipefail
@@ -17,7 +18,7 @@ checkout=${1:?$usage}
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 out=${2:-$root/docs/peers/sheets}
-size=${3:-480x270}
+size=${3:-960x540}
 confetti=${CONFETTI:-$root/.build/debug/confetti}
 w=${size%x*}
 h=${size#*x}
@@ -34,8 +35,8 @@ cp "$here/canvas-confetti-frames.html" "$work/"
   echo '}(window, {}));'
 } > "$work/confetti.browser.js"
 
-label() { # picture, text: the picture with a strip above it saying the text
-  ffmpeg -nostdin -v error -y -i "$1" -vf "pad=iw:ih+22:0:22:color=0x12141c,drawtext=text='$2':x=6:y=4:fontsize=14:fontcolor=white" "$1.labelled.png"
+label() { # picture, text: the picture at half size with a strip above it saying the text
+  ffmpeg -nostdin -v error -y -i "$1" -vf "scale=iw/2:ih/2:flags=area,pad=iw:ih+22:0:22:color=0x12141c,drawtext=text='$2':x=6:y=4:fontsize=14:fontcolor=white" "$1.labelled.png"
   mv "$1.labelled.png" "$1"
 }
 
