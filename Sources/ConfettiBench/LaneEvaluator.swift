@@ -191,7 +191,7 @@ struct LaneEvaluator {
     if landed.anySet {
       gustClock = Self.earlier(then, LaneMath.select(.zero, t - b.landing, where: landed))
     }
-    let head = position(
+    var head = position(
       b, m, gustClock, wind: wind, gustAmplitude: amplitude, gustCycles: cycles, gustPhase: phase)
     let stretch = gather(self.stretch, e)
     var tail = head
@@ -233,13 +233,12 @@ struct LaneEvaluator {
     let tumbleAge = LaneMath.select(t, m, where: b.flips)
     var wave = LaneMath.sinCos(b.flipFrequency * tumbleAge + b.flipPhase).cos
     var rotation = b.rotation + b.spin * m
-    var headY = head.y
     let settling = landed & b.flips
     if settling.anySet {
       let rest = Self.settle(b, rotation: rotation, tumble: wave, growth: growth, age: t)
       rotation = LaneMath.select(rotation, rest.rotation, where: settling)
       wave = LaneMath.select(wave, rest.tumble, where: settling)
-      headY = LaneMath.select(headY, headY + rest.drop, where: settling)
+      head.y = LaneMath.select(head.y, head.y + rest.drop, where: settling)
     }
     let floor = Lanes(repeating: Float(ConfettiPhysics.flipFloor))
     let widthScale = LaneMath.select(
@@ -283,7 +282,7 @@ struct LaneEvaluator {
         continue
       }
       var sprite = PlacedSprite()
-      (sprite.x, sprite.y, sprite.rotation) = (head.x[lane], headY[lane], rotation[lane])
+      (sprite.x, sprite.y, sprite.rotation) = (head.x[lane], head.y[lane], rotation[lane])
       (sprite.width, sprite.height, sprite.opacity) = (width[lane], height[lane], opacity[lane])
       sprite.red = Self.byte(red[lane])
       sprite.green = Self.byte(green[lane])

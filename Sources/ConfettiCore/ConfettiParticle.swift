@@ -62,8 +62,9 @@ package struct ConfettiParticle: Equatable, Sendable {
   /// ``CellStyle/fadeOut``), taking the particle with it. Infinity: never.
   package var emitterFadeAt: Seconds = .infinity
   /// Seconds after birth when the piece lands on its emitter's floor and stops there: its
-  /// position, spin, tumble, sway and size stay as they were at that moment (colour and
-  /// opacity go on). Infinity: it never lands. Solved once, at birth (``landingTime(onto:)``).
+  /// position, spin, tumble, sway and size stay as they were at that moment, except that paper
+  /// then settles flat (``ConfettiPhysics/settle(rotation:tumble:size:after:elliptical:)``);
+  /// colour and opacity go on. Infinity: it never lands. Solved once, at birth (``landingTime(onto:)``).
   package var landing: Seconds = .infinity
 
   package init() {}

@@ -110,8 +110,8 @@ public struct EmitterConfig: Equatable, Sendable {
 }
 
 /// A horizontal line an emitter's pieces land on: each stops where its closed form first brings
-/// it down to the line (solved once, at its birth), lying there with its spin, tumble and sway
-/// frozen, then fades out.
+/// it down to the line (solved once, at its birth); paper (a piece that tumbles) then turns down
+/// to lie flat, its lowest point on the line; it lies there for ``restTime``, then fades out.
 public struct Floor: Equatable, Sendable {
   /// Where it lies, as a share of the window's height: 1 is the bottom edge. Default 1.
   public var y = 1.0
@@ -174,7 +174,7 @@ public enum ShapeChoice: Equatable, Sendable {
 public enum SpeedUnit: String, CaseIterable, Sendable {
   /// Points per second.
   case points
-  /// Window heights per second: the classic cannon rises most of the way up any window.
+  /// Window heights per second: the same throw rises to the same share of any window.
   case windowHeights
 }
 

@@ -24,7 +24,8 @@ package struct ShaderFeatures: OptionSet, Hashable, Sendable {
   package static let streaks = ShaderFeatures(rawValue: 1 << 4)
   /// Paper shading of tumbling pieces (``ConfettiParticle/darkensBack``).
   package static let paper = ShaderFeatures(rawValue: 1 << 5)
-  /// Landing on a floor (``ConfettiParticle/landing``): motion frozen from then on.
+  /// Landing on a floor (``ConfettiParticle/landing``): motion stopped from then on, paper
+  /// settling flat.
   package static let landings = ShaderFeatures(rawValue: 1 << 6)
   /// Twinkling (``CellStyle/twinkle``).
   package static let twinkles = ShaderFeatures(rawValue: 1 << 7)

@@ -113,6 +113,7 @@ final class BenchSceneTests: XCTestCase {
     let capacity = PlacementEvaluator.capacity(for: ring, slots: 3000)
     var worst = (position: 0.0, angle: 0.0, share: 0.0, byte: 0)
     var compared = 0
+    var settling = 0
     let landing = ring.records.filter { $0.landing.isFinite }.count
     for primitive in [SpritePrimitive.points, .instancedPoints] {
       for step in 0..<16 {
@@ -128,6 +129,11 @@ final class BenchSceneTests: XCTestCase {
         }
         let reference = evaluate(.reference)
         let lanes = evaluate(.lanesOnAllCores(records))
+        // Landed paper turning down to lie flat (ConfettiPhysics.settle) among them.
+        for record in ring.records where record.particle.flips {
+          let age = Double(now.rawValue &- record.birth) / Tick.perSecond - Double(record.landing)
+          if age > 0, age < ConfettiPhysics.settleTime { settling += 1 }
+        }
         XCTAssertEqual(lanes.count, reference.count, "at \(now.rawValue): the same sprites")
         for (a, b) in zip(reference, lanes) {
           XCTAssertEqual(a.shape, b.shape)
@@ -147,6 +153,7 @@ final class BenchSceneTests: XCTestCase {
     }
     XCTAssertGreaterThan(compared, 40_000, "too few sprites compared")
     XCTAssertGreaterThan(landing, 500, "too few pieces land")
+    XCTAssertGreaterThan(settling, 100, "too few settling pieces compared")
     // What the parity tests allow the shader, which computes the same in Float.
     XCTAssertLessThanOrEqual(worst.position, 0.01, "worst position or size error (pt)")
     XCTAssertLessThanOrEqual(worst.angle, 0.01, "worst angle error (°)")

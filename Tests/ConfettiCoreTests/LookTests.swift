@@ -208,6 +208,8 @@ final class LookTests: XCTestCase {
   }
 
   func testFallingConfettiIsPaperComingInFromAboveTheTopEdge() throws {
+    var falling = 0  // pieces still falling at 4 s, whose speed is compared
+    defer { XCTAssertGreaterThan(falling, 20, "pieces still falling at 4 s") }
     for window in [Size(width: 960, height: 540), Size(width: 540, height: 960)] {
       var scene = try EffectScene(
         config: Presets.named("falling-confetti"), capacity: 4096, seed: 2)
@@ -231,7 +233,10 @@ final class LookTests: XCTestCase {
         // Gravity and drag: it slows to the speed of falling paper.
         let late = ConfettiPhysics.velocity(of: p, age: 4).y
         let terminal = ConfettiPhysics.terminalVelocity(gravity: p.gravity, drag: p.dragY)
-        if p.landing > 4 { XCTAssertEqual(late, terminal, accuracy: 3, "falling like paper") }
+        if p.landing > 4 {
+          XCTAssertEqual(late, terminal, accuracy: 3, "falling like paper")
+          falling += 1
+        }
       }
       XCTAssertEqual(colours.count, 4, "squares, triangles, stars, rounds")
       for (shape, seen) in colours { XCTAssertGreaterThanOrEqual(seen.count, 5, "shape \(shape)") }
@@ -338,13 +343,13 @@ final class LookTests: XCTestCase {
         peaks.append(top / window.height)
       }
       peaks.sort()
-      // "peaking a fifth to two fifths of the way down from the top": the highest piece and
+      // "peaking about a fifth to two fifths down from the top of a wide window": the highest and
       // the median one, in landscape windows; higher in a tall one.
       let tall = window.height > window.width
       XCTAssertEqual(peaks[0], tall ? 0.07 : 0.18, accuracy: 0.04, "\(window): the highest")
       XCTAssertEqual(peaks[150], tall ? 0.2 : 0.31, accuracy: 0.04, "\(window): the median")
       XCTAssertLessThan(peaks[299], 0.45, "\(window): the lowest peak")
-      // "then fading out in mid-air by 1.5 s".
+      // "fading out in mid-air by 1.5 s".
       for p in pieces {
         XCTAssertEqual(p.lifetime, 1.5)
         let fading = try XCTUnwrap(ConfettiPhysics.state(of: p, age: p.lifetime - 0.05))
@@ -537,9 +542,6 @@ final class SubCellTests: XCTestCase {
     }
   }
 
-  /// Fireworks are framed in any window: from the first moment a shell is in flight, shells rise
-  /// steadily for the ten seconds the preset promises, and each bursts between 20 % and 45 % of
-  /// the window's height from the top, whatever its shape.
   func testFireworksBurstsTakeTheSameShareOfTheSkyInAnyWindow() throws {
     // Sampled with the same seed, a burst's sparks (of a shell or of a click) fly out at the
     // same share of the window's height a second, and fall as fast in that unit: the same share
@@ -567,6 +569,9 @@ final class SubCellTests: XCTestCase {
     }
   }
 
+  /// Fireworks are framed in any window: from the first moment a shell is in flight, shells rise
+  /// steadily for the ten seconds the preset promises, and each bursts between 20 % and 45 % of
+  /// the window's height from the top, whatever its shape.
   func testFireworksBurstInTheUpperPartOfAnyWindowFromTheFirstMoment() throws {
     for window in [
       Size(width: 1280, height: 720), Size(width: 720, height: 1280), Size(width: 800, height: 600),

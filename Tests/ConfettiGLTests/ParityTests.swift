@@ -71,7 +71,7 @@ final class ParityTests: HeadlessGLTestCase {
         if copy > 0 { trailSamples += 1 }
         let record = ring.records[slot]
         let age = Double(now.rawValue &- record.birth) / Tick.perSecond
-        if record.particle.flips, age > Double(record.landing),
+        if copy == 0, record.particle.flips, age > Double(record.landing),
           age < Double(record.landing) + ConfettiPhysics.settleTime
         {
           settlingSamples += 1

@@ -5,13 +5,14 @@
 #   docs/peers/canvas-confetti-frames.sh CANVAS_CONFETTI_CHECKOUT [OUT_DIR] [WxH]
 #
 # Writes OUT_DIR/DEMO.png (default docs/peers/sheets) for each demo: canvas-confetti above,
-# Confetti below, one column per moment, each labelled, shown at half the size drawn. Needs Debian's chromium and ffmpeg, and a
-# build of confetti (swift build --product confetti; CONFETTI=path picks another).
+# Confetti below, one column per moment (the moments of each pair are in the list at the end),
+# each labelled, shown at half the size drawn. Needs Debian's chromium and ffmpeg, and a build of
+# confetti (swift build --product confetti; CONFETTI=path picks another).
 #
 # Both draw at WxH (default 960x540: the peer's speeds are in pixels a frame, and in a small
-# canvas its bursts leave through the top). The peer draws on a canvas of exactly WxH at the top left of a taller window,
-# cropped: headless Chromium keeps about 143 px of its --window-size for itself, and a canvas the
-# size of the page would lose the bottom of every frame.
+# canvas its bursts leave through the top). The peer draws on a canvas of exactly WxH at the top
+# left of a taller window, cropped: headless Chromium keeps about 143 px of its --window-size for
+# itself, and a canvas the size of the page would lose the bottom of every frame.
 set -euo pipefail
 usage="usage: $0 CANVAS_CONFETTI_CHECKOUT [OUT_DIR] [WxH]"
 checkout=${1:?$usage}
@@ -49,19 +50,21 @@ while read -r demo preset times; do
       --window-size="$w,$((h + 200))" --user-data-dir="$work/profile" --virtual-time-budget=10000 \
       --screenshot="$shot.full.png" \
       "file://$work/canvas-confetti-frames.html?demo=$demo&time=$t&w=$w&h=$h" \
-      > "$work/chromium.log" 2>&1 || { cat "$work/chromium.log" >&2; exit 1; }
+      < /dev/null > "$work/chromium.log" 2>&1 || { cat "$work/chromium.log" >&2; exit 1; }
     ffmpeg -nostdin -v error -y -i "$shot.full.png" -vf "crop=$w:$h:0:0" "$shot"
     label "$shot" "canvas-confetti $demo  $t s"
     ours="$work/ours-$demo-$t.png"
-    "$confetti" render --preset "$preset" --time "$t" --size "$size" --seed 1 --out "$ours" > /dev/null
+    "$confetti" render --preset "$preset" --time "$t" --size "$size" --seed 1 --out "$ours" \
+      < /dev/null > /dev/null
     label "$ours" "confetti $preset  $t s"
     row_peer+=(-i "$shot")
     row_ours+=(-i "$ours")
   done
   n=$(echo "$times" | wc -w)
+  # The peer's row from inputs 0 to n - 1, ours from n to 2n - 1 (hstack needs two or more).
+  stack() { if [ "$1" -eq "$2" ]; then printf '[%d]null' "$1"; else printf '[%d]' $(seq "$1" "$2"); printf 'hstack=%d' $(($2 - $1 + 1)); fi; }
   ffmpeg -nostdin -v error -y "${row_peer[@]}" "${row_ours[@]}" -filter_complex \
-    "$(seq -s '' 0 $((n - 1)) | sed 's/\(.\)/[\1]/g')hstack=$n[a];$(seq -s '' $n $((2 * n - 1)) | sed 's/\(.\)/[\1]/g')hstack=$n[b];[a][b]vstack" \
-    "$out/$demo.png"
+    "$(stack 0 $((n - 1)))[a];$(stack "$n" $((2 * n - 1)))[b];[a][b]vstack" "$out/$demo.png"
   echo "$out/$demo.png: canvas-confetti's $demo (above), confetti's $preset (below) at $times s"
 done <<'PAIRS'
 cannon party-popper 0.3 1 2.5
