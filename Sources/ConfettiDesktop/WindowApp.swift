@@ -355,7 +355,9 @@ package final class WindowApp {
     }
     // Paused, nothing is drawn: no frame rate to show.
     if !clock.isPaused {
-      parts.append(idle ? "idle" : String(format: "%.0f fps", frameCounter.rate))
+      // A slow rate keeps a decimal: 9.6 fps is not 10.
+      let rate = frameCounter.rate
+      parts.append(idle ? "idle" : String(format: rate < 20 ? "%.1f fps" : "%.0f fps", rate))
     }
     let at = String(format: "%.3f s", time - effectStart)
     var playing: [String] = []

@@ -24,7 +24,7 @@ final class OverlayTests: XCTestCase {
     let deadline = Date().addingTimeInterval(60)
     while rates.count < 3, Date() < deadline {
       let title = try xdotool(["getwindowname", window], display: display.name)
-      if let range = title.range(of: #"\d+ fps"#, options: .regularExpression),
+      if let range = title.range(of: #"[\d.]+ fps"#, options: .regularExpression),
         let rate = Double(title[range].dropLast(4))
       {
         if rates.last != rate { rates.append(rate) }
