@@ -6,7 +6,7 @@
 #
 # Needs Debian's godot3, Xvfb and xdotool, and a release build of confetti
 # (swift build -c release --product confetti; CONFETTI=path picks another). Godot's side is the
-# project docs/peers/godot-particles.sh writes (what it matches and what it cannot: see there);
+# project in docs/peers/godot-particles (what it matches and what it cannot: godot-particles.sh);
 # ours is the classic cannon's piece kept N alive (a continuous emitter at N / 1.5 s a second,
 # prewarmed), `confetti window --no-vsync`, its frame rate read from its title (frames drawn in
 # the last half second) twice a second after a warm-up. Prints each round's frame times and the
@@ -29,7 +29,7 @@ trap 'kill "$xvfb" 2> /dev/null || true; rm -rf "$work"' EXIT
 export DISPLAY=$display
 for _ in $(seq 50); do xdotool getmouselocation > /dev/null 2>&1 && break; sleep 0.1; done
 
-"$here/godot-particles.sh" write "$work/godot" > /dev/null
+cp -r "$here/godot-particles" "$work/godot"  # Godot may write beside a project it runs
 rate=$(awk "BEGIN { printf \"%.1f\", $pieces / 1.5 }")
 cat > "$work/cannon-kept.json" <<EOF
 {
@@ -91,7 +91,7 @@ ours() { # the median frame time (ms) of our window, from its title's frame rate
 
 echo "$pieces pieces, 1280x720, Xvfb, $("$confetti" --version)"
 for round in $(seq "$rounds"); do
-  godot=$("$here/godot-particles.sh" run "$work/godot" "$pieces" 300 | sed -E 's/.*median ([0-9.]+) ms.*/\1/')
+  godot=$("$here/godot-particles.sh" "$pieces" 300 "$work/godot" | sed -E 's/.*median ([0-9.]+) ms.*/\1/')
   mine=$(ours)
   ratio=$(awk "BEGIN { printf \"%.2f\", $godot / $mine }")
   echo "round $round: Godot 3 Particles2D $godot ms a frame, confetti $mine ms: ${ratio}x"

@@ -1,4 +1,4 @@
-# Made by docs/peers/godot-particles.sh: N GPU particles like the classic cannon's, timed.
+# N GPU particles like the classic cannon's, timed (docs/peers/godot-particles.sh says how).
 extends Node2D
 
 var pieces = 100000
