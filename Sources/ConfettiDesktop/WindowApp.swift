@@ -312,7 +312,13 @@ package final class WindowApp {
     guard var pacer else { return }
     let until = wall + pacer.wait(shownAt: wall)
     self.pacer = pacer
-    while wall < until, !settings.shouldStop() { glfwWaitEventsTimeout(until - wall) }
+    // The clock is read once a turn: read twice, it could pass `until` between the test and
+    // the wait, and GLFW aborts on a negative timeout.
+    while !settings.shouldStop() {
+      let left = until - wall
+      guard left > 0 else { break }
+      glfwWaitEventsTimeout(left)
+    }
   }
 
   /// The refresh rate of monitor `number` (from 1; nil: the primary), 0 where it says none.
