@@ -109,23 +109,60 @@ func notUTF8Argument() -> String? {
 }
 
 /// The parser's completion script for `shell`, where confetti adds to it; nil for the parser's
-/// own. bash's offers the window's options at the top level too, where they are taken (`confetti
-/// --preset <Tab>` offers the presets, as the README writes it), not the subcommands alone.
+/// own. Each shell's offers the window's options at the top level too, where they are taken
+/// (`confetti --preset <Tab>` offers the presets, as the README writes it), not the subcommands
+/// alone.
 func completionScript(for shell: String) -> String? {
-  guard shell == "bash" else { return nil }
-  let script = ConfettiCommand.completionScript(for: .bash)
-  let rootOptions = "    __confetti_offer_flags_options 0\n\n    # Offer subcommand / subcommand"
-  guard script.contains(rootOptions) else { return script }
-  return script.replacingOccurrences(
-    of: rootOptions,
-    with: """
+  switch shell {
+  case "bash":
+    return inserting(
+      """
           # The window's options, which the top level takes: confetti --preset <Tab>
           if [[ "${unparsed_words[0]}" == -* ]]; then
               _confetti_window
               return
           fi
 
-      """ + rootOptions)
+      """,
+      before: "    __confetti_offer_flags_options 0\n\n    # Offer subcommand / subcommand",
+      into: ConfettiCommand.completionScript(for: .bash))
+  case "zsh":
+    // The words as they are: the window's function reads `confetti --preset …` as its own.
+    return inserting(
+      """
+          # The window's options, which the top level takes: confetti --preset <Tab>
+          if [[ "${words[2]}" == -* && "${words[2]}" != (--version|-h|--help) ]]; then
+              _confetti_window
+              return
+          fi
+
+      """,
+      before:
+        "    local -i ret=1\n    local -ar arg_specs=(\n        '--version[Show the version.]'",
+      into: ConfettiCommand.completionScript(for: .zsh))
+  case "fish":
+    // Read as `confetti window --preset …`: the window's completions apply.
+    return inserting(
+      """
+              # The window's options, which the top level takes: confetti --preset <Tab>
+              if string match -qr -- '^-' $unparsed_tokens[2]
+                  and not contains -- $unparsed_tokens[2] --version -h --help
+                  set unparsed_tokens $unparsed_tokens[1] window $unparsed_tokens[2..]
+              end
+
+      """,
+      before: "        __confetti_parse_subcommand 0 'version' 'h/help'\n        switch",
+      into: ConfettiCommand.completionScript(for: .fish))
+  default:
+    return nil
+  }
+}
+
+/// `script` with `addition` put before the first `anchor`; as it was if it has none (a parser
+/// that writes its scripts otherwise: its own completion still works).
+private func inserting(_ addition: String, before anchor: String, into script: String) -> String {
+  guard let range = script.range(of: anchor) else { return script }
+  return script.replacingCharacters(in: range, with: addition + anchor)
 }
 
 /// The word after `confetti help` (and its subcommands) that names no command, if one does

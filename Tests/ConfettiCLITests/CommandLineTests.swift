@@ -182,6 +182,56 @@ final class CommandLineTests: XCTestCase {
     XCTAssert(try offered("confetti ").contains("shell-hook"))
   }
 
+  /// zsh's and fish's completion, as a person gets it pressing Tab: the window's options at the
+  /// top level too (`confetti --preset <Tab>`, as the README writes it), the subcommands first.
+  func testZshAndFishCompleteTheWindowsOptionsAtTheTopLevel() throws {
+    let folder = try temporaryDirectory()
+    // zsh: its completion system in a pseudo-terminal, compadd noting each candidate in a file.
+    let zshScript = folder.appendingPathComponent("_confetti")
+    try Data(try confetti(["--generate-completion-script", "zsh"]).stdout.utf8).write(to: zshScript)
+    let zshHarness = #"""
+      zmodload zsh/zpty
+      local script=$1 line=$2 hits=$3 done=$3.done out
+      zpty z zsh -f -i
+      zpty -w z "autoload -Uz compinit && compinit -u -D; source ${(q)script}; compdef _confetti confetti; compadd() { if [[ \${@[1,(i)(-|--)]} == *-(O|A|D)\\ * ]]; then builtin compadd \"\$@\"; return; fi; local -a found; builtin compadd -A found \"\$@\"; print -rl -- \$found >> ${(q)hits}; }; PROMPT=Z''READY"
+      # Type only once the line editor reads keys (before, the terminal would take Ctrl-U).
+      zpty -r -m z out '*ZREADY*' || exit 1
+      zpty -w -n z "$line"$'\t'
+      zpty -w z $'\C-u'"touch ${(q)done}"
+      for i in {1..600}; do [[ -e $done ]] && break; sleep 0.1; done
+      zpty -d z
+      [[ -e $done ]]
+      """#
+    var asked = 0
+    func zshOffers(_ line: String) throws -> [String] {
+      asked += 1
+      let hits = folder.appendingPathComponent("zsh-hits-\(asked)")
+      let result = try runProgram(
+        URL(fileURLWithPath: "/usr/bin/zsh"),
+        ["-f", "-c", zshHarness, "zsh", zshScript.path, line, hits.path])
+      XCTAssertEqual(result.status, 0, "zsh: \(line): \(result.stderr)")
+      let text = (try? String(contentsOf: hits, encoding: .utf8)) ?? ""
+      return text.split(separator: "\n").map(String.init)
+    }
+    XCTAssertEqual(try zshOffers("confetti --preset sn"), ["snow"])
+    XCTAssert(try zshOffers("confetti --seed 3 --pre").contains("--preset"))
+    XCTAssert(try zshOffers("confetti ").contains("shell-hook"))
+    // fish: its own completion of a command line.
+    let fishScript = folder.appendingPathComponent("confetti.fish")
+    try Data(try confetti(["--generate-completion-script", "fish"]).stdout.utf8).write(
+      to: fishScript)
+    func fishOffers(_ line: String) throws -> [String] {
+      let result = try runProgram(
+        URL(fileURLWithPath: "/usr/bin/fish"),
+        ["--no-config", "-c", "source $argv[1]; complete -C $argv[2]", fishScript.path, line])
+      XCTAssertEqual(result.status, 0, "fish: \(line): \(result.stderr)")
+      return result.stdout.split(separator: "\n").map { String($0.split(separator: "\t")[0]) }
+    }
+    XCTAssertEqual(try fishOffers("confetti --preset sn"), ["snow"])
+    XCTAssert(try fishOffers("confetti --seed 3 --pre").contains("--preset"))
+    XCTAssert(try fishOffers("confetti ").contains("shell-hook"))
+  }
+
   func testWithoutADisplayTheWindowSaysSoInOneLineAndExits1() throws {
     let result = try confetti([], environment: ["DISPLAY": nil, "WAYLAND_DISPLAY": nil])
     XCTAssertEqual(result.status, 1)
