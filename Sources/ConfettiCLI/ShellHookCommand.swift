@@ -18,8 +18,8 @@ struct ShellHookCommand: ParsableCommand {
       shell throws confetti: over the desktop where there is one, started in the background so \
       that the prompt comes back at once; else (over SSH, in a console) in the terminal, before \
       the prompt, where the first key you type ends it and goes to the prompt. Failed, \
-      interrupted and short commands are not celebrated. bash's hook uses the DEBUG trap and \
-      PROMPT_COMMAND (it replaces a DEBUG trap of your own); zsh's, its preexec and precmd \
+      interrupted and short commands are not celebrated. bash's hook uses the DEBUG trap (a \
+      DEBUG trap of your own runs on after it) and PROMPT_COMMAND; zsh's, its preexec and precmd \
       hooks; fish's, the fish_postexec event.
       """)
 
@@ -90,11 +90,24 @@ struct ShellHookCommand: ParsableCommand {
           __confetti_hook_time=${__confetti_hook_time/[.,]/}
         }
         __confetti_hook_armed=1
+        # A DEBUG trap of your own goes on running after the hook's, with the same $? and
+        # $BASH_COMMAND (taken once: sourcing this again keeps it).
+        __confetti_hook_take_trap() {
+          eval "set -- $1"
+          case $3 in *__confetti_hook_preexec*) ;; *) __confetti_hook_user_trap=$3 ;; esac
+        }
+        __confetti_hook_take_trap "$(trap -p DEBUG)"
+        __confetti_hook_status_is() { return "$1"; }
         __confetti_hook_preexec() {
-          [ -n "$__confetti_hook_armed" ] || return 0
-          __confetti_hook_armed=
-          __confetti_hook_now
-          __confetti_hook_started=$__confetti_hook_time
+          local hook_status=$?
+          if [ -n "$__confetti_hook_armed" ]; then
+            __confetti_hook_armed=
+            __confetti_hook_now
+            __confetti_hook_started=$__confetti_hook_time
+          fi
+          [ -n "$__confetti_hook_user_trap" ] || return 0
+          __confetti_hook_status_is "$hook_status"
+          eval "$__confetti_hook_user_trap"
         }
         __confetti_hook_precmd() {
           __confetti_hook_now

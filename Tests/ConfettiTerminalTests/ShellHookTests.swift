@@ -98,6 +98,29 @@ final class ShellHookTests: XCTestCase {
     }
   }
 
+  func testBashsHookKeepsADebugTrapOfYourOwn() throws {
+    // Your DEBUG trap, then the hook (twice, as a re-read .bashrc would): yours runs on before
+    // each command, with the status of the one before and the command about to run.
+    let folder = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let log = folder.appendingPathComponent("yours.log").path
+    let hook = "eval \"$(\(confettiBinary.path) shell-hook bash --program /bin/true)\""
+    let script = """
+      trap 'printf "%s|%s\\n" "$?" "$BASH_COMMAND" >> \(log)' DEBUG
+      \(hook)
+      \(hook)
+      false
+      echo "it's here"
+      trap -p DEBUG
+      """
+    let result = try runProgram(URL(fileURLWithPath: "/bin/bash"), ["-c", script])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    XCTAssert(result.stdout.contains("'__confetti_hook_preexec' DEBUG"), "the hook's trap is set")
+    let yours = lines(of: log)
+    XCTAssertEqual(yours.filter { $0 == "0|false" }.count, 1, "once a command: \(yours)")
+    XCTAssert(yours.contains("1|echo \"it's here\""), "the status before, the command: \(yours)")
+  }
+
   func testTheHookRefusesWhatItCannotDo() throws {
     let shell = try confetti(["shell-hook", "tcsh"])
     XCTAssertEqual(shell.status, 64)
