@@ -274,7 +274,7 @@ package enum ConfettiPhysics {
     guard trailCopy <= Int(record.trail) else { return nil }
     let style = table[record.emitter]
     let then = Tick(rawValue: now.rawValue &- UInt32(trailCopy) &* style.trailTicks)
-    let age = Double(then.rawValue &- record.birth) / Tick.perSecond
+    let age = record.age(at: then)
     guard var state = self.state(of: record.particle, age: age, style: style, now: then) else {
       return nil
     }
@@ -405,6 +405,19 @@ extension ConfettiParticle {
       return reached
     }
     return .infinity
+  }
+}
+
+extension ParticleRecord {
+  /// Seconds since its birth at clock reading `now`: the tick difference, exact across the
+  /// clock's wrap (an unborn record's wraps huge), as the shader takes it.
+  package func age(at now: Tick) -> Seconds { Double(now.rawValue &- birth) / Tick.perSecond }
+
+  /// Whether at `now` it is paper that has landed and is still turning down to lie flat
+  /// (``ConfettiPhysics/settle(rotation:tumble:size:after:elliptical:)``).
+  package func isSettling(at now: Tick) -> Bool {
+    let since = age(at: now) - Double(landing)
+    return flags & Self.flipsFlag != 0 && since > 0 && since < ConfettiPhysics.settleTime
   }
 }
 

@@ -130,10 +130,7 @@ final class BenchSceneTests: XCTestCase {
         let reference = evaluate(.reference)
         let lanes = evaluate(.lanesOnAllCores(records))
         // Landed paper turning down to lie flat (ConfettiPhysics.settle) among them.
-        for record in ring.records where record.particle.flips {
-          let age = Double(now.rawValue &- record.birth) / Tick.perSecond - Double(record.landing)
-          if age > 0, age < ConfettiPhysics.settleTime { settling += 1 }
-        }
+        settling += ring.records.filter { $0.isSettling(at: now) }.count
         XCTAssertEqual(lanes.count, reference.count, "at \(now.rawValue): the same sprites")
         for (a, b) in zip(reference, lanes) {
           XCTAssertEqual(a.shape, b.shape)

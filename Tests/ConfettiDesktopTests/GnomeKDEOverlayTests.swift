@@ -25,6 +25,21 @@ final class GnomeKDEOverlayTests: XCTestCase {
 
   /// The overlay's first frame as it gave it to the compositor: the monitor's size, clear
   /// around the pieces.
+  /// Waits for `overlay`, launched at `launched`, to end by itself (up to `margin` seconds after
+  /// the `predicted` end), and checks that it ended well, not before its time, having drawn
+  /// a see-through first frame (`snapshot`) `on` the desktop named.
+  func assertEndsWhenPredicted(
+    _ overlay: Process, launched: Date, predicted: Double, margin: Double, snapshot: String,
+    on desktop: String
+  ) throws {
+    let ends = Date().addingTimeInterval(predicted + margin)
+    while overlay.isRunning, Date() < ends { usleep(10_000) }
+    XCTAssertFalse(overlay.isRunning, "the overlay ends by itself on \(desktop)")
+    XCTAssertEqual(overlay.terminationStatus, 0, "it drew on \(desktop)")
+    XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(launched), predicted, desktop)
+    try checkSnapshot(snapshot, desktop)
+  }
+
   func checkSnapshot(_ path: String, _ desktop: String) throws {
     let frame = try PNG.read(URL(fileURLWithPath: path))
     XCTAssertEqual([frame.width, frame.height], [Self.size.width, Self.size.height], desktop)
@@ -137,12 +152,9 @@ final class GnomeKDEOverlayTests: XCTestCase {
       try String(contentsOf: events, encoding: .utf8).contains("ButtonPress"),
       "the window below got the click made on the overlay")
     XCTAssertEqual(try xdotool(["getwindowfocus"]), window, "the window below keeps the focus")
-    let ends = Date().addingTimeInterval(predicted + 15)
-    while overlay.isRunning, Date() < ends { usleep(10_000) }
-    XCTAssertFalse(overlay.isRunning, "the overlay ends by itself")
-    XCTAssertEqual(overlay.terminationStatus, 0)
-    XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(launched), predicted)
-    try checkSnapshot(snapshot, "Mutter")
+    try assertEndsWhenPredicted(
+      overlay, launched: launched, predicted: predicted, margin: 15, snapshot: snapshot,
+      on: "Mutter")
   }
 
   /// Waits for `window` to have the keyboard focus (Mutter focuses a new window as it maps it).
@@ -193,12 +205,9 @@ final class GnomeKDEOverlayTests: XCTestCase {
     let overlay = try launch(
       confettiBinary.path, ["overlay", "--snapshot", snapshot], environment: environment)
     defer { if overlay.isRunning { overlay.terminate() } }
-    let ends = Date().addingTimeInterval(predicted + 30)
-    while overlay.isRunning, Date() < ends { usleep(10_000) }
-    XCTAssertFalse(overlay.isRunning, "the overlay ends by itself")
-    XCTAssertEqual(overlay.terminationStatus, 0, "it drew on KWin's layer shell")
-    XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(launched), predicted)
-    try checkSnapshot(snapshot, "KWin")
+    try assertEndsWhenPredicted(
+      overlay, launched: launched, predicted: predicted, margin: 30, snapshot: snapshot,
+      on: "KWin's layer shell")
   }
 
   /// Sends SIGTERM to the children of process `parent`, and waits for them to be gone.

@@ -69,13 +69,7 @@ final class ParityTests: HeadlessGLTestCase {
           continue
         }
         if copy > 0 { trailSamples += 1 }
-        let record = ring.records[slot]
-        let age = Double(now.rawValue &- record.birth) / Tick.perSecond
-        if copy == 0, record.particle.flips, age > Double(record.landing),
-          age < Double(record.landing) + ConfettiPhysics.settleTime
-        {
-          settlingSamples += 1
-        }
+        if copy == 0, ring.records[slot].isSettling(at: now) { settlingSamples += 1 }
         compared += 1
         worst.position = max(
           worst.position, abs(gpu.position.x - cpu.position.x), abs(gpu.position.y - cpu.position.y)
