@@ -64,10 +64,12 @@
  *     llvmpipe draws about 16 % faster than a core profile's point sprites), unit 0's
  *     level-of-detail bias (glTexEnv), and, while its pictures are uploaded (at
  *     confetti_create), the pixel transfer: every channel's scale and bias, and GL_MAP_COLOR.
- * It does not touch the bound framebuffer, depth and stencil functions and masks, the clear
- * colour, other texture units, uniform buffers or sRGB conversion. confetti_draw draws into the
- * framebuffer the host has bound, premultiplied-alpha blended over what is there, clipped to its
- * rectangle and to the host's scissor box if scissoring is on, and writes no depth. The other
+ * It does not touch depth and stencil functions and masks, the clear colour, other texture
+ * units, uniform buffers or sRGB conversion, and leaves the host's framebuffer bound (the draw
+ * framebuffer is bound again after an effect with light is drawn into a layer of its own).
+ * confetti_draw draws into the framebuffer the host has bound, premultiplied-alpha blended over
+ * what is there (light from its layer, covering what is there as much as it shines), clipped to
+ * its rectangle and to the host's scissor box if scissoring is on, and writes no depth. The other
  * calls touch no GL. One thing cannot be restored: a program the host deleted while it was
  * current is gone once confetti has used its own, and no program is left bound. A GL test sets
  * unusual values for each of these, calls every entry point and compares the state item by item.

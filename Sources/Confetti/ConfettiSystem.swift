@@ -31,7 +31,8 @@ import ConfettiGL
 /// release there deletes nothing of that context's. Each call leaves the context's state as it
 /// found it, item by item as `confetti.h`'s THE GL STATE CONTRACT lists it (the one place it is
 /// written: Sources/CConfetti/confetti.h, /usr/include/confetti.h when installed). It draws into
-/// the framebuffer the host has bound, with premultiplied-alpha blending over what is there, and
+/// the framebuffer the host has bound, with premultiplied-alpha blending over what is there (an
+/// effect's light from a layer of its own, covering what is there as much as it shines), and
 /// writes no depth. Saving and restoring takes about fifty GL queries a draw; a host that has the
 /// context to itself can set ``glStatePolicy`` to ``GLStatePolicy/cache`` instead, and a steady
 /// frame then sends one uniform and one draw (on llvmpipe, one per 16,384 pieces, flushed in
@@ -97,12 +98,14 @@ public final class ConfettiSystem {
 
   /// Whether an effect with light is drawn into a ``LightLayer`` of its own and laid over the
   /// framebuffer from there, so that its light covers the backdrop as much as it shines: seen
-  /// over white, and a transparent render's file composited in an editor is the picture
-  /// rendered on that colour. For a context the program owns (the confetti program's window,
-  /// overlay and renders), under ``GLStatePolicy/cache`` only: the layer's state is left set,
-  /// and the system's own is set anew each draw that has something to draw (a few dozen calls,
-  /// one query). Default false: light adds to the backdrop, in the one draw.
-  package var laysLightOverTheBackdrop = false
+  /// over a host's white scene as over the program's dark window, the same picture as
+  /// `confetti render` over the same backdrop. Under ``GLStatePolicy/restore`` the host's state
+  /// is saved once around the layer, the draw into it and its laying; under
+  /// ``GLStatePolicy/cache`` the layer's state is left set, and the system's own is set anew each
+  /// draw that has something to draw (a few dozen calls, one query). Default true; false (the
+  /// program's renders onto a transparent backdrop, whose light is made opaque when the file is
+  /// written): light adds to the backdrop, in the one draw.
+  package var laysLightOverTheBackdrop = true
 
   /// An effect on the current GL context.
   ///
@@ -316,13 +319,10 @@ public final class ConfettiSystem {
       glStatePolicy == .cache && rect.width > 0 && rect.height > 0
         && renderer.isItsContextCurrent && isAlive(time: time)
     }
-    if laysLightOverTheBackdrop, scene.table.hasLight, ownsTheState() {
-      let layer = try lightLayer ?? LightLayer()
-      lightLayer = layer
-      // The layer's state is no renderer's: this one sets all of its own again.
-      try layer.begin(width: rect.width, height: rect.height)
-      try renderer.draw(&scene.ring, at: Tick(time), in: layer.rect, window: size)
-      try layer.lay(in: rect)
+    if laysLightOverTheBackdrop, scene.table.hasLight, rect.width > 0, rect.height > 0,
+      renderer.isItsContextCurrent, isAlive(time: time)
+    {
+      try drawThroughTheLightLayer(renderer, in: rect, time: time)
     } else {
       try renderer.draw(&scene.ring, at: Tick(time), in: rect, window: size)
     }
@@ -331,6 +331,34 @@ public final class ConfettiSystem {
       fadePass = pass
       pass.apply(fade, in: rect)
     }
+  }
+
+  /// Draws into the light layer, then lays it over `rect` of the bound framebuffer. Under the
+  /// restore policy the host's state is saved around all of it (the renderer keeps its own
+  /// between the two), its framebuffer checked first and its scissor box kept.
+  private func drawThroughTheLightLayer(
+    _ renderer: ParticleRenderer, in rect: PixelRect, time: Seconds
+  ) throws {
+    let host = glStatePolicy == .restore ? HostGLState.current(drawingOn: renderer.info) : nil
+    defer { host?.restore() }
+    if host != nil { try HostGLState.requireCompleteFramebuffer() }
+    let layer = try lightLayer ?? LightLayer()
+    lightLayer = layer
+    let policy = renderer.statePolicy
+    renderer.statePolicy = .cache
+    defer { renderer.statePolicy = policy }
+    // The layer's state is no renderer's: this one sets all of its own again.
+    try layer.begin(width: rect.width, height: rect.height)
+    do {
+      try renderer.draw(&scene.ring, at: Tick(time), in: layer.rect, window: size)
+    } catch {
+      layer.cancel()
+      throw error
+    }
+    // With nothing alive yet the renderer set nothing: the host's depth test, culling, clip
+    // origin… would still hold.
+    applySpriteState(for: renderer.info)
+    try layer.lay(in: rect, clip: host?.scissorClip)
   }
 
   /// Whether the effect has an emitter that emits until it is stopped (snow, rain, a fire's

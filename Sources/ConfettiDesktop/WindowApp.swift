@@ -226,8 +226,6 @@ package final class WindowApp {
     // The window's context is the system's own: a steady frame asks the GL nothing (one
     // query a frame for an effect with light, whose layer is laid over the backdrop).
     system.glStatePolicy = .cache
-    // The overlay's light shows over a white window as the window's shows on its backdrop.
-    system.laysLightOverTheBackdrop = true
     effectStart = now
     system.fireOpening(time: now)
     (shown, drawnSize) = (nil, nil)

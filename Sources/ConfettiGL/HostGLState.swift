@@ -213,6 +213,15 @@ package struct HostGLState: Equatable {
     enabled[Self.capabilities.firstIndex(of: GLenum(name))!]
   }
 
+  /// Throws ``GLError/incompleteFramebuffer(status:)`` unless the bound draw framebuffer can be
+  /// drawn into: said, not left as the host's GL error.
+  package static func requireCompleteFramebuffer() throws {
+    let status = epoxy_glCheckFramebufferStatus(GLenum(GL_DRAW_FRAMEBUFFER))
+    guard status == GLenum(GL_FRAMEBUFFER_COMPLETE) else {
+      throw GLError.incompleteFramebuffer(status: status)
+    }
+  }
+
   /// Puts every saved piece of state back on the current context.
   package func restore() {
     let saved = zip(

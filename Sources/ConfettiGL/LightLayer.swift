@@ -12,10 +12,11 @@ import ConfettiCore
 /// render's file holds (`RGBAImage.unpremultiplied`), so an editor that lays that file over a
 /// colour gets the picture rendered on that colour.
 ///
-/// For a context its program owns: ``begin(width:height:)`` and ``lay(in:)`` set the state they
-/// need and leave it set (the framebuffer they were begun on bound again), and tell the
-/// renderers on the context that their kept state no longer holds. Its GL objects are deleted
-/// by ``release()`` or deinit, on the context current then.
+/// ``begin(width:height:)`` and ``lay(in:clip:)`` set the state they need and leave it set (the
+/// framebuffer they were begun on bound again), and tell the renderers on the context that
+/// their kept state no longer holds; a host's state is saved around them by the caller
+/// (``HostGLState``). They touch no clear colour. Its GL objects are deleted by ``release()`` or
+/// deinit, on the context current then.
 package final class LightLayer {
   private let program: ShaderProgram
   private let origin: GLint
@@ -58,8 +59,9 @@ package final class LightLayer {
   package var rect: PixelRect { PixelRect(width: size.width, height: size.height) }
 
   /// Directs drawing into the layer, `width × height` pixels (made anew when the size changed)
-  /// and cleared to transparent, its viewport the whole of it and scissoring off. Remembers
-  /// the framebuffer bound before, which ``lay(in:)`` lays it onto.
+  /// and cleared to transparent, its viewport the whole of it, scissoring and rasterizer discard
+  /// off. Remembers the framebuffer bound before, which ``lay(in:clip:)`` lays it onto (or
+  /// ``cancel()`` binds again).
   package func begin(width: Int, height: Int) throws {
     var bound: GLint = 0
     epoxy_glGetIntegerv(GLenum(GL_DRAW_FRAMEBUFFER_BINDING), &bound)
@@ -70,24 +72,40 @@ package final class LightLayer {
     epoxy_glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), framebuffer)
     epoxy_glViewport(0, 0, GLsizei(width), GLsizei(height))
     epoxy_glDisable(GLenum(GL_SCISSOR_TEST))
+    epoxy_glDisable(GLenum(GL_RASTERIZER_DISCARD))  // which discards clears too
     epoxy_glColorMask(
       GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE))
-    epoxy_glClearColor(0, 0, 0, 0)
-    epoxy_glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+    // Cleared without the clear colour, which is the host's.
+    let transparent: [GLfloat] = [0, 0, 0, 0]
+    epoxy_glClearBufferfv(GLenum(GL_COLOR), 0, transparent)
     // No renderer's kept state holds on this context now (ParticleRenderer under the caching
     // policy sets all of its own again).
     ContextStateOwner.claim(for: nil)
   }
 
+  /// Binds the framebuffer the layer was begun on again, without laying it: a draw into the
+  /// layer failed.
+  package func cancel() {
+    epoxy_glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), underneath)
+  }
+
   /// Lays the layer over `rect` of the framebuffer it was begun on (a rectangle of the layer's
-  /// size), blended as premultiplied colour; leaves that framebuffer bound, the viewport
-  /// `rect`, scissoring off and blending on.
-  package func lay(in rect: PixelRect) throws {
+  /// size), clipped to `clip` too where given (a host's scissor box), blended as premultiplied
+  /// colour; leaves that framebuffer bound, the viewport `rect`, scissoring on (to `clip`) or
+  /// off, and blending on. The rest of the state a draw needs is set: a sprite draw's
+  /// (``applySpriteState(for:)``).
+  package func lay(in rect: PixelRect, clip: PixelRect? = nil) throws {
     precondition(
       (rect.width, rect.height) == size, "a layer is laid over a rectangle of its own size")
     epoxy_glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), underneath)
     epoxy_glViewport(GLint(rect.x), GLint(rect.y), GLsizei(rect.width), GLsizei(rect.height))
-    epoxy_glDisable(GLenum(GL_SCISSOR_TEST))
+    if let clip {
+      epoxy_glEnable(GLenum(GL_SCISSOR_TEST))
+      epoxy_glScissor(
+        GLint(clip.x), GLint(clip.y), GLsizei(clip.width), GLsizei(clip.height))
+    } else {
+      epoxy_glDisable(GLenum(GL_SCISSOR_TEST))
+    }
     epoxy_glEnable(GLenum(GL_BLEND))
     epoxy_glBlendEquation(GLenum(GL_FUNC_ADD))
     epoxy_glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))

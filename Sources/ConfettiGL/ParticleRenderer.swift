@@ -30,7 +30,8 @@ package final class ParticleRenderer {
   private var probe: SpriteProgram?
   private let instances: InstanceArray
   private var recordBuffer: GLuint = 0
-  private let info: GLInfo
+  /// The limits of the GL it draws on.
+  package let info: GLInfo
   private var feedbackBuffer: GLuint = 0
   private var feedbackBytes = 0
   private var nowUniform: GLint
@@ -303,12 +304,7 @@ package final class ParticleRenderer {
     defer { host?.restore() }
     // A framebuffer that cannot be drawn into is said, not left as the host's GL error (under
     // the caching policy, whose steady frames ask nothing, it is not looked at).
-    if host != nil {
-      let status = epoxy_glCheckFramebufferStatus(GLenum(GL_DRAW_FRAMEBUFFER))
-      guard status == GLenum(GL_FRAMEBUFFER_COMPLETE) else {
-        throw GLError.incompleteFramebuffer(status: status)
-      }
-    }
+    if host != nil { try HostGLState.requireCompleteFramebuffer() }
     try sendPendingRecords(of: &ring)
     guard !ring.drawnSlotRanges.isEmpty else { return }
     if try sprites.prepare(

@@ -59,6 +59,21 @@ final class LibraryTests: HeadlessGLTestCase {
     epoxy_glPixelStorei(GLenum(GL_UNPACK_ROW_LENGTH), 7)
   }
 
+  /// What the contract says a call does not touch, which a draw through the light layer binds
+  /// or could set (the layer's own framebuffer, its clear): the draw and read framebuffers, the
+  /// renderbuffer and the clear colour.
+  private func untouchedState() -> [Float] {
+    var bindings: [GLint] = [0, 0, 0]
+    for (index, name) in [
+      GL_DRAW_FRAMEBUFFER_BINDING, GL_READ_FRAMEBUFFER_BINDING, GL_RENDERBUFFER_BINDING,
+    ].enumerated() {
+      epoxy_glGetIntegerv(GLenum(name), &bindings[index])
+    }
+    var clear: [GLfloat] = [0, 0, 0, 0]
+    epoxy_glGetFloatv(GLenum(GL_COLOR_CLEAR_VALUE), &clear)
+    return bindings.map(Float.init) + clear
+  }
+
   /// The host's state as a draw saves it: its clip origin too, where the GL has one.
   private func hostState() -> HostGLState {
     HostGLState.current(drawingOn: context.info)
@@ -118,6 +133,10 @@ final class LibraryTests: HeadlessGLTestCase {
         "llvmpipe has a compatibility profile")
     }
     XCTAssertEqual(before.texture2D, GLint(hostTexture))
+    // Sparkle's glints are light, drawn through the layer: its framebuffer is bound and the
+    // host's bound again, and it is cleared without the host's clear colour.
+    epoxy_glClearColor(0.25, 0.5, 0.75, 0.125)
+    let untouched = untouchedState()
 
     // Set-up, images and polygons (the atlas upload), triggers, draws with and without
     // scissoring, capture, and release: each must leave the state alone.
@@ -127,12 +146,14 @@ final class LibraryTests: HeadlessGLTestCase {
     system.trigger(.click, at: Point(x: 100, y: 90), time: 1)
     try system.draw(in: PixelRect(x: 8, y: 4, width: 48, height: 40), time: 1.4)
     XCTAssertEqual(hostState(), before, "drawing changed the host's state")
+    XCTAssertEqual(untouchedState(), untouched, "drawing changed the framebuffer or clear colour")
     XCTAssertTrue(system.isAlive(time: 1.4))
 
     epoxy_glEnable(GLenum(GL_SCISSOR_TEST))
     let scissored = hostState()
     try system.draw(in: PixelRect(width: 64, height: 64), time: 1.5)
     XCTAssertEqual(hostState(), scissored, "drawing with the host's scissor on")
+    XCTAssertEqual(untouchedState(), untouched, "drawing with the host's scissor on")
     epoxy_glDisable(GLenum(GL_SCISSOR_TEST))
 
     let renderer = try ParticleRenderer(capacity: 16, info: context.info)
@@ -220,8 +241,9 @@ final class LibraryTests: HeadlessGLTestCase {
     defer { frame.release() }
     frame.bind()
     let area = Size(width: 160, height: 90)
-    let restoring = try ConfettiSystem(preset: "sparkle", size: area, seed: 4)
-    let caching = try ConfettiSystem(preset: "sparkle", size: area, seed: 4)
+    // (Paper: an effect with light sets its state anew every draw, for its layer.)
+    let restoring = try ConfettiSystem(preset: "confetti", size: area, seed: 4)
+    let caching = try ConfettiSystem(preset: "confetti", size: area, seed: 4)
     defer {
       restoring.release()
       caching.release()
@@ -501,11 +523,13 @@ final class LibraryTests: HeadlessGLTestCase {
     let rect = PixelRect(x: 30, y: 20, width: 160, height: 90)
     /// The frame after drawing into `rect` over `backdrop`, from the layer or not, twice: the
     /// second draw of a caching system (its state set anew after the layer's) must match.
-    func drawn(over backdrop: RGBA8, layered: Bool) throws -> RGBAImage {
+    func drawn(
+      over backdrop: RGBA8, layered: Bool, policy: GLStatePolicy = .cache
+    ) throws -> RGBAImage {
       let system = try ConfettiSystem(
         effect: Effect(config), size: Size(width: 160, height: 90), seed: 2)
       defer { system.release() }
-      system.glStatePolicy = .cache
+      system.glStatePolicy = policy
       system.laysLightOverTheBackdrop = layered
       system.fireOpening(time: 1)
       var pictures: [RGBAImage] = []
@@ -535,6 +559,25 @@ final class LibraryTests: HeadlessGLTestCase {
     XCTAssertEqual(laid[outside.0, outside.1], RGBAImage.Pixel(red: 255, green: 255, blue: 255))
     let changed = laid.difference(from: added, threshold: 0).pixels
     XCTAssert((30 * 30...32 * 32).contains(changed), "only the lone light changed: \(changed) px")
+    // A host's draw (the restore policy, the library's default) lays it the same way, and
+    // within the host's scissor box: one that ends in the middle of the lone light.
+    XCTAssertEqual(
+      try drawn(over: white, layered: true, policy: .restore).difference(from: laid).largest, 0,
+      "a restoring draw lays the light as a caching one does")
+    let scissored = try ConfettiSystem(
+      effect: Effect(config), size: Size(width: 160, height: 90), seed: 2)
+    defer { scissored.release() }
+    scissored.fireOpening(time: 1)
+    GLFrame.clear(to: white, whole: true)
+    epoxy_glEnable(GLenum(GL_SCISSOR_TEST))
+    epoxy_glScissor(0, 0, GLsizei(lone.0), 120)
+    try scissored.draw(in: rect, time: 1.5)
+    epoxy_glDisable(GLenum(GL_SCISSOR_TEST))
+    let half = try frame.read()
+    XCTAssertEqual(half[lone.0 - 4, lone.1], laid[lone.0 - 4, lone.1], "inside the box: laid")
+    XCTAssertEqual(
+      half[lone.0 + 4, lone.1], RGBAImage.Pixel(red: 255, green: 255, blue: 255),
+      "beyond the host's scissor box: untouched")
     // Over black, the layer is the additive picture exactly; over a transparent backdrop, it
     // is the straight-alpha picture a render writes.
     let black = RGBA8(red: 0, green: 0, blue: 0)
