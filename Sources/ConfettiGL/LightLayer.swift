@@ -92,8 +92,8 @@ package final class LightLayer {
   /// Lays the layer over `rect` of the framebuffer it was begun on (a rectangle of the layer's
   /// size), clipped to `clip` too where given (a host's scissor box), blended as premultiplied
   /// colour; leaves that framebuffer bound, the viewport `rect`, scissoring on (to `clip`) or
-  /// off, and blending on. The rest of the state a draw needs is set: a sprite draw's
-  /// (``applySpriteState(for:)``).
+  /// off, and blending on. The rest of the state it draws with is a sprite draw's
+  /// (``applySpriteState(for:)``), which the caller sets (a draw into the layer did).
   package func lay(in rect: PixelRect, clip: PixelRect? = nil) throws {
     precondition(
       (rect.width, rect.height) == size, "a layer is laid over a rectangle of its own size")
