@@ -49,7 +49,8 @@
  * freed when that is destroyed. A draw into a framebuffer that is not complete is
  * CONFETTI_ERROR_GL, naming its status, and leaves no GL error. Each call sets every piece of
  * state it needs and restores, before it returns, what it changed:
- *   - the viewport, the scissor box and test, the colour mask;
+ *   - the viewport, the scissor box and test, the colour mask, the polygon mode (it draws
+ *     filled);
  *   - blending: on or off, its functions and equations;
  *   - the capabilities depth test, stencil test, face culling, program point size, rasterizer
  *     discard, colour logic op, alpha-to-coverage, alpha-to-one, sample coverage, sample mask

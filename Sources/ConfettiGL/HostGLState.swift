@@ -127,6 +127,9 @@ package struct HostGLState: Equatable {
   package var viewport: [GLint]
   package var scissorBox: [GLint]
   package var colorMask: [GLboolean]
+  /// How front and back faces are rasterised (fill, lines, points): a quad's triangles and the
+  /// light layer's are drawn filled.
+  package var polygonMode: [GLint]
   /// Texture unit 0's 2D texture and sampler: the unit the atlas is bound to.
   package var texture2D: GLint
   package var sampler: GLint
@@ -156,6 +159,8 @@ package struct HostGLState: Equatable {
     epoxy_glGetIntegerv(GLenum(GL_SCISSOR_BOX), &scissorBox)
     var colorMask = [GLboolean](repeating: 0, count: 4)
     epoxy_glGetBooleanv(GLenum(GL_COLOR_WRITEMASK), &colorMask)
+    var polygonMode: [GLint] = [GLint(GL_FILL), GLint(GL_FILL)]
+    epoxy_glGetIntegerv(GLenum(GL_POLYGON_MODE), &polygonMode)
     // Unit 0's bindings are read with unit 0 active, then the host's unit is made active again.
     var activeTexture: GLint = 0
     epoxy_glGetIntegerv(GLenum(GL_ACTIVE_TEXTURE), &activeTexture)
@@ -182,7 +187,7 @@ package struct HostGLState: Equatable {
       ? compatibilityCapabilities.map { epoxy_glIsEnabled($0) != 0 } : nil
     return HostGLState(
       enabled: enabled, values: values, viewport: viewport, scissorBox: scissorBox,
-      colorMask: colorMask, texture2D: texture2D, sampler: sampler,
+      colorMask: colorMask, polygonMode: polygonMode, texture2D: texture2D, sampler: sampler,
       feedbackBinding: [Int(feedbackBuffer), Int(range[0]), Int(range[1])], clipControl: clip,
       compatibilityEnabled: compatibility,
       lodBias: draw?.drawsWholePixelPoints == true ? lodBias : nil)
@@ -248,6 +253,13 @@ package struct HostGLState: Equatable {
     }
     epoxy_glBindBuffer(
       GLenum(GL_TRANSFORM_FEEDBACK_BUFFER), GLuint(value(GL_TRANSFORM_FEEDBACK_BUFFER_BINDING)))
+    if polygonMode[0] == polygonMode[1] {
+      epoxy_glPolygonMode(GLenum(GL_FRONT_AND_BACK), GLenum(polygonMode[0]))
+    } else {
+      // Only a compatibility profile has the two apart (a core profile sets both at once).
+      epoxy_glPolygonMode(GLenum(GL_FRONT), GLenum(polygonMode[0]))
+      epoxy_glPolygonMode(GLenum(GL_BACK), GLenum(polygonMode[1]))
+    }
     epoxy_glActiveTexture(GLenum(GL_TEXTURE0))
     epoxy_glBindTexture(GLenum(GL_TEXTURE_2D), GLuint(texture2D))
     epoxy_glBindSampler(0, GLuint(sampler))

@@ -303,7 +303,8 @@ private func pointAttribute(_ attribute: RecordAttribute, stride: Int, first: In
 }
 
 /// Sets every piece of state a sprite draw needs, whatever the host left: premultiplied
-/// blending, program point size, scissor, all colour channels written, no depth, stencil,
+/// blending, program point size, scissor, all colour channels written, faces filled, no depth,
+/// stencil,
 /// culling, logic op, sample masking or coverage, or clip distances, texture unit 0 free of any
 /// sampler object; on a GL with clip control (``GLInfo/hasClipControl``), the clip origin at
 /// the lower left, where the fragment shader's gl_FragCoord expects it; on a compatibility
@@ -320,6 +321,8 @@ package func applySpriteState(for info: GLInfo) {
   epoxy_glBlendEquation(GLenum(GL_FUNC_ADD))
   epoxy_glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
   epoxy_glColorMask(GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE))
+  // A quad's triangles filled, whatever a host draws its own as.
+  epoxy_glPolygonMode(GLenum(GL_FRONT_AND_BACK), GLenum(GL_FILL))
   epoxy_glActiveTexture(GLenum(GL_TEXTURE0))
   epoxy_glBindSampler(0, 0)
   if info.hasClipControl {

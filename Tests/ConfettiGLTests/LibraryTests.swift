@@ -36,6 +36,11 @@ final class LibraryTests: HeadlessGLTestCase {
     epoxy_glBlendEquationSeparate(GLenum(GL_FUNC_SUBTRACT), GLenum(GL_MAX))
     epoxy_glColorMask(
       GLboolean(GL_TRUE), GLboolean(GL_FALSE), GLboolean(GL_TRUE), GLboolean(GL_FALSE))
+    // Faces as outlines; on a compatibility profile, the back ones as corner points.
+    epoxy_glPolygonMode(GLenum(GL_FRONT_AND_BACK), GLenum(GL_LINE))
+    if context.info.drawsWholePixelPoints {
+      epoxy_glPolygonMode(GLenum(GL_BACK), GLenum(GL_POINT))
+    }
     // The clip origin at the upper left: sprites placed as the host has it would land upside
     // down, away from where the fragment shader looks for them.
     if context.info.hasClipControl {
@@ -133,6 +138,9 @@ final class LibraryTests: HeadlessGLTestCase {
         "llvmpipe has a compatibility profile")
     }
     XCTAssertEqual(before.texture2D, GLint(hostTexture))
+    XCTAssertEqual(
+      before.polygonMode,
+      [GL_LINE, context.info.drawsWholePixelPoints ? GL_POINT : GL_LINE].map { GLint($0) })
     // Sparkle's glints are light, drawn through the layer: its framebuffer is bound and the
     // host's bound again, and it is cleared without the host's clear colour.
     epoxy_glClearColor(0.25, 0.5, 0.75, 0.125)
@@ -168,6 +176,51 @@ final class LibraryTests: HeadlessGLTestCase {
 
     system.release()
     XCTAssertEqual(hostState(), before, "releasing changed the host's state")
+    XCTAssertEqual(epoxy_glGetError(), GLenum(GL_NO_ERROR))
+  }
+
+  /// A host that draws its own scene as lines (`glPolygonMode`) changes no picture: neither
+  /// pieces drawn as quads nor light laid from its layer (each a pair of triangles) are drawn
+  /// as outlines, in either state policy; the host's mode is its own again afterwards.
+  func testAHostsPolygonModeChangesNoPicture() throws {
+    let frame = try OffscreenTarget(width: 160, height: 90, info: context.info)
+    defer { frame.release() }
+    let area = Size(width: 160, height: 90)
+    func mode() -> [GLint] {
+      var modes: [GLint] = [0, 0]
+      epoxy_glGetIntegerv(GLenum(GL_POLYGON_MODE), &modes)
+      return modes
+    }
+    func picture(
+      _ preset: String, _ primitive: SpritePrimitive, _ policy: GLStatePolicy, lines: Bool
+    ) throws -> RGBAImage {
+      let system = try ConfettiSystem(preset: preset, size: area, seed: 6, primitive: primitive)
+      defer { system.release() }
+      system.glStatePolicy = policy
+      system.fireOpening(time: 1)
+      system.trigger(.click, at: Point(x: 80, y: 45), time: 1)
+      frame.bind()
+      epoxy_glDisable(GLenum(GL_SCISSOR_TEST))
+      GLFrame.clear(to: GLFrame.background)
+      epoxy_glPolygonMode(GLenum(GL_FRONT_AND_BACK), GLenum(lines ? GL_LINE : GL_FILL))
+      try system.draw(in: frame.rect, time: 1.3)
+      if lines, policy == .restore {
+        XCTAssertEqual(mode(), [GL_LINE, GL_LINE], "the host's mode is its own again")
+      }
+      epoxy_glPolygonMode(GLenum(GL_FRONT_AND_BACK), GLenum(GL_FILL))
+      return try frame.read()
+    }
+    for (preset, primitive) in [("confetti", SpritePrimitive.quads), ("tap-burst", .points)] {
+      let filled = try picture(preset, primitive, .restore, lines: false)
+      XCTAssertGreaterThan(
+        filled.difference(
+          from: RGBAImage(width: 160, height: 90, fill: filled[0, 0]), threshold: 24
+        ).pixels, 200, "\(preset) drew")
+      for policy in [GLStatePolicy.restore, .cache] {
+        let off = try picture(preset, primitive, policy, lines: true).difference(from: filled)
+        XCTAssertEqual(off.pixels, 0, "\(preset) as \(primitive), \(policy): \(off.pixels) px")
+      }
+    }
     XCTAssertEqual(epoxy_glGetError(), GLenum(GL_NO_ERROR))
   }
 
