@@ -53,8 +53,8 @@
  *     filled);
  *   - blending: on or off, its functions and equations;
  *   - the capabilities depth test, stencil test, face culling, program point size, rasterizer
- *     discard, colour logic op, alpha-to-coverage, alpha-to-one, sample coverage, sample mask
- *     and clip distances 0-7 (turned off for its own draw);
+ *     discard, colour logic op, alpha-to-coverage, alpha-to-one, sample coverage, sample mask,
+ *     primitive restart and clip distances 0-7 (turned off for its own draw);
  *   - the bound program, vertex array, GL_ARRAY_BUFFER, GL_PIXEL_UNPACK_BUFFER and
  *     GL_TRANSFORM_FEEDBACK_BUFFER (and its binding 0);
  *   - the active texture unit, unit 0's 2D texture and sampler object, the pixel-unpack settings;

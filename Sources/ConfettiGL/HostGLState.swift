@@ -85,7 +85,7 @@ package struct HostGLState: Equatable {
     [
       GL_BLEND, GL_SCISSOR_TEST, GL_PROGRAM_POINT_SIZE, GL_DEPTH_TEST, GL_STENCIL_TEST,
       GL_CULL_FACE, GL_RASTERIZER_DISCARD, GL_COLOR_LOGIC_OP, GL_SAMPLE_ALPHA_TO_COVERAGE,
-      GL_SAMPLE_ALPHA_TO_ONE, GL_SAMPLE_COVERAGE, GL_SAMPLE_MASK,
+      GL_SAMPLE_ALPHA_TO_ONE, GL_SAMPLE_COVERAGE, GL_SAMPLE_MASK, GL_PRIMITIVE_RESTART,
     ].map { GLenum($0) } + clipDistances
 
   /// The clip distances GL 3.3 guarantees: the sprite shaders write none, so enabled ones would
@@ -97,6 +97,8 @@ package struct HostGLState: Equatable {
     [
       GL_DEPTH_TEST, GL_STENCIL_TEST, GL_CULL_FACE, GL_RASTERIZER_DISCARD, GL_COLOR_LOGIC_OP,
       GL_SAMPLE_ALPHA_TO_COVERAGE, GL_SAMPLE_ALPHA_TO_ONE, GL_SAMPLE_COVERAGE, GL_SAMPLE_MASK,
+      // (A restart index among a quad's corners would cut its triangles short.)
+      GL_PRIMITIVE_RESTART,
     ].map { GLenum($0) } + clipDistances
 
   /// Capabilities a sprite draw turns off on a compatibility profile only

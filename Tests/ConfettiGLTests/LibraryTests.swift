@@ -26,7 +26,7 @@ final class LibraryTests: HeadlessGLTestCase {
     epoxy_glScissor(1, 2, 30, 40)
     for on in [
       GL_DEPTH_TEST, GL_STENCIL_TEST, GL_CULL_FACE, GL_COLOR_LOGIC_OP, GL_SAMPLE_MASK,
-      GL_SAMPLE_COVERAGE, GL_CLIP_DISTANCE0, GL_CLIP_DISTANCE3,
+      GL_SAMPLE_COVERAGE, GL_PRIMITIVE_RESTART, GL_CLIP_DISTANCE0, GL_CLIP_DISTANCE3,
     ] {
       epoxy_glEnable(GLenum(on))
     }
@@ -179,10 +179,11 @@ final class LibraryTests: HeadlessGLTestCase {
     XCTAssertEqual(epoxy_glGetError(), GLenum(GL_NO_ERROR))
   }
 
-  /// A host that draws its own scene as lines (`glPolygonMode`) changes no picture: neither
-  /// pieces drawn as quads nor light laid from its layer (each a pair of triangles) are drawn
-  /// as outlines, in either state policy; the host's mode is its own again afterwards.
-  func testAHostsPolygonModeChangesNoPicture() throws {
+  /// A host that draws its own scene as lines (`glPolygonMode`), with primitive restart on at
+  /// an index a quad's corners use, changes no picture: neither pieces drawn as quads nor light
+  /// laid from its layer (each a pair of triangles) are drawn as outlines or cut short, in either
+  /// state policy; the host's mode and restart are its own again afterwards.
+  func testAHostsPolygonModeAndPrimitiveRestartChangeNoPicture() throws {
     let frame = try OffscreenTarget(width: 160, height: 90, info: context.info)
     defer { frame.release() }
     let area = Size(width: 160, height: 90)
@@ -203,11 +204,15 @@ final class LibraryTests: HeadlessGLTestCase {
       epoxy_glDisable(GLenum(GL_SCISSOR_TEST))
       GLFrame.clear(to: GLFrame.background)
       epoxy_glPolygonMode(GLenum(GL_FRONT_AND_BACK), GLenum(lines ? GL_LINE : GL_FILL))
+      epoxy_glPrimitiveRestartIndex(3)
+      if lines { epoxy_glEnable(GLenum(GL_PRIMITIVE_RESTART)) }
       try system.draw(in: frame.rect, time: 1.3)
       if lines, policy == .restore {
         XCTAssertEqual(mode(), [GL_LINE, GL_LINE], "the host's mode is its own again")
+        XCTAssertTrue(epoxy_glIsEnabled(GLenum(GL_PRIMITIVE_RESTART)) != 0, "and its restart")
       }
       epoxy_glPolygonMode(GLenum(GL_FRONT_AND_BACK), GLenum(GL_FILL))
+      epoxy_glDisable(GLenum(GL_PRIMITIVE_RESTART))
       return try frame.read()
     }
     for (preset, primitive) in [("confetti", SpritePrimitive.quads), ("tap-burst", .points)] {
