@@ -304,13 +304,12 @@ private func pointAttribute(_ attribute: RecordAttribute, stride: Int, first: In
 
 /// Sets every piece of state a sprite draw needs, whatever the host left: premultiplied
 /// blending, program point size, scissor, all colour channels written, faces filled, no depth,
-/// stencil,
-/// culling, logic op, sample masking or coverage, or clip distances, texture unit 0 free of any
-/// sampler object; on a GL with clip control (``GLInfo/hasClipControl``), the clip origin at
-/// the lower left, where the fragment shader's gl_FragCoord expects it; on a compatibility
-/// profile (``GLInfo/drawsWholePixelPoints``), none of
-/// ``HostGLState/compatibilityCapabilities`` and no level-of-detail bias on unit 0 (glTexEnv's,
-/// which would blur the atlas or sharpen it into noise). Callers save the host's state first
+/// stencil, culling, logic op, sample masking or coverage, primitive restart or clip distances,
+/// texture unit 0 free of any sampler object; on a GL with clip control
+/// (``GLInfo/hasClipControl``), the clip origin at the lower left, where the fragment shader's
+/// gl_FragCoord expects it; on a compatibility profile (``GLInfo/drawsWholePixelPoints``), none
+/// of ``HostGLState/compatibilityCapabilities`` and no level-of-detail bias on unit 0
+/// (glTexEnv's, which would blur the atlas or sharpen it into noise). Callers save the host's state first
 /// (``HostGLState``).
 package func applySpriteState(for info: GLInfo) {
   epoxy_glEnable(GLenum(GL_BLEND))
