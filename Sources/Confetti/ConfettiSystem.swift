@@ -313,20 +313,17 @@ public final class ConfettiSystem {
     }
     advance(to: time)
     // The layer and the fade: on the system's own context (another is refused by the renderer
-    // before any GL call), under the caching policy, when anything may be drawn. Asked only
-    // when one is wanted: a steady frame of anything else asks the GL nothing.
-    func ownsTheState() -> Bool {
-      glStatePolicy == .cache && rect.width > 0 && rect.height > 0
-        && renderer.isItsContextCurrent && isAlive(time: time)
+    // before any GL call), when anything may be drawn; the fade under the caching policy only.
+    // Asked only when one is wanted: a steady frame of anything else asks the GL nothing.
+    func mayDraw() -> Bool {
+      rect.width > 0 && rect.height > 0 && renderer.isItsContextCurrent && isAlive(time: time)
     }
-    if laysLightOverTheBackdrop, scene.table.hasLight, rect.width > 0, rect.height > 0,
-      renderer.isItsContextCurrent, isAlive(time: time)
-    {
+    if laysLightOverTheBackdrop, scene.table.hasLight, mayDraw() {
       try drawThroughTheLightLayer(renderer, in: rect, time: time)
     } else {
       try renderer.draw(&scene.ring, at: Tick(time), in: rect, window: size)
     }
-    if fade < 1, ownsTheState() {
+    if fade < 1, glStatePolicy == .cache, mayDraw() {
       let pass = try fadePass ?? FadePass()
       fadePass = pass
       pass.apply(fade, in: rect)
