@@ -23,8 +23,6 @@ final class GnomeKDEOverlayTests: XCTestCase {
     return scene.ring.lastDeath
   }
 
-  /// The overlay's first frame as it gave it to the compositor: the monitor's size, clear
-  /// around the pieces.
   /// Waits for `overlay`, launched at `launched`, to end by itself (up to `margin` seconds after
   /// the `predicted` end), and checks that it ended well, not before its time, having drawn
   /// a see-through first frame (`snapshot`) `on` the desktop named.
@@ -40,6 +38,8 @@ final class GnomeKDEOverlayTests: XCTestCase {
     try checkSnapshot(snapshot, desktop)
   }
 
+  /// The overlay's first frame as it gave it to the compositor: the monitor's size, clear
+  /// around the pieces.
   func checkSnapshot(_ path: String, _ desktop: String) throws {
     let frame = try PNG.read(URL(fileURLWithPath: path))
     XCTAssertEqual([frame.width, frame.height], [Self.size.width, Self.size.height], desktop)
