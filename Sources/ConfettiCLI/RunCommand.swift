@@ -268,6 +268,9 @@ enum ChildProcess {
           ChildProcess.lastSignal = number
           if ChildProcess.running > 0 {
             kill(ChildProcess.running, number)
+            // A stopped command acts on SIGTERM or SIGHUP only once it runs again: woken as
+            // `kill` and `timeout` wake what they end (their SIGCONT reaches confetti alone).
+            if number == SIGTERM || number == SIGHUP { kill(ChildProcess.running, SIGCONT) }
           } else {
             ChildProcess.pending = number
           }

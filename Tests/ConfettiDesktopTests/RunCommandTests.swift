@@ -122,6 +122,47 @@ final class RunCommandTests: XCTestCase {
     XCTAssertEqual(process.terminationStatus, 42, "the command's own answer to SIGTERM")
   }
 
+  /// `timeout N confetti run -- CMD` ends a command that stopped itself, as `timeout N CMD`
+  /// does: the SIGTERM passed on is followed by a SIGCONT, which `timeout` sends confetti alone.
+  func testSIGTERMEndsAStoppedCommand() throws {
+    let stopped = try temporaryDirectory().appendingPathComponent("stopped")
+    let process = Process()
+    process.executableURL = confettiBinary
+    process.arguments = [
+      "run", "--", "sh", "-c", ": > \"$0\"; kill -STOP $$; exit 5", stopped.path,
+    ]
+    var environment = ProcessInfo.processInfo.environment
+    environment["DISPLAY"] = nil
+    process.environment = environment
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+    // The command is stopped once its state says so (its pid: confetti's only child).
+    let deadline = Date().addingTimeInterval(30)
+    var state = ""
+    while state != "T", Date() < deadline {
+      usleep(10_000)
+      guard FileManager.default.fileExists(atPath: stopped.path),
+        let children = try? String(
+          contentsOfFile:
+            "/proc/\(process.processIdentifier)/task/\(process.processIdentifier)/children",
+          encoding: .utf8),
+        let child = children.split(separator: " ").first,
+        let stat = try? String(contentsOfFile: "/proc/\(child)/stat", encoding: .utf8),
+        let close = stat.lastIndex(of: ")")
+      else { continue }
+      state = String(stat[stat.index(close, offsetBy: 2)])
+    }
+    XCTAssertEqual(state, "T", "the command stopped itself")
+    process.terminate()  // SIGTERM to confetti alone
+    let ended = Date().addingTimeInterval(30)
+    while process.isRunning, Date() < ended { usleep(10_000) }
+    guard !process.isRunning else {
+      return XCTFail("SIGTERM did not end the stopped command, nor confetti")
+    }
+    XCTAssertEqual(process.terminationStatus, 128 + SIGTERM, "ended by the SIGTERM passed on")
+  }
+
   func testASuccessCelebratesOverTheDesktopAndWithoutACompositorSaysWhy() throws {
     let display = try startXvfb(size: "800x600x24")
     defer { stopXvfb(display.server) }
