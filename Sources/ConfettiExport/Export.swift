@@ -752,9 +752,11 @@ struct RenderTimeline {
   }
 }
 
-/// Seconds in messages: at most three decimals, no trailing zeros.
+/// Seconds (or a rate) in messages: at most three decimals, no trailing zeros; three
+/// significant digits where three decimals would read 0.
 package func format(_ seconds: Double) -> String {
-  seconds < 1e9
+  if seconds > 0, seconds < 0.0005 { return String(format: "%.3g", seconds) }
+  return seconds < 1e9
     ? String(format: "%.3f", seconds).replacingOccurrences(
       of: #"\.?0+$"#, with: "", options: .regularExpression) : String(seconds)
 }

@@ -60,6 +60,8 @@ public enum VideoFormat: String, CaseIterable, Sendable {
 
   /// Whether its pictures must have even sides (4:2:0 chroma: H.264's and VP9's).
   var needsEvenSides: Bool { self == .webm || self == .mp4 }
+  /// Whether its pictures must be of an even width (ffmpeg's fast ProRes encoder, prores_aw).
+  var needsEvenWidth: Bool { self == .mov }
 
   /// Why frames of `width` × `height` at `fps` cannot be written as it, in one line; nil when
   /// they can.
@@ -78,6 +80,10 @@ public enum VideoFormat: String, CaseIterable, Sendable {
     if needsEvenSides, !width.isMultiple(of: 2) || !height.isMultiple(of: 2) {
       let even = "\(width + width % 2)x\(height + height % 2)"
       return "\(name) needs even sides, not \(width)×\(height): give \(option("size")) \(even)"
+    }
+    if needsEvenWidth, !width.isMultiple(of: 2) {
+      return "\(name) needs an even width, not \(width)×\(height): give \(option("size")) "
+        + "\(width + 1)x\(height)"
     }
     return nil
   }

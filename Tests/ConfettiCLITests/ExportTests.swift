@@ -352,6 +352,7 @@ final class ExportTests: XCTestCase {
         "needs even sides, not 321×240: give --size 322x240"
       ),
       (["--size", "320x239", "--out", "x.webm"], "give --size 320x240"),
+      (["--size", "7x3", "--out", "x.mov"], "needs an even width, not 7×3: give --size 8x3"),
     ] {
       let result = try confetti(["render"] + arguments)
       XCTAssertNotEqual(result.status, 0, "\(arguments)")
