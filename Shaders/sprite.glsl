@@ -33,10 +33,16 @@ flat out vec2 v_origin;     // where gl_FragCoord (0, 0) lies in the piece's own
 const int VERTICES_PER_COPY = 1;
 #endif
 
+#ifdef PER_VERTEX
+// The copy a draw's first instance draws: 0, but for a draw given in pieces, a copy at a time
+// (InstanceArray.draw, so that a render can stop between them).
+uniform int u_firstCopy;
+#endif
+
 // Which of the particle's copies this vertex draws, in drawing order from 0.
 int spriteCopy() {
 #ifdef PER_VERTEX
-  return gl_InstanceID;
+  return u_firstCopy + gl_InstanceID;
 #else
   return gl_VertexID / VERTICES_PER_COPY;
 #endif

@@ -57,7 +57,7 @@ extension EffectScene {
         let clock = running[index].origin + end
         if clock < next?.clock ?? .infinity { next = (index, clock) }
       }
-      guard let (index, clock) = next else { return }
+      guard let (index, clock) = next, !stopRequested else { return }
       running[index].steps += 1
       swap(&random, &running[index].random)
       emitStep(
@@ -84,6 +84,7 @@ extension EffectScene {
       // Spread evenly over the step, each written with its own birth time.
       let from = end - Self.emissionStep
       for k in 0..<count {
+        if k % Self.stopCheckInterval == Self.stopCheckInterval - 1, stopRequested { return }
         let local = from + Self.emissionStep * Double(k + 1) / Double(count)
         var fadeAt = Seconds.infinity
         // A fade-out of 0 leaves the particles to live out their own lives.
@@ -108,7 +109,7 @@ extension EffectScene {
     let start = time - prewarm
     running[index].lastTime = start
     var steps = skippedPrewarmSteps(index, by: prewarm, to: time) + 1
-    while running[index].lastTime < time {
+    while running[index].lastTime < time, !stopRequested {
       let next = min(time, start + Double(steps) * Self.emissionStep)
       var budget = Self.maximumBirthsPerStep
       moveClock(index, to: next)

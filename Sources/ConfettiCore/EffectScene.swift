@@ -47,12 +47,15 @@ package struct EffectScene: Sendable {
   /// How long after the latest reading particles that have ended are kept, in seconds, so that
   /// a clock run backwards draws them again. Default 0: freed as they end.
   package var history: Seconds = 0
-  /// Asked while a burst of many pieces is made (every ``stopCheckInterval``): true stops
-  /// making them, leaving the scene short of them, for a render that is being stopped (a burst
-  /// of millions takes seconds). Nil: never asked.
+  /// Asked while a burst of many pieces is made (every ``stopCheckInterval``), and at every
+  /// step of emission and prewarm: true stops making them, leaving the scene short of them, for
+  /// a render that is being stopped (a burst of millions, or a long prewarm of a high rate,
+  /// takes seconds to minutes). Nil: never asked.
   package var shouldStop: (@Sendable () -> Bool)?
   /// How many pieces a burst makes between two questions to ``shouldStop``.
   package static let stopCheckInterval = 4096
+  /// What ``shouldStop`` says now (false when there is none).
+  var stopRequested: Bool { shouldStop?() == true }
 
   /// The most emitters emitting at once. Starting another stops the oldest one a click or a key
   /// started; the effect's own start emitters are stopped only when nothing else is left.
@@ -191,9 +194,7 @@ package struct EffectScene: Sendable {
           var born: [ConfettiParticle] = []
           born.reserveCapacity(made)
           for k in 0..<made {
-            if k % Self.stopCheckInterval == Self.stopCheckInterval - 1, shouldStop?() == true {
-              return
-            }
+            if k % Self.stopCheckInterval == Self.stopCheckInterval - 1, stopRequested { return }
             born.append(
               particle(
                 emitter: index, cell: .emitter(index, c), origin: origin, window: window,

@@ -39,9 +39,13 @@ package final class ParticleRenderer {
   /// What the records sent so far need the shaders to compute (``ParticleRing/features``).
   private var recordFeatures = ShaderFeatures()
   private var released = false
-  /// Asked between the batches of a big draw (``InstanceArray/batches``): true gives the draw
-  /// up with ``DrawStopped`` (a render told to stop). Nil: never asked.
+  /// Asked between the batches of a big draw (``InstanceArray/batches``), and at least every
+  /// ``pixelsBetweenStopChecks`` pixels filled: true gives the draw up with ``DrawStopped`` (a
+  /// render told to stop). Nil: never asked.
   package var shouldStop: (() -> Bool)?
+  /// The most pixels a draw that may be stopped fills between two questions to ``shouldStop``:
+  /// about a tenth of a second on llvmpipe (two cores), far less on a GPU. (Tests make it tiny.)
+  package var pixelsBetweenStopChecks = 1 << 24
   /// The context current when it was made, as the window system names it (nil: unknown).
   private let madeOn = WindowSystem.currentContextName
 
@@ -331,9 +335,16 @@ package final class ParticleRenderer {
         if !steady { ContextStateOwner.claim(for: ObjectIdentifier(self), context: context) }
       }
     }
+    // A render that may be stopped asks between parts of at most a bounded fill: a frame of
+    // huge pieces with long trails can take minutes.
+    let stopEvery = SpriteProjection.pixelsPerPoint(rect, window: window).flatMap {
+      particlesBetweenStopChecks(
+        diagonal: ring.largestDiagonal * $0, copies: Int(ring.longestTrail) + 1, rect: rect,
+        particles: ring.drawnCount, budget: pixelsBetweenStopChecks)
+    }
     try drawSprites(
       of: ring, program: program, instances: instances, primitive: sprites.primitive,
-      bound: steady, meter: &meter, shouldStop: shouldStop
+      bound: steady, meter: &meter, shouldStop: shouldStop, stopEvery: stopEvery
     ) {
       epoxy_glUniform1ui(clock, now.rawValue)
       return MemoryLayout<UInt32>.size

@@ -55,7 +55,7 @@ package func uploadPendingRecords(
 package func drawSprites(
   of ring: ParticleRing, program: ShaderProgram, instances: InstanceArray,
   primitive: SpritePrimitive, trails: Bool = true, bound: Bool = false, meter: inout UploadMeter,
-  shouldStop: (() -> Bool)? = nil, setUniforms: () -> Int
+  shouldStop: (() -> Bool)? = nil, stopEvery: Int? = nil, setUniforms: () -> Int
 ) throws {
   let ranges = ring.drawnSlotRanges
   guard !ranges.isEmpty else { return }
@@ -71,9 +71,24 @@ package func drawSprites(
   let copies = trails ? Int(ring.longestTrail) + 1 : 1
   for range in ranges {
     meter.drawCalls += try instances.draw(
-      primitive, slots: range, copies: copies, shouldStop: shouldStop)
+      primitive, slots: range, copies: copies, shouldStop: shouldStop, stopEvery: stopEvery
+    ) { epoxy_glUniform1i(program.uniform("u_firstCopy"), GLint($0)) }
   }
   if !bound { try checkGL("drawing \(ring.drawnCount) particles") }
+}
+
+/// How many particles a draw may send between two questions to its `shouldStop` (a render's
+/// signal check) so that each part fills at most `budget` pixels: pieces whose largest diagonal
+/// is `diagonal` pixels, drawn as `copies` copies each, into `rect` (which clips each to at
+/// most its own area). Nil when the whole draw is within that.
+package func particlesBetweenStopChecks(
+  diagonal: Double, copies: Int, rect: PixelRect, particles: Int, budget: Int
+) -> Int? {
+  let side = diagonal.isFinite ? max(diagonal, 0) + 2 * ShaderConstants.edgeReach + 1 : .infinity
+  let piece = min(side * side, Double(max(rect.width, 1) * max(rect.height, 1)))
+  let each = piece * Double(max(copies, 1))
+  guard each * Double(particles) > Double(budget) else { return nil }
+  return max(1, Int(Double(budget) / each))
 }
 
 /// A draw given up part-way because its `shouldStop` said so (between two batches of a big
@@ -169,39 +184,58 @@ package final class InstanceArray {
 
   /// Draws `copies` copies of the particles in `slots` as `primitive`s, with the array bound;
   /// returns the draw calls it made. Between batches (``batches``) it asks `shouldStop`, and
-  /// throws ``DrawStopped`` when it says so: a big draw takes seconds there.
+  /// throws ``DrawStopped`` when it says so: a big draw takes seconds there. With `stopEvery`
+  /// (``particlesBetweenStopChecks(diagonal:copies:rect:particles:)``), it also asks at least
+  /// that often, however the primitive orders its copies: a point draw with trail copies then
+  /// draws a copy at a time, each told by `setFirstCopy` (the program's `u_firstCopy`, 0 after).
+  /// The order of what is drawn, and so the picture, is the same either way.
   package func draw(
     _ primitive: SpritePrimitive, slots: Range<Int>, copies: Int,
-    shouldStop: (() -> Bool)? = nil
+    shouldStop: (() -> Bool)? = nil, stopEvery: Int? = nil,
+    setFirstCopy: (Int) -> Void = { _ in }
   ) throws -> Int {
     precondition((1...Self.maximumCopies).contains(copies), "copies out of range")
+    precondition(primitive != .auto, "resolve the primitive first")
     feed(perVertex: primitive == .points)
-    switch primitive {
-    case .quads:
-      drawElements(GL_TRIANGLES, count: copies * Self.quadIndices.count, instances: slots)
-    case .points:
-      // Trail copies are instances, each drawn over every particle before the next: batches
-      // would draw one batch's oldest copies over another's heads, so they are kept whole.
-      guard let batch, copies == 1, slots.count > batch else {
-        drawPerVertex(slots, copies: copies)
-        return 1
-      }
-      let parts = stride(from: slots.lowerBound, to: slots.upperBound, by: batch).map {
-        $0..<min($0 + batch, slots.upperBound)
-      }
-      for (index, part) in parts.enumerated() {
-        if index > 0 {
+    let stopEvery = shouldStop == nil ? nil : stopEvery
+    var calls = 0
+    /// `slots` in parts of at most `size` (all of them when nil), `draw` called for each, the
+    /// GL flushed and `shouldStop` asked between two.
+    func inParts(of size: Int?, _ draw: (Range<Int>) -> Void) throws {
+      let size = max(1, size ?? slots.count)
+      for start in stride(from: slots.lowerBound, to: slots.upperBound, by: size) {
+        if calls > 0 {
           epoxy_glFlush()
           if shouldStop?() == true { throw DrawStopped() }
         }
-        drawPerVertex(part, copies: 1)
+        draw(start..<min(start + size, slots.upperBound))
+        calls += 1
       }
-      return parts.count
-    case .instancedPoints, .auto:
-      precondition(primitive != .auto, "resolve the primitive first")
-      drawArrays(GL_POINTS, vertices: copies, instances: slots)
     }
-    return 1
+    switch primitive {
+    case .quads:
+      // Each particle an instance, its copies within it: parts of particles keep the order.
+      try inParts(of: stopEvery) {
+        drawElements(GL_TRIANGLES, count: copies * Self.quadIndices.count, instances: $0)
+      }
+    case .instancedPoints, .auto:
+      try inParts(of: stopEvery) { drawArrays(GL_POINTS, vertices: copies, instances: $0) }
+    case .points where copies == 1:
+      try inParts(of: [batch, stopEvery].compactMap { $0 }.min()) { drawPerVertex($0, copies: 1) }
+    case .points:
+      // Trail copies are instances, each drawn over every particle before the next: a draw is
+      // kept whole, or given a copy at a time (then in parts of particles) when it must stop.
+      guard let stopEvery, stopEvery < slots.count * copies else {
+        drawPerVertex(slots, copies: copies)
+        return 1
+      }
+      defer { setFirstCopy(0) }
+      for copy in 0..<copies {
+        setFirstCopy(copy)
+        try inParts(of: stopEvery) { drawPerVertex($0, copies: 1) }
+      }
+    }
+    return calls
   }
 
   /// Runs the vertex shader of a `primitive` program over `copies` copies of the particles in

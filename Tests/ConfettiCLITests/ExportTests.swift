@@ -847,14 +847,30 @@ final class ExportTests: XCTestCase {
 
   /// A picture of millions of pieces takes seconds to make (the burst) and to draw; a stopping
   /// signal in either was seen only once the frame was done (11 s for three million pieces,
-  /// 35 s for thirty). The scene and the draw now ask as they go: the program ends within a
-  /// fraction of a second (a generous 5 s bound here, for a loaded machine) and writes nothing.
+  /// 35 s for thirty). So did a long prewarm of a high rate (over 15 minutes), and a frame of
+  /// huge pieces or long trails, which is one draw (31 s for 100,000 pieces of 2000 points).
+  /// The scene and the draw now ask as they go: the program ends within a fraction of a second
+  /// (a generous 5 s bound here, for a loaded machine) and writes nothing.
   func testASignalDuringABurstOfMillionsEndsTheRenderPromptly() throws {
+    let burst = Array(repeating: #"{"count": 1000000, "lifetime": 3}"#, count: 3)
+    for emitter in [
+      #""cells": [\#(burst.joined(separator: ", "))]"#,
+      // Prewarmed for two minutes at a million a second, each with a trail.
+      #""emission": {"mode": "continuous", "prewarm": 120}, "cells": [{"birthRate": 1000000, "#
+        + #""lifetime": 600, "trail": 16, "sizes": [[4096, 4096]]}]"#,
+      // Pieces bigger than the frame (drawn as quads), and point sprites with long trails.
+      #""cells": [{"count": 20000, "lifetime": 3, "sizes": [[3000, 3000]]}]"#,
+      #""cells": [{"count": 200000, "lifetime": 3, "trail": 16, "sizes": [[150, 150]]}]"#,
+    ] {
+      try checkASignalEndsTheRenderPromptly(#"{"name": "flood", "emitters": [{\#(emitter)}]}"#)
+    }
+  }
+
+  /// Renders the effect `text` and sends SIGTERM half a second and a second and a half in.
+  private func checkASignalEndsTheRenderPromptly(_ text: String) throws {
     let directory = try temporaryDirectory()
-    let cells = Array(repeating: #"{"count": 1000000, "lifetime": 3}"#, count: 3)
     let config = directory.appendingPathComponent("flood.json")
-    try #"{"name": "flood", "emitters": [{"cells": [\#(cells.joined(separator: ", "))]}]}"#
-      .write(to: config, atomically: true, encoding: .utf8)
+    try text.write(to: config, atomically: true, encoding: .utf8)
     let picture = directory.appendingPathComponent("flood.png")
     for delay in [0.5, 1.5] {
       let process = Process()
@@ -872,8 +888,8 @@ final class ExportTests: XCTestCase {
       process.waitUntilExit()
       let took = Date().timeIntervalSince(sent)
       let said = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-      XCTAssertEqual(process.terminationStatus, 128 + SIGTERM, "after \(delay) s: \(said)")
-      XCTAssertLessThan(took, 5, "after \(delay) s: the signal was seen within the frame")
+      XCTAssertEqual(process.terminationStatus, 128 + SIGTERM, "\(text), \(delay) s: \(said)")
+      XCTAssertLessThan(took, 5, "\(text), after \(delay) s: the signal was seen within the frame")
       XCTAssertEqual(said, "confetti: stopped by signal 15: \(picture.path) was not written\n")
       XCTAssertFalse(FileManager.default.fileExists(atPath: picture.path))
     }

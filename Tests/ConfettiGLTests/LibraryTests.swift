@@ -519,6 +519,62 @@ final class LibraryTests: HeadlessGLTestCase {
     XCTAssertEqual(epoxy_glGetError(), GLenum(GL_NO_ERROR))
   }
 
+  /// A draw that may be stopped asks at least every so many pixels filled, whatever the
+  /// primitive: a frame of huge pieces or long trails is one draw that can take minutes. Given
+  /// in parts (here one particle each, and for point sprites a trail copy at a time), it draws
+  /// exactly the picture the whole draw does.
+  func testADrawThatMayBeStoppedAsksAsItFillsAndDrawsTheSamePicture() throws {
+    var cell = CellConfig()
+    (cell.count, cell.lifetime, cell.trail) = (40, Varied(5), 3)
+    cell.sizes = [Size(width: 30, height: 12)]
+    (cell.velocityX, cell.velocityY) = (Varied(0, range: 200), Varied(-150, range: 100))
+    var emitter = EmitterConfig()
+    emitter.cells = [cell]
+    let config = EffectConfig(name: "trails", emitters: [emitter])
+    let frame = try OffscreenTarget(width: 320, height: 180, info: context.info)
+    defer { frame.release() }
+    for primitive in SpritePrimitive.concrete {
+      var scene = try EffectScene(config: config, capacity: 64, seed: 9)
+      scene.trigger(.start, window: size, time: 1)
+      let renderer = try ParticleRenderer(
+        capacity: scene.ring.capacity, info: context.info, primitive: primitive)
+      defer { renderer.release() }
+      renderer.setCellTable(scene.table)
+      var asked = 0
+      /// The frame drawn whole (`answer` nil), or in parts of one particle, each question to
+      /// `shouldStop` answered `answer` (and counted).
+      func picture(answering answer: Bool?) throws -> RGBAImage {
+        frame.bind()
+        GLFrame.clear(to: RGBA8(red: 10, green: 20, blue: 30))
+        asked = 0
+        renderer.shouldStop = answer.map { answer in
+          {
+            asked += 1
+            return answer
+          }
+        }
+        renderer.pixelsBetweenStopChecks = 1
+        try renderer.draw(&scene.ring, at: Tick(1.4), in: frame.rect, window: size)
+        return try frame.read()
+      }
+      let whole = try picture(answering: nil)
+      let parts = try picture(answering: false)
+      // A part a particle (its copies within it), or for point sprites, a copy of a particle.
+      let partsDrawn = primitive == .points ? 4 * 40 : 40
+      XCTAssertEqual(asked, partsDrawn - 1, "\(primitive): asked between every two parts")
+      XCTAssert(parts.bytes == whole.bytes, "\(primitive): the same picture in parts")
+      let drawn = stride(from: 0, to: whole.bytes.count, by: 4).filter {
+        whole.bytes[$0..<$0 + 3] != [10, 20, 30]
+      }
+      XCTAssertGreaterThan(drawn.count, 2000, "\(primitive): pieces and trails drawn")
+      // Told to stop, it stops after the first part; then a whole draw is whole again.
+      XCTAssertThrowsError(try picture(answering: true)) { XCTAssert($0 is DrawStopped, "\($0)") }
+      XCTAssertEqual(asked, 1)
+      XCTAssert(try picture(answering: nil).bytes == whole.bytes, "\(primitive): then whole")
+      XCTAssertEqual(epoxy_glGetError(), GLenum(GL_NO_ERROR))
+    }
+  }
+
   func testDrawingIntoARectangleStaysInsideIt() throws {
     let frame = try OffscreenTarget(width: 200, height: 120, info: context.info)
     defer { frame.release() }
