@@ -185,10 +185,11 @@ package final class InstanceArray {
   /// Draws `copies` copies of the particles in `slots` as `primitive`s, with the array bound;
   /// returns the draw calls it made. Between batches (``batches``) it asks `shouldStop`, and
   /// throws ``DrawStopped`` when it says so: a big draw takes seconds there. With `stopEvery`
-  /// (``particlesBetweenStopChecks(diagonal:copies:rect:particles:)``), it also asks at least
-  /// that often, however the primitive orders its copies: a point draw with trail copies then
-  /// draws a copy at a time, each told by `setFirstCopy` (the program's `u_firstCopy`, 0 after).
-  /// The order of what is drawn, and so the picture, is the same either way.
+  /// particles (``particlesBetweenStopChecks(diagonal:copies:rect:particles:budget:)``), it
+  /// also asks at least that often, however the primitive orders its copies: a point draw with
+  /// trail copies then draws a copy at a time, each told by `setFirstCopy` (the program's
+  /// `u_firstCopy`, 0 after). The order of what is drawn, and so the picture, is the same
+  /// either way.
   package func draw(
     _ primitive: SpritePrimitive, slots: Range<Int>, copies: Int,
     shouldStop: (() -> Bool)? = nil, stopEvery: Int? = nil,
