@@ -627,15 +627,7 @@ def render(out: Union[str, os.PathLike], preset: Optional[str] = None, *,
             return 1
         return 0
 
-    # Ctrl-C while the library renders is noted, not raised inside the callback (where ctypes
-    # could only print it): the render stops after its frame, cleans up, and the caller gets
-    # KeyboardInterrupt. (Python's own handler only, on the main thread, where signals arrive.)
     interrupted: list = []
-    previous = None
-    if threading.current_thread() is threading.main_thread() and \
-            signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-        previous = signal.signal(signal.SIGINT, lambda *_: interrupted.append(True))
-
     callback = _PROGRESS(told)
     target = _text(out, "out")
     options = _RenderOptions(
@@ -644,6 +636,14 @@ def render(out: Union[str, os.PathLike], preset: Optional[str] = None, *,
         0 if until_over else 1 if frames is None else _whole(frames, "frames", 1, 100_000),
         _fps(fps), first, end, _text(background, "background"), _seed(seed), flags,
         callback, None)
+    # Ctrl-C while the library renders is noted, not raised inside the callback (where ctypes
+    # could only print it): the render stops after its frame, cleans up, and the caller gets
+    # KeyboardInterrupt. (Python's own handler only, on the main thread, where signals arrive;
+    # set once every argument is checked, and put back whatever happens after.)
+    previous = None
+    if threading.current_thread() is threading.main_thread() and \
+            signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        previous = signal.signal(signal.SIGINT, lambda *_: interrupted.append(True))
     try:
         _lib.confetti_render(ctypes.byref(options))
     except ArgumentError as error:

@@ -107,8 +107,15 @@ REFUSED_RENDERS = [
 @pytest.mark.parametrize("arguments", REFUSED_RENDERS, ids=lambda a: repr(a)[:60])
 def test_a_bad_render_argument_is_an_argument_error(tmp_path, monkeypatch, arguments):
     monkeypatch.chdir(tmp_path)
-    with pytest.raises(confetti.Error) as raised:
-        confetti.render(**arguments)
+    # As in an interactive Python: a refused render leaves Ctrl-C as it was (it once left the
+    # render's own handler set, and Ctrl-C did nothing for the rest of the process).
+    inherited = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(confetti.Error) as raised:
+            confetti.render(**arguments)
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler, "Ctrl-C is Python's"
+    finally:
+        signal.signal(signal.SIGINT, inherited)
     assert isinstance(raised.value, (ValueError, TypeError)), type(raised.value)
     message = str(raised.value)
     assert message and "\n" not in message and len(message) < 300, message
