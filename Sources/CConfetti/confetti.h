@@ -168,8 +168,9 @@ enum {
    * rectangle. The host's own scissor box is not read: the confetti is clipped to the draw's
    * rectangle only. */
   CONFETTI_CACHE_GL_STATE = 2,
-  /* For confetti_celebrate_options.flags: keep going until cancelled (a continuous effect
-   * emits on, a one-off effect is thrown again each time it is over). */
+  /* For confetti_celebrate_options.flags, with confetti_celebration_start (confetti_celebrate
+   * refuses it): keep going until cancelled (a continuous effect emits on, a one-off effect is
+   * thrown again each time it is over). */
   CONFETTI_LOOP = 4,
   /* For confetti_celebrate_options.flags: full motion whatever the desktop's setting for fewer
    * animations says (without it or CONFETTI_REDUCE_MOTION, that setting is followed). */
@@ -333,7 +334,9 @@ typedef struct confetti_celebrate_options {
  * confetti_celebration_destroy. */
 typedef struct confetti_celebration confetti_celebration;
 
-/* Celebrates and returns once it is over. `options` may be NULL: the defaults. */
+/* Celebrates and returns once it is over. `options` may be NULL: the defaults. CONFETTI_LOOP,
+ * which never ends by itself, is refused (CONFETTI_ERROR_ARGUMENT): loop with
+ * confetti_celebration_start and end it with confetti_celebration_cancel. */
 confetti_status confetti_celebrate(const confetti_celebrate_options *options);
 
 /* Starts a celebration into *celebration and returns at once. */

@@ -16,6 +16,12 @@ public func confetti_celebrate(_ options: UnsafePointer<confetti_celebrate_optio
   -> confetti_status
 {
   calling {
+    // Nothing could end it: the call has no handle to cancel.
+    if let flags = options?.pointee.flags, flags & UInt32(CONFETTI_LOOP) != 0 {
+      throw CallError.argument(
+        "CONFETTI_LOOP never ends by itself: start it with confetti_celebration_start, then "
+          + "confetti_celebration_cancel it")
+    }
     let celebration = try startCelebration(options)
     try desktop { _ = try celebration.wait() }
   }

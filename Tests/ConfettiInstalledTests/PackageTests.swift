@@ -626,6 +626,8 @@ final class PackageTests: XCTestCase {
       "monitor: status 1: monitor counts from 1, not -1",
       "celebrate preset: status 3: no preset named \"nope\"",
       "flags: status 1: unknown flags 0x40",
+      "loop: status 1: CONFETTI_LOOP never ends by itself: start it with "
+        + "confetti_celebration_start",
       "wait null: status 2: the celebration is null",
       "cancel made-up: status 2: not a celebration made by confetti_celebration_start",
     ]

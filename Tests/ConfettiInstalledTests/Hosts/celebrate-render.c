@@ -94,6 +94,8 @@ int main(int argc, char **argv) {
     celebrate.preset = NULL;
     celebrate.flags = 64;
     report("flags", confetti_celebrate(&celebrate));
+    celebrate.flags = CONFETTI_LOOP;
+    report("loop", confetti_celebrate(&celebrate));
     report("wait null", confetti_celebration_wait(NULL, 0, NULL));
     report("cancel made-up", confetti_celebration_cancel((confetti_celebration *)42));
     return 0;
