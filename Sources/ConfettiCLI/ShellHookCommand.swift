@@ -123,7 +123,21 @@ struct ShellHookCommand: ParsableCommand {
           __confetti_hook_armed=1
         }
         trap '__confetti_hook_preexec' DEBUG
-        PROMPT_COMMAND="__confetti_hook_status=\\$?;${PROMPT_COMMAND:+$PROMPT_COMMAND;}__confetti_hook_precmd"
+        # The command's status taken first, then given back for a PROMPT_COMMAND of your own
+        # (as text, or bash 5.1's array), which runs in between; once, however often this is read.
+        case "${PROMPT_COMMAND[*]}" in
+          *__confetti_hook_precmd*) ;;
+          *)
+            __confetti_hook_first='__confetti_hook_status=$?; __confetti_hook_status_is "$__confetti_hook_status"'
+            if [[ "$(declare -p PROMPT_COMMAND 2>/dev/null)" == "declare -a"* ]]; then
+              PROMPT_COMMAND=("$__confetti_hook_first" "${PROMPT_COMMAND[@]}" __confetti_hook_precmd)
+            else
+              PROMPT_COMMAND="$__confetti_hook_first
+        ${PROMPT_COMMAND-}
+        __confetti_hook_precmd"
+            fi
+            ;;
+        esac
 
         """
     case .zsh:

@@ -121,6 +121,33 @@ final class ShellHookTests: XCTestCase {
     XCTAssert(yours.contains("1|echo \"it's here\""), "the status before, the command: \(yours)")
   }
 
+  /// A PROMPT_COMMAND of your own, as text or as bash 5.1's array, runs on with the status of
+  /// the command before it (the hook's own assignment once gave it 0), however often the hook
+  /// is read, and one that ends in a semicolon stays good bash.
+  func testBashsHookKeepsYourPromptCommandAndItsStatus() throws {
+    let folder = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let hook = folder.appendingPathComponent("hook.bash")
+    let made = try confetti(["shell-hook", "bash", "--program", "/bin/true"])
+    try made.stdout.write(to: hook, atomically: true, encoding: .utf8)
+    /// What an interactive bash prints, reading `lines` (its prompts empty).
+    func interactive(_ lines: [String]) throws -> [String] {
+      let input = folder.appendingPathComponent("input")
+      try (lines.joined(separator: "\n") + "\n").write(to: input, atomically: true, encoding: .utf8)
+      let result = try runProgram(
+        URL(fileURLWithPath: "/bin/sh"), ["-c", "PS1= bash --norc -i < \"$0\" 2>&1", input.path])
+      return result.stdout.split(separator: "\n").map(String.init)
+        .filter { $0.hasPrefix("saw ") }
+    }
+    let source = ". '\(hook.path)'"
+    XCTAssertEqual(
+      try interactive(["PROMPT_COMMAND='echo saw $?;'", source, source, "false", "(exit 3)"]),
+      ["saw 0", "saw 0", "saw 0", "saw 1", "saw 3"], "text")
+    XCTAssertEqual(
+      try interactive(["PROMPT_COMMAND=('echo saw $?')", source, source, "(exit 4)"]),
+      ["saw 0", "saw 0", "saw 0", "saw 4"], "an array")
+  }
+
   func testTheHookRefusesWhatItCannotDo() throws {
     let shell = try confetti(["shell-hook", "tcsh"])
     XCTAssertEqual(shell.status, 64)
