@@ -15,9 +15,10 @@ struct ShellHookCommand: ParsableCommand {
         confetti shell-hook fish | source              # in ~/.config/fish/config.fish
 
       After any command that took --after seconds or more (10 by default) and exited 0, the \
-      shell throws confetti: over the desktop where there is one, started in the background so \
-      that the prompt comes back at once; else (over SSH, in a console) in the terminal, before \
-      the prompt, where the first key you type ends it and goes to the prompt. Failed, \
+      shell throws confetti as `confetti run` does: over the desktop where there is one, the \
+      prompt back as soon as it is on the screen; else (over SSH, in a console, on an X11 \
+      desktop with no compositor) in the terminal, before the prompt, where the first key you \
+      type ends it and goes to the prompt. Failed, \
       interrupted and short commands are not celebrated. bash's hook uses the DEBUG trap (a \
       DEBUG trap of your own runs on after it) and PROMPT_COMMAND; zsh's, its preexec and precmd \
       hooks; fish's, the fish_postexec event.
@@ -63,8 +64,9 @@ struct ShellHookCommand: ParsableCommand {
       program ?? (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
       ?? "confetti"
     let arguments = (preset.map { ["--preset", $0] } ?? []).map(Self.quoted)
-    let overlay = ([Self.quoted(me), "overlay"] + arguments).joined(separator: " ")
-    print(Self.snippet(for: shell, after: after, overlay: overlay), terminator: "")
+    let celebrate = ([Self.quoted(me), "run"] + arguments + ["--", "true"])
+      .joined(separator: " ")
+    print(Self.snippet(for: shell, after: after, celebrate: celebrate), terminator: "")
   }
 
   /// `word` in single quotes, as every one of the three shells reads it.
@@ -72,10 +74,11 @@ struct ShellHookCommand: ParsableCommand {
     "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
   }
 
-  /// The snippet for `shell` that runs `overlay` (a command line) after a command of `after`
-  /// seconds or more that exited 0: in the background where there is a desktop, else with
-  /// `--terminal` in the foreground.
-  static func snippet(for shell: Shell, after: Int, overlay: String) -> String {
+  /// The snippet for `shell` that runs `celebrate` (a command line: `confetti run -- true`)
+  /// after a command of `after` seconds or more that exited 0. It celebrates as `run` does:
+  /// over the desktop, back once it is on the screen; else (no desktop, or an X11 one with no
+  /// compositor) in the terminal, until it is over or a key.
+  static func snippet(for shell: Shell, after: Int, celebrate: String) -> String {
     let header = """
       # confetti: a celebration after any command that took \(after) s or more and succeeded
       # (confetti shell-hook \(shell.rawValue)).
@@ -113,11 +116,7 @@ struct ShellHookCommand: ParsableCommand {
           __confetti_hook_now
           if [ -n "$__confetti_hook_started" ] && [ "$__confetti_hook_status" = 0 ] &&
             [ $((__confetti_hook_time - __confetti_hook_started)) -ge \(after)000000 ]; then
-            if [ -n "$DISPLAY$WAYLAND_DISPLAY" ]; then
-              (\(overlay) </dev/null >/dev/null 2>&1 &)
-            else
-              \(overlay) --terminal 2>/dev/null
-            fi
+            \(celebrate) 2>/dev/null
           fi
           __confetti_hook_started=
           __confetti_hook_armed=1
@@ -149,11 +148,7 @@ struct ShellHookCommand: ParsableCommand {
           local hook_status=$?
           if [[ -n $__confetti_hook_started ]] &&
             (( hook_status == 0 && EPOCHREALTIME - __confetti_hook_started >= \(after) )); then
-            if [[ -n $DISPLAY$WAYLAND_DISPLAY ]]; then
-              (\(overlay) </dev/null >/dev/null 2>&1 &)
-            else
-              \(overlay) --terminal 2>/dev/null
-            fi
+            \(celebrate) 2>/dev/null
           fi
           __confetti_hook_started=
         }
@@ -167,12 +162,7 @@ struct ShellHookCommand: ParsableCommand {
         function __confetti_hook_postexec --on-event fish_postexec
             set -l hook_status $status
             if test $hook_status -eq 0; and test $CMD_DURATION -ge \(after * 1000)
-                if test -n "$DISPLAY$WAYLAND_DISPLAY"
-                    \(overlay) </dev/null >/dev/null 2>&1 &
-                    disown 2>/dev/null
-                else
-                    \(overlay) --terminal 2>/dev/null
-                end
+                \(celebrate) 2>/dev/null
             end
         end
 
