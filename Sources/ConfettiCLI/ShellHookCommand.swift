@@ -92,12 +92,14 @@ struct ShellHookCommand: ParsableCommand {
           __confetti_hook_time=${EPOCHREALTIME:-$SECONDS.000000}
           __confetti_hook_time=${__confetti_hook_time/[.,]/}
         }
-        __confetti_hook_armed=1
+        # Every variable set before it is read: a shell with `set -u` stays quiet.
+        __confetti_hook_armed=1 __confetti_hook_started= __confetti_hook_status=0
+        __confetti_hook_user_trap=${__confetti_hook_user_trap-}
         # A DEBUG trap of your own goes on running after the hook's, with the same $? and
         # $BASH_COMMAND (taken once: sourcing this again keeps it).
         __confetti_hook_take_trap() {
           eval "set -- $1"
-          case $3 in *__confetti_hook_preexec*) ;; *) __confetti_hook_user_trap=$3 ;; esac
+          case ${3-} in *__confetti_hook_preexec*) ;; *) __confetti_hook_user_trap=${3-} ;; esac
         }
         __confetti_hook_take_trap "$(trap -p DEBUG)"
         __confetti_hook_status_is() { return "$1"; }
@@ -124,7 +126,7 @@ struct ShellHookCommand: ParsableCommand {
         trap '__confetti_hook_preexec' DEBUG
         # The command's status taken first, then given back for a PROMPT_COMMAND of your own
         # (as text, or bash 5.1's array), which runs in between; once, however often this is read.
-        case "${PROMPT_COMMAND[*]}" in
+        case "${PROMPT_COMMAND[*]-}" in
           *__confetti_hook_precmd*) ;;
           *)
             __confetti_hook_first='__confetti_hook_status=$?; __confetti_hook_status_is "$__confetti_hook_status"'

@@ -154,6 +154,11 @@ final class ShellHookTests: XCTestCase {
     XCTAssertEqual(
       try interactive(["PROMPT_COMMAND=('echo saw $?')", source, source, "(exit 4)"]),
       ["saw 0", "saw 0", "saw 0", "saw 4"], "an array")
+    // A shell with `set -u` (unset variables are errors) reads and runs it without a word.
+    let strict = try runProgram(
+      URL(fileURLWithPath: "/bin/sh"),
+      ["-c", "printf '%s\\n' 'set -u' \"$0\" false true | PS1= bash --norc -i 2>&1", source])
+    XCTAssertFalse(strict.stdout.contains("unbound"), strict.stdout)
   }
 
   func testTheHookRefusesWhatItCannotDo() throws {
