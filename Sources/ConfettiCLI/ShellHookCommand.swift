@@ -154,7 +154,9 @@ struct ShellHookCommand: ParsableCommand {
           fi
           __confetti_hook_started=
         }
+        __confetti_hook_started=  # (set before it is read: a shell with nounset stays quiet)
         add-zsh-hook preexec __confetti_hook_preexec
+        add-zsh-hook precmd __confetti_hook_precmd
         # First, to read the command's status before another hook changes it.
         precmd_functions=(__confetti_hook_precmd ${precmd_functions:#__confetti_hook_precmd})
 

@@ -154,11 +154,32 @@ final class ShellHookTests: XCTestCase {
     XCTAssertEqual(
       try interactive(["PROMPT_COMMAND=('echo saw $?')", source, source, "(exit 4)"]),
       ["saw 0", "saw 0", "saw 0", "saw 4"], "an array")
-    // A shell with `set -u` (unset variables are errors) reads and runs it without a word.
-    let strict = try runProgram(
-      URL(fileURLWithPath: "/bin/sh"),
-      ["-c", "printf '%s\\n' 'set -u' \"$0\" false true | PS1= bash --norc -i 2>&1", source])
-    XCTAssertFalse(strict.stdout.contains("unbound"), strict.stdout)
+  }
+
+  /// A shell where an unset variable is an error (bash's `set -u`, zsh's nounset) reads the
+  /// hook and runs its prompts without a word (they once complained at every prompt).
+  func testTheHooksAreQuietWhereUnsetVariablesAreErrors() throws {
+    for (shell, strict, start) in [
+      ("bash", "set -u", "PS1= bash --norc -i"), ("zsh", "setopt nounset", "PS1= zsh -f -i"),
+    ] {
+      _ = try requiredProgram(shell, for: "its shell hook")
+      let folder = try temporaryDirectory()
+      defer { try? FileManager.default.removeItem(at: folder) }
+      let hook = folder.appendingPathComponent("hook")
+      let made = try confetti(["shell-hook", shell, "--program", "/bin/true"])
+      try made.stdout.write(to: hook, atomically: true, encoding: .utf8)
+      let source = ". '\(hook.path)'"
+      let result = try runProgram(
+        URL(fileURLWithPath: "/bin/sh"),
+        [
+          "-c", "printf '%s\\n' \"$1\" \"$2\" \"$2\" false 'echo done' | \(start) 2>&1", "sh",
+          strict, source,
+        ])
+      XCTAssert(result.stdout.contains("done"), "\(shell): \(result.stdout)")
+      for complaint in ["unbound variable", "parameter not set"] {
+        XCTAssertFalse(result.stdout.contains(complaint), "\(shell): \(result.stdout)")
+      }
+    }
   }
 
   func testTheHookRefusesWhatItCannotDo() throws {
