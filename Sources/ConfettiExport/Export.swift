@@ -326,7 +326,10 @@ public enum Export {
   ) throws -> RenderResult {
     try settings.check(naming: option)
     let shared = SharedState()
-    let thread = Thread {
+    // Big pictures and ffmpeg's pipes want more than a secondary thread's default stack. The
+    // thread is joined before this returns, whatever it returns: a host may exit at once, and a
+    // thread still ending then (its drivers' thread-local state freed) raced exit's own frees.
+    let thread = try JoinedThread(stackSize: 8 << 20) {
       // A write to an ffmpeg that has died raises SIGPIPE in the writing thread: kept pending
       // on this one, it ends neither the program nor a host, and the write says EPIPE.
       var pipe = sigset_t()
@@ -346,9 +349,7 @@ public enum Export {
       }
       shared.finish(with: result)
     }
-    // Big pictures and ffmpeg's pipes want more than a secondary thread's default stack.
-    thread.stackSize = 8 << 20
-    thread.start()
+    defer { thread.join() }
     while true {
       let (reached, result) = shared.next(within: 0.05)
       if let reached {
@@ -759,4 +760,43 @@ package func format(_ seconds: Double) -> String {
   return seconds < 1e9
     ? String(format: "%.3f", seconds).replacingOccurrences(
       of: #"\.?0+$"#, with: "", options: .regularExpression) : String(seconds)
+}
+
+/// A thread of its own stack size, running `body` from the start, that its maker joins
+/// (Foundation's Thread cannot be joined).
+final class JoinedThread {
+  private var thread = pthread_t()
+  private var joined = false
+
+  /// Starts `body` on a new thread with a stack of `stackSize` bytes; throws if the system
+  /// has no thread to give.
+  init(stackSize: Int, _ body: @escaping () -> Void) throws {
+    final class Body {
+      let run: () -> Void
+      init(_ run: @escaping () -> Void) { self.run = run }
+    }
+    var attributes = pthread_attr_t()
+    pthread_attr_init(&attributes)
+    defer { pthread_attr_destroy(&attributes) }
+    pthread_attr_setstacksize(&attributes, stackSize)
+    let context = Unmanaged.passRetained(Body(body)).toOpaque()
+    let created = pthread_create(
+      &thread, &attributes,
+      { context in
+        Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run()
+        return nil
+      }, context)
+    guard created == 0 else {
+      Unmanaged<Body>.fromOpaque(context).release()
+      throw RenderError(
+        description: "cannot start the render's thread: \(String(cString: strerror(created)))")
+    }
+  }
+
+  /// Waits until the thread has ended, its own clean-up included. Once only.
+  func join() {
+    guard !joined else { return }
+    joined = true
+    pthread_join(thread, nil)
+  }
 }
