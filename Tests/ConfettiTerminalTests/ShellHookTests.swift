@@ -129,30 +129,39 @@ final class ShellHookTests: XCTestCase {
     XCTAssert(yours.contains("1|echo \"it's here\""), "the status before, the command: \(yours)")
   }
 
+  /// What an interactive `shell`, started by `start` with its prompt empty, prints reading
+  /// the lines `lines` makes of `source`, the line that reads the shell's hook.
+  private func interactive(
+    _ shell: String, start: String, _ lines: (_ source: String) -> [String]
+  ) throws -> String {
+    _ = try requiredProgram(shell, for: "its shell hook")
+    let folder = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let hook = folder.appendingPathComponent("hook")
+    let made = try confetti(["shell-hook", shell, "--program", "/bin/true"])
+    try made.stdout.write(to: hook, atomically: true, encoding: .utf8)
+    let input = folder.appendingPathComponent("input")
+    try (lines(". '\(hook.path)'").joined(separator: "\n") + "\n")
+      .write(to: input, atomically: true, encoding: .utf8)
+    return try runProgram(
+      URL(fileURLWithPath: "/bin/sh"), ["-c", "\(start) < \"$0\" 2>&1", input.path]
+    ).stdout
+  }
+
   /// A PROMPT_COMMAND of your own, as text or as bash 5.1's array, runs on with the status of
   /// the command before it (the hook's own assignment once gave it 0), however often the hook
   /// is read, and one that ends in a semicolon stays good bash.
   func testBashsHookKeepsYourPromptCommandAndItsStatus() throws {
-    let folder = try temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let hook = folder.appendingPathComponent("hook.bash")
-    let made = try confetti(["shell-hook", "bash", "--program", "/bin/true"])
-    try made.stdout.write(to: hook, atomically: true, encoding: .utf8)
-    /// What an interactive bash prints, reading `lines` (its prompts empty).
-    func interactive(_ lines: [String]) throws -> [String] {
-      let input = folder.appendingPathComponent("input")
-      try (lines.joined(separator: "\n") + "\n").write(to: input, atomically: true, encoding: .utf8)
-      let result = try runProgram(
-        URL(fileURLWithPath: "/bin/sh"), ["-c", "PS1= bash --norc -i < \"$0\" 2>&1", input.path])
-      return result.stdout.split(separator: "\n").map(String.init)
-        .filter { $0.hasPrefix("saw ") }
+    /// What the PROMPT_COMMAND said, each prompt, in a bash reading `lines`.
+    func saw(_ lines: (String) -> [String]) throws -> [String] {
+      try interactive("bash", start: "PS1= bash --norc -i", lines)
+        .split(separator: "\n").map(String.init).filter { $0.hasPrefix("saw ") }
     }
-    let source = ". '\(hook.path)'"
     XCTAssertEqual(
-      try interactive(["PROMPT_COMMAND='echo saw $?;'", source, source, "false", "(exit 3)"]),
+      try saw { ["PROMPT_COMMAND='echo saw $?;'", $0, $0, "false", "(exit 3)"] },
       ["saw 0", "saw 0", "saw 0", "saw 1", "saw 3"], "text")
     XCTAssertEqual(
-      try interactive(["PROMPT_COMMAND=('echo saw $?')", source, source, "(exit 4)"]),
+      try saw { ["PROMPT_COMMAND=('echo saw $?')", $0, $0, "(exit 4)"] },
       ["saw 0", "saw 0", "saw 0", "saw 4"], "an array")
   }
 
@@ -162,22 +171,10 @@ final class ShellHookTests: XCTestCase {
     for (shell, strict, start) in [
       ("bash", "set -u", "PS1= bash --norc -i"), ("zsh", "setopt nounset", "PS1= zsh -f -i"),
     ] {
-      _ = try requiredProgram(shell, for: "its shell hook")
-      let folder = try temporaryDirectory()
-      defer { try? FileManager.default.removeItem(at: folder) }
-      let hook = folder.appendingPathComponent("hook")
-      let made = try confetti(["shell-hook", shell, "--program", "/bin/true"])
-      try made.stdout.write(to: hook, atomically: true, encoding: .utf8)
-      let source = ". '\(hook.path)'"
-      let result = try runProgram(
-        URL(fileURLWithPath: "/bin/sh"),
-        [
-          "-c", "printf '%s\\n' \"$1\" \"$2\" \"$2\" false 'echo done' | \(start) 2>&1", "sh",
-          strict, source,
-        ])
-      XCTAssert(result.stdout.contains("done"), "\(shell): \(result.stdout)")
+      let said = try interactive(shell, start: start) { [strict, $0, $0, "false", "echo done"] }
+      XCTAssert(said.contains("done"), "\(shell): \(said)")
       for complaint in ["unbound variable", "parameter not set"] {
-        XCTAssertFalse(result.stdout.contains(complaint), "\(shell): \(result.stdout)")
+        XCTAssertFalse(said.contains(complaint), "\(shell): \(said)")
       }
     }
   }
