@@ -2,6 +2,7 @@ import ArgumentParser
 import CProcess
 import ConfettiCelebration
 import Foundation
+import Synchronization
 
 /// `confetti run [OPTIONS] -- COMMAND [ARGUMENTS…]`: runs the command as the shell would, then,
 /// if it succeeded, throws the effect over the desktop; always exits with the command's status.
@@ -206,7 +207,7 @@ enum LeftCelebration {
 /// A child process that shares the terminal, its status returned as a shell gives it.
 enum ChildProcess {
   /// The child being waited for, for the signal handlers (0: none).
-  nonisolated(unsafe) private static var running: pid_t = 0
+  private static let running = Atomic<pid_t>(0)
 
   /// Signals passed on to the child: those sent to confetti alone, not to the terminal's
   /// process group (which the child is in already).
@@ -217,12 +218,26 @@ enum ChildProcess {
   static let stopping = [SIGINT, SIGQUIT, SIGTERM, SIGHUP]
 
   /// The last signal received while a child ran (forwarded or waited out); 0: none.
-  nonisolated(unsafe) private static var lastSignal: Int32 = 0
-  /// A signal that came before the child's pid was known, to forward once it is; 0: none.
-  nonisolated(unsafe) private static var pending: Int32 = 0
+  private static let lastSignal = Atomic<Int32>(0)
+  /// The last signal to forward, for the moment the child's pid becomes known; 0: none. A
+  /// handler writes it and then reads ``running``; ``run(_:what:environment:)`` writes
+  /// ``running`` and then reads it: one of the two (or both) sees the other, whatever thread
+  /// the handler runs on, so no signal is lost between the spawn and the pid being noted.
+  private static let pending = Atomic<Int32>(0)
 
   /// The last signal received while the last child ran, if any.
-  static var received: Int32? { lastSignal == 0 ? nil : lastSignal }
+  static var received: Int32? {
+    let number = lastSignal.load(ordering: .sequentiallyConsistent)
+    return number == 0 ? nil : number
+  }
+
+  /// Passes `number` on to `pid`. A stopped command acts on SIGTERM or SIGHUP only once it runs
+  /// again: it is woken as `kill` and `timeout` wake what they end (their SIGCONT reaches
+  /// confetti alone).
+  private static func forward(_ number: Int32, to pid: pid_t) {
+    kill(pid, number)
+    if number == SIGTERM || number == SIGHUP { kill(pid, SIGCONT) }
+  }
 
   /// The environment confetti was started with, before it quieted the GL drivers' messages
   /// for itself: what a command it runs gets. Set first thing by ``keepStartingEnvironment()``.
@@ -260,22 +275,19 @@ enum ChildProcess {
     posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
 
     // Handlers before the child exists: a signal in between is forwarded as soon as it does.
-    (lastSignal, pending, running) = (0, 0, 0)
+    lastSignal.store(0, ordering: .sequentiallyConsistent)
+    pending.store(0, ordering: .sequentiallyConsistent)
+    running.store(0, ordering: .sequentiallyConsistent)
     let previous = (forwarded + waitedOut).map { number in
       let handler: @convention(c) (Int32) -> Void =
         forwarded.contains(number)
         ? { number in
-          ChildProcess.lastSignal = number
-          if ChildProcess.running > 0 {
-            kill(ChildProcess.running, number)
-            // A stopped command acts on SIGTERM or SIGHUP only once it runs again: woken as
-            // `kill` and `timeout` wake what they end (their SIGCONT reaches confetti alone).
-            if number == SIGTERM || number == SIGHUP { kill(ChildProcess.running, SIGCONT) }
-          } else {
-            ChildProcess.pending = number
-          }
+          ChildProcess.lastSignal.store(number, ordering: .sequentiallyConsistent)
+          ChildProcess.pending.store(number, ordering: .sequentiallyConsistent)
+          let pid = ChildProcess.running.load(ordering: .sequentiallyConsistent)
+          if pid > 0 { ChildProcess.forward(number, to: pid) }
         }
-        : { number in ChildProcess.lastSignal = number }
+        : { number in ChildProcess.lastSignal.store(number, ordering: .sequentiallyConsistent) }
       return (number, signal(number, handler))
     }
     defer { for (number, handler) in previous { signal(number, handler) } }
@@ -292,9 +304,10 @@ enum ChildProcess {
       say("cannot run \(arguments[0]): \(String(cString: strerror(failed)))")
       throw ExitCode(failed == ENOENT ? 127 : 126)
     }
-    running = pid
-    if pending != 0 { kill(pid, pending) }
-    defer { running = 0 }
+    running.store(pid, ordering: .sequentiallyConsistent)
+    defer { running.store(0, ordering: .sequentiallyConsistent) }
+    let early = pending.load(ordering: .sequentiallyConsistent)
+    if early != 0 { forward(early, to: pid) }
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0 {
       guard errno == EINTR else {
