@@ -243,7 +243,7 @@ let package = Package(
       name: "ConfettiTerminalTests",
       dependencies: [
         "ConfettiCLI", "ConfettiTerminal", "ConfettiTestSupport", "ConfettiImage", "ConfettiCore",
-        "ConfettiGL",
+        "ConfettiGL", "CChafa",
       ]),
     // The installed package: its release build, C and Python hosts, CMake, the public surface.
     .testTarget(

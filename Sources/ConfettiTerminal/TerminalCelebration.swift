@@ -44,8 +44,10 @@ public enum TerminalCelebration {
     /// how tests compare the terminal with `confetti render` of the same moment.
     package var still: Seconds?
     /// A PNG to write the first frame's picture to (as rendered, before the terminal's
-    /// graphics), with the choice made beside it in `PATH.choice` ("sixel direct"): how tests
-    /// check the terminal against `confetti render`.
+    /// graphics), with the choice made beside it in `PATH.choice` ("sixel direct") and the
+    /// layout in `PATH.layout` (the columns and rows drawn, the first's column and row from 0,
+    /// a cell's width and height in pixels: "75 23 2 0 8 17"): how tests check the terminal
+    /// against `confetti render`.
     package var snapshot: String?
 
     /// The defaults: the best graphics the terminal has, seed 1, 10 s for a continuous effect.
@@ -119,11 +121,7 @@ public enum TerminalCelebration {
     let choice = TerminalChoice.choose(
       environment: settings.environment, replies: replies, forced: settings.graphics)
     screen.drewKittyPictures = choice.graphics == .kitty
-    var environment = settings.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer { environment.forEach { free($0) } }
-    guard let info = confetti_chafa_term_info(&environment) else {
-      throw TerminalScreen.Refusal(description: "libchafa knows no terminal")
-    }
+    let info = try chafaTerminal(settings.environment)
     defer { chafa_term_info_unref(info) }
 
     var terminalSize = screen.size()
@@ -175,7 +173,8 @@ public enum TerminalCelebration {
       if size.columns != terminalSize.columns || size.rows != terminalSize.rows {
         terminalSize = size
         // Resized: a new picture and canvas at the new size, the screen cleared.
-        let resized = TerminalLayout(size, choice: choice, replies: replies)
+        let resized = TerminalLayout(
+          size, choice: choice, replies: replies, lastCell: layout.cell)
         if resized.columns > 0, resized.rows > 0 {
           layout = resized
           target.release()
@@ -193,14 +192,23 @@ public enum TerminalCelebration {
       let picture = try target.read()
       if frames == 0, let snapshot = settings.snapshot {
         try PNG.write(picture, to: URL(fileURLWithPath: snapshot))
+        let numbers = [
+          layout.columns, layout.rows, layout.origin.column, layout.origin.row,
+          layout.cell.width, layout.cell.height,
+        ]
+        try Data((numbers.map(String.init).joined(separator: " ") + "\n").utf8).write(
+          to: URL(fileURLWithPath: snapshot + ".layout"))
         try Data("\(choice.graphics.rawValue) \(choice.colors.rawValue)\n".utf8).write(
           to: URL(fileURLWithPath: snapshot + ".choice"))
       }
-      var frame = TerminalScreen.frameStart
-      if choice.graphics == .kitty {
+      var frame = TerminalScreen.frameStart(at: layout.origin)
+      switch choice.graphics {
+      case .kitty:
         frame += try KittyPicture.frame(picture, columns: layout.columns, rows: layout.rows)
-      } else {
-        frame += text(of: picture, on: canvas, for: info)
+      case .sixel:
+        frame += SixelPicture.text(of: picture, over: background, on: canvas, for: info)
+      case .cells:
+        frame += chafaText(of: picture, on: canvas, for: info)
       }
       frame += TerminalScreen.frameEnd
       try screen.write(frame, shouldStop: settings.shouldStop)
@@ -216,8 +224,19 @@ public enum TerminalCelebration {
   }
 }
 
+/// libchafa's description of the terminal `environment` names (TERM and the like).
+/// chafa_term_info_unref() it.
+func chafaTerminal(_ environment: [String: String]) throws -> OpaquePointer {
+  var entries = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+  defer { entries.forEach { free($0) } }
+  guard let info = confetti_chafa_term_info(&entries) else {
+    throw TerminalScreen.Refusal(description: "libchafa knows no terminal")
+  }
+  return info
+}
+
 /// `picture` drawn on chafa's `canvas` and printed for the terminal `info` describes.
-private func text(of picture: RGBAImage, on canvas: OpaquePointer, for info: OpaquePointer)
+func chafaText(of picture: RGBAImage, on canvas: OpaquePointer, for info: OpaquePointer)
   -> [UInt8]
 {
   picture.bytes.withUnsafeBytes { pixels in
@@ -262,15 +281,120 @@ enum KittyPicture {
   }
 }
 
+/// A frame in sixels, as chafa draws them. chafa's palette (255 colours) comes from a sample
+/// of the picture's opaque pixels, where the terminal's background, most of a frame, would
+/// take nearly all of it: the default effect at 1250×978 got 13 colours, its greens and
+/// yellows none. So chafa is given the picture with the background's own pixels transparent,
+/// and the palette is the pieces'; its sixels are then made opaque again, those pixels the
+/// background's colour, so that each frame covers the last (transparent ones would leave
+/// trails, and erasing the screen first flickers where output is not synchronised: xterm).
+enum SixelPicture {
+  /// `picture`, drawn over `background`, in sixels from chafa's `canvas` for `info`'s
+  /// terminal, its palette the pieces'.
+  static func text(
+    of picture: RGBAImage, over background: RGBA8, on canvas: OpaquePointer,
+    for info: OpaquePointer
+  ) -> [UInt8] {
+    let sixels = chafaText(
+      of: clearing(background, in: picture), on: canvas, for: info)
+    return filling(sixels, with: background)
+      ?? chafaText(of: picture, on: canvas, for: info)
+  }
+
+  /// `picture` with its pixels of `background` transparent.
+  static func clearing(_ background: RGBA8, in picture: RGBAImage) -> RGBAImage {
+    var cleared = picture
+    cleared.bytes.withUnsafeMutableBytes { bytes in
+      var index = 0
+      while index < bytes.count {
+        if bytes[index] == background.red, bytes[index + 1] == background.green,
+          bytes[index + 2] == background.blue
+        {
+          (bytes[index], bytes[index + 1], bytes[index + 2], bytes[index + 3]) = (0, 0, 0, 0)
+        }
+        index += 4
+      }
+    }
+    return cleared
+  }
+
+  /// `sixels` (one picture, chafa's: `ESC P P1 ; 1 ; P3 q`, its raster attributes, then its
+  /// colours and data) with the pixels it leaves transparent filled with `background`: the
+  /// picture's background mode (P2) 0, whose unset pixels take colour 0; colour 0, which
+  /// chafa uses for a colour of its own, moved to a number it leaves free; colour 0 defined
+  /// as `background`. Nil where `sixels` is not in that form or no number is free.
+  static func filling(_ sixels: [UInt8], with background: RGBA8) -> [UInt8]? {
+    let escape: UInt8 = 0x1B
+    guard let start = sixels.firstIndex(of: escape), start + 1 < sixels.count,
+      sixels[start + 1] == UInt8(ascii: "P"),
+      let q = sixels[(start + 2)...].firstIndex(of: UInt8(ascii: "q"))
+    else { return nil }
+    var parameters = String(decoding: sixels[(start + 2)..<q], as: UTF8.self)
+      .split(separator: ";", omittingEmptySubsequences: false).map(String.init)
+    guard parameters.count >= 2, parameters[1] == "1" else { return nil }
+    parameters[1] = "0"
+    /// The number whose digits start at `index`, and the index after them.
+    func number(at index: Int) -> (value: Int, next: Int)? {
+      var (value, next) = (0, index)
+      while next < sixels.count, (48...57).contains(sixels[next]), value < 100_000 {
+        value = value * 10 + Int(sixels[next] - 48)
+        next += 1
+      }
+      return next > index ? (value, next) : nil
+    }
+    // The colours defined (`#N;2;…`): the first number not among them takes colour 0's place.
+    var defined = Set<Int>()
+    var index = q + 1
+    while index < sixels.count {
+      if sixels[index] == UInt8(ascii: "#"), let (colour, next) = number(at: index + 1) {
+        if next < sixels.count, sixels[next] == UInt8(ascii: ";") { defined.insert(colour) }
+        index = next
+      } else {
+        index += 1
+      }
+    }
+    guard let free = (1..<256).first(where: { !defined.contains($0) }) else { return nil }
+    // The raster attributes (`"Pan;Pad;Ph;Pv`) come first; colour 0 is defined after them.
+    var body = q + 1
+    if body < sixels.count, sixels[body] == UInt8(ascii: "\"") {
+      body += 1
+      while body < sixels.count,
+        (48...57).contains(sixels[body]) || sixels[body] == UInt8(ascii: ";")
+      {
+        body += 1
+      }
+    }
+    func percent(_ channel: UInt8) -> Int { Int((Double(channel) * 100 / 255).rounded()) }
+    var out = Array(sixels[..<(start + 2)])
+    out.reserveCapacity(sixels.count + 32)
+    out += Array(parameters.joined(separator: ";").utf8) + [UInt8(ascii: "q")]
+    out += sixels[(q + 1)..<body]
+    out += Array(
+      "#0;2;\(percent(background.red));\(percent(background.green));\(percent(background.blue))"
+        .utf8)
+    index = body
+    while index < sixels.count {
+      if sixels[index] == UInt8(ascii: "#"), let (colour, next) = number(at: index + 1) {
+        out += Array("#\(colour == 0 ? free : colour)".utf8)
+        index = next
+      } else {
+        out.append(sixels[index])
+        index += 1
+      }
+    }
+    return out
+  }
+}
+
 /// Seconds on the system's monotonic clock.
 private func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
 extension TerminalScreen {
   /// Before a frame: synchronised output begun (the terminal shows the frame whole), the
-  /// cursor at the top left.
-  static let frameStart = Array("\u{1B}[?2026h\u{1B}[H".utf8)
-  /// The cursor at the top left.
-  static let home = Array("\u{1B}[H".utf8)
+  /// cursor at `origin` (counted from 0 at the top left).
+  static func frameStart(at origin: (column: Int, row: Int)) -> [UInt8] {
+    Array("\u{1B}[?2026h\u{1B}[\(origin.row + 1);\(origin.column + 1)H".utf8)
+  }
   /// After it: synchronised output ended.
   static let frameEnd = Array("\u{1B}[?2026l".utf8)
 }
@@ -278,10 +402,14 @@ extension TerminalScreen {
 /// How a terminal of some size is drawn in: its cells, the picture rendered for them, and the
 /// points the effect lives in.
 struct TerminalLayout {
+  /// The columns drawn: all of them, but for sixels no more than the terminal shows.
   var columns: Int
   /// The rows drawn: all of them for cells; for pictures all but the last, which a picture
-  /// reaching it would scroll.
+  /// reaching it would scroll; for sixels no more than the terminal shows.
   var rows: Int
+  /// The cell the drawing starts at, counted from 0 at the top left: where sixels fewer than
+  /// the terminal's columns or rows are centred, else the top left.
+  var origin: (column: Int, row: Int) = (0, 0)
   /// A cell's size in pixels: the terminal's where it says, else a common one.
   var cell: PixelSize
   /// The picture rendered.
@@ -300,19 +428,23 @@ struct TerminalLayout {
   /// piece is two or three cells across, as big as cells can show its shape.
   static let cellPoints = Size(width: 4, height: 8)
 
+  /// The layout of a terminal of `size` drawn with `choice`, which gave `replies`; `lastCell`:
+  /// the cell size of its last layout, kept where a resized terminal no longer says its pixels
+  /// (xterm) — its text area's reply is of its first size.
   init(
     _ size: (columns: Int, rows: Int, pixels: PixelSize?), choice: TerminalChoice,
-    replies: TerminalReplies
+    replies: TerminalReplies, lastCell: PixelSize? = nil
   ) {
     columns = size.columns
-    let pixels = size.pixels ?? replies.textArea
-    if let pixels, size.columns > 0, size.rows > 0,
-      pixels.width >= size.columns, pixels.height >= size.rows
-    {
-      cell = PixelSize(width: pixels.width / size.columns, height: pixels.height / size.rows)
-    } else {
-      cell = Self.usualCell
+    /// The cell's size in `pixels`, where they are a text area of `size`.
+    func cellSize(in pixels: PixelSize?) -> PixelSize? {
+      guard let pixels, size.columns > 0, size.rows > 0,
+        pixels.width >= size.columns, pixels.height >= size.rows
+      else { return nil }
+      return PixelSize(width: pixels.width / size.columns, height: pixels.height / size.rows)
     }
+    cell =
+      cellSize(in: size.pixels) ?? lastCell ?? cellSize(in: replies.textArea) ?? Self.usualCell
     if choice.graphics == .cells {
       rows = size.rows
       picture = PixelSize(
@@ -322,6 +454,16 @@ struct TerminalLayout {
         height: Double(rows) * Self.cellPoints.height)
     } else {
       rows = max(0, size.rows - 1)
+      if choice.graphics == .sixel, let largest = replies.largestSixels {
+        // A sixel picture bigger than the terminal shows is not shown at all (xterm's is
+        // 1000×1000 at most): as many cells as fit, centred.
+        let fitting = (
+          columns: min(columns, largest.width / cell.width),
+          rows: min(rows, largest.height / cell.height)
+        )
+        origin = ((columns - fitting.columns) / 2, (rows - fitting.rows) / 2)
+        (columns, rows) = fitting
+      }
       let width = columns * cell.width
       let height = rows * cell.height
       // The effect lives in the terminal's own pixels; the picture is at most so wide.

@@ -35,6 +35,9 @@ public struct TerminalReplies: Sendable, Equatable {
   public var answered = false
   /// The text area's size in pixels (`ESC [ 4 ; height ; width t`).
   public var textArea: PixelSize?
+  /// The largest sixel picture the terminal shows, in pixels (xterm's XTSMGRAPHICS:
+  /// `ESC [ ? 2 ; 0 ; width ; height S`); xterm shows nothing of a bigger one.
+  public var largestSixels: PixelSize?
   /// The default background colour (`ESC ] 11 ; rgb:RRRR/GGGG/BBBB`).
   public var background: RGBA8?
 
@@ -42,14 +45,17 @@ public struct TerminalReplies: Sendable, Equatable {
   public init() {}
 
   /// The questions, in one write: kitty's graphics query (a 1×1 picture it only checks), the
-  /// text area's size, the background colour, and last the primary device attributes, which
-  /// every terminal answers, after the others it answers: the end of the replies.
-  public static let query: [UInt8] = Array(
-    "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[14t\u{1B}]11;?\u{1B}\\\u{1B}[c".utf8)
+  /// text area's size, the largest sixel picture, the background colour, and last the primary
+  /// device attributes, which every terminal answers, after the others it answers: the end of
+  /// the replies.
+  public static let query: [UInt8] = kittyQuery + queryWithoutKitty
+
+  /// kitty's graphics query.
+  static let kittyQuery = Array("\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\".utf8)
 
   /// The same questions without kitty's, for terminals that would print it (the Linux console).
   public static let queryWithoutKitty: [UInt8] = Array(
-    "\u{1B}[14t\u{1B}]11;?\u{1B}\\\u{1B}[c".utf8)
+    "\u{1B}[14t\u{1B}[?2;4;0S\u{1B}]11;?\u{1B}\\\u{1B}[c".utf8)
 
   /// Reads the replies in `bytes` (and whatever else is there: keys typed meanwhile).
   public static func parse(_ bytes: [UInt8]) -> TerminalReplies {
@@ -92,6 +98,14 @@ public struct TerminalReplies: Sendable, Equatable {
         case UInt8(ascii: "c") where parameters.hasPrefix("?"):
           replies.answered = true
           replies.sixel = parameters.dropFirst().split(separator: ";").contains("4")
+        case UInt8(ascii: "S") where parameters.hasPrefix("?"):
+          // XTSMGRAPHICS: item 2 (sixel geometry), status 0 (success), width, height.
+          let numbers = parameters.dropFirst().split(separator: ";").map { Int($0) }
+          if numbers.count == 4, numbers[0] == 2, numbers[1] == 0, let width = numbers[2],
+            let height = numbers[3], width > 0, height > 0
+          {
+            replies.largestSixels = PixelSize(width: width, height: height)
+          }
         case UInt8(ascii: "t"):
           let numbers = parameters.split(separator: ";").map { Int($0) }
           if numbers.count == 3, numbers[0] == 4, let height = numbers[1], let width = numbers[2],

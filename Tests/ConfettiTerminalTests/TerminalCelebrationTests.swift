@@ -320,9 +320,12 @@ final class TerminalCelebrationTests: XCTestCase {
   // MARK: Pictures: sixels in xterm, kitty's graphics in kitty
 
   /// Starts `terminal` (a command line) on an X display of its own, running the overlay
-  /// still in it; waits until its screenshot shows the first frame's picture, and returns the
-  /// choice the overlay made.
-  func showPicture(in terminal: (String) -> [String], name: String) throws -> String {
+  /// still in it; waits until its screenshot shows the first frame's picture where its layout
+  /// puts it, in its colours, and returns the choice the overlay made and that layout (the
+  /// columns and rows drawn, the first's column and row, a cell's width and height).
+  func showPicture(in terminal: (String) -> [String], name: String) throws -> (
+    choice: String, layout: [Int]
+  ) {
     let ffmpeg = try requiredProgram("ffmpeg", for: "screenshots of the terminal")
     let (display, server) = try startXvfb(size: "800x600x24")
     defer { stopXvfb(server) }
@@ -340,6 +343,10 @@ final class TerminalCelebrationTests: XCTestCase {
     try waitUntil("the first frame in \(name)") {
       FileManager.default.fileExists(atPath: snapshot + ".choice")
     }
+    let layout = try String(contentsOfFile: snapshot + ".layout", encoding: .utf8)
+      .split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+    XCTAssertEqual(layout.count, 6, "columns, rows, column, row, cell width and height")
+    guard layout.count == 6 else { return ("", layout) }
     let first = try PNG.read(URL(fileURLWithPath: snapshot))
     // The picture is render's moment, over the terminal's background, which it asked for.
     let background = "#101418"
@@ -351,10 +358,16 @@ final class TerminalCelebrationTests: XCTestCase {
     XCTAssertGreaterThan(
       correlation(coverage(of: first, block: block, background: colour), expected), 0.97,
       "the picture is render's, over the terminal's own background")
-    // And the terminal shows it, at its top left.
+    // And the terminal shows it, where the layout puts it (its first cell's top left, give or
+    // take the window's border), with its pieces in their colours: the median difference of
+    // a piece's pixel from render's at most 24 of 255 (chafa's own palette for sixels,
+    // which the background took, made it 58).
+    let origin = (x: layout[2] * layout[4], y: layout[3] * layout[5])
     let shot = folder.appendingPathComponent("shot.png").path
-    var best = 0.0
-    try waitUntil("\(name) to show the picture (best correlation so far \(best))") {
+    var (best, error) = (0.0, 255.0)
+    try waitUntil(
+      "\(name) to show the picture (best correlation so far \(best), colour error \(error))"
+    ) {
       let grabbed = try runProgram(
         ffmpeg,
         [
@@ -365,31 +378,79 @@ final class TerminalCelebrationTests: XCTestCase {
       let screen = try PNG.read(URL(fileURLWithPath: shot))
       for dx in 0...3 {
         for dy in 0...3 {
+          let at = (origin.x + dx, origin.y + dy)
           let shown = coverage(
-            of: screen, block: block, origin: (dx, dy), size: (first.width, first.height),
+            of: screen, block: block, origin: at, size: (first.width, first.height),
             background: colour)
-          best = max(best, correlation(shown, expected))
+          let match = correlation(shown, expected)
+          if match > best {
+            best = match
+            error = pieceColourError(screen, at: at, against: reference, background: colour)
+          }
         }
       }
-      return best > 0.9
+      return best > 0.9 && error <= 24
     }
-    return try String(contentsOfFile: snapshot + ".choice", encoding: .utf8)
+    return (try String(contentsOfFile: snapshot + ".choice", encoding: .utf8), layout)
+  }
+
+  /// The median difference (the largest of a pixel's channels) of `screen` from `reference`
+  /// laid at `origin` in it, over the reference's pixels of pieces: those far from
+  /// `background`.
+  func pieceColourError(
+    _ screen: RGBAImage, at origin: (x: Int, y: Int), against reference: RGBAImage,
+    background: [Int]
+  ) -> Double {
+    var errors: [Int] = []
+    for y in 0..<min(reference.height, screen.height - origin.y) {
+      for x in 0..<min(reference.width, screen.width - origin.x) {
+        let wanted = (y * reference.width + x) * 4
+        let channels = (0..<3).map { Int(reference.bytes[wanted + $0]) }
+        guard zip(channels, background).map({ abs($0 - $1) }).max()! > 60 else { continue }
+        let shown = ((y + origin.y) * screen.width + x + origin.x) * 4
+        errors.append((0..<3).map { abs(Int(screen.bytes[shown + $0]) - channels[$0]) }.max()!)
+      }
+    }
+    guard !errors.isEmpty else { return 255 }
+    return Double(errors.sorted()[errors.count / 2])
+  }
+
+  /// xterm as a VT340 with 256 colour registers, at 80×24 cells, `extra` its other settings.
+  func xterm(_ extra: [String] = []) -> (String) -> [String] {
+    { command in
+      ["xterm", "-ti", "vt340", "-xrm", "XTerm*numColorRegisters: 256"] + extra + [
+        "-geometry", "80x24+0+0", "-b", "0", "-fa", "DejaVu Sans Mono", "-fs", "10", "-bg",
+        "#101418", "-fg", "white", "-e", "sh", "-c", command,
+      ]
+    }
   }
 
   func testXtermAsAVT340ShowsTheMomentInSixels() throws {
-    let choice = try showPicture(
-      in: { command in
-        [
-          "xterm", "-ti", "vt340", "-xrm", "XTerm*numColorRegisters: 256", "-geometry",
-          "80x24+0+0", "-b", "0", "-fa", "DejaVu Sans Mono", "-fs", "10", "-bg", "#101418",
-          "-fg", "white", "-e", "sh", "-c", command,
-        ]
-      }, name: "xterm")
+    let (choice, layout) = try showPicture(in: xterm(), name: "xterm")
     XCTAssert(choice.hasPrefix("sixel "), "xterm as a VT340 says it has sixels: \(choice)")
+    XCTAssertEqual(Array(layout.prefix(4)), [80, 23, 0, 0], "all of it but the last row")
+  }
+
+  func testXtermShowsNoSixelPictureBiggerThanItCanCentred() throws {
+    // xterm shows nothing of a sixel picture bigger than its largest (1000×1000 unless set):
+    // a big terminal once showed no celebration at all. Here it is set smaller than 80×24.
+    let (choice, layout) = try showPicture(
+      in: xterm(["-xrm", "XTerm*maxGraphicSize: 480x300"]), name: "xterm")
+    XCTAssert(choice.hasPrefix("sixel "), choice)
+    guard layout.count == 6 else { return }
+    let (columns, rows, column, row, width, height) = (
+      layout[0], layout[1], layout[2], layout[3], layout[4], layout[5]
+    )
+    XCTAssertLessThanOrEqual(columns * width, 480)
+    XCTAssertGreaterThan(columns * width, 480 - width, "as many columns as fit")
+    XCTAssertLessThanOrEqual(rows * height, 300)
+    XCTAssertGreaterThan(rows * height, 300 - height, "as many rows as fit")
+    XCTAssertEqual(column, (80 - columns) / 2, "centred across")
+    XCTAssertEqual(row, (23 - rows) / 2, "centred down")
   }
 
   func testKittyShowsTheMomentInItsGraphics() throws {
-    let choice = try showPicture(
+    let (choice, _) = try showPicture(
       in: { command in
         [
           "kitty", "-o", "background=#101418", "-o", "window_padding_width=0", "-o",

@@ -1,7 +1,10 @@
+import CChafa
 import ConfettiCore
 import ConfettiGL
-import ConfettiTerminal
+import ConfettiImage
 import XCTest
+
+@testable import ConfettiTerminal
 
 /// How a terminal's replies are read and what is drawn with, from its replies and environment.
 final class TerminalGraphicsTests: XCTestCase {
@@ -82,5 +85,208 @@ final class TerminalGraphicsTests: XCTestCase {
     XCTAssertTrue(TerminalChoice.canDraw(in: ["TERM": "xterm"]))
     XCTAssertFalse(TerminalChoice.canDraw(in: ["TERM": "dumb"]))
     XCTAssertFalse(TerminalChoice.canDraw(in: [:]))
+  }
+}
+
+/// How a terminal is laid out, and the sixels drawn in it.
+final class SixelLayoutTests: XCTestCase {
+  private let sixelChoice = TerminalChoice(graphics: .sixel, colors: .direct)
+
+  func testXtermsLargestSixelPictureIsReadAndNoBiggerOneIsDrawn() {
+    // xterm's XTSMGRAPHICS reply (its largest sixel picture) among the others; a failed
+    // reply (status 3) and one for another item (1: colour registers) say nothing of it.
+    let replies = TerminalReplies.parse(
+      Array("\u{1B}[?2;0;480;300S\u{1B}[?1;0;256S\u{1B}[?63;4c".utf8))
+    XCTAssertEqual(replies.largestSixels, PixelSize(width: 480, height: 300))
+    XCTAssertTrue(replies.sixel)
+    XCTAssertNil(TerminalReplies.parse(Array("\u{1B}[?2;3;0;0S\u{1B}[?63c".utf8)).largestSixels)
+    XCTAssertNil(TerminalReplies.parse(Array("\u{1B}[?1;0;256S\u{1B}[?63c".utf8)).largestSixels)
+
+    // 80×24 cells of 8×17 pixels: 60 columns and 17 rows fit in 480×300 (the last row is never
+    // drawn), centred.
+    let terminal = (columns: 80, rows: 24, pixels: PixelSize(width: 640, height: 408) as PixelSize?)
+    let layout = TerminalLayout(terminal, choice: sixelChoice, replies: replies)
+    XCTAssertEqual(layout.cell, PixelSize(width: 8, height: 17))
+    XCTAssertEqual([layout.columns, layout.rows], [60, 17])
+    XCTAssertEqual([layout.origin.column, layout.origin.row], [10, 3])
+    XCTAssertEqual(layout.picture, PixelSize(width: 480, height: 289))
+    XCTAssertEqual(layout.points, Size(width: 480, height: 289))
+    // Kitty's pictures and cells have no such bound: the whole terminal, from the top left.
+    for graphics in [TerminalGraphics.kitty, .cells] {
+      let whole = TerminalLayout(
+        terminal, choice: TerminalChoice(graphics: graphics, colors: .direct), replies: replies)
+      XCTAssertEqual(whole.columns, 80)
+      XCTAssertEqual([whole.origin.column, whole.origin.row], [0, 0])
+    }
+    // A terminal that does not answer: all of it.
+    let silent = TerminalLayout(terminal, choice: sixelChoice, replies: TerminalReplies())
+    XCTAssertEqual([silent.columns, silent.rows], [80, 23])
+  }
+
+  func testAResizedTerminalThatNoLongerSaysItsPixelsKeepsItsCell() {
+    // xterm answered its text area at 80×24; resized to 120×40 it says no pixels.
+    var replies = TerminalReplies()
+    replies.textArea = PixelSize(width: 640, height: 408)
+    let first = TerminalLayout(
+      (80, 24, nil), choice: sixelChoice, replies: replies)
+    XCTAssertEqual(first.cell, PixelSize(width: 8, height: 17))
+    let resized = TerminalLayout(
+      (120, 40, nil), choice: sixelChoice, replies: replies, lastCell: first.cell)
+    XCTAssertEqual(resized.cell, PixelSize(width: 8, height: 17), "not 640×408 over 120×40")
+    XCTAssertEqual(resized.points, Size(width: 960, height: 663))
+    // Where the terminal says its pixels, they count.
+    let said = TerminalLayout(
+      (120, 40, PixelSize(width: 1200, height: 800)), choice: sixelChoice, replies: replies,
+      lastCell: first.cell)
+    XCTAssertEqual(said.cell, PixelSize(width: 10, height: 20))
+  }
+
+  func testSixelsKeepEveryPiecesColourAndCoverTheBackground() throws {
+    // Seven small pieces, the default effect's colours, on a wide background: most of the
+    // picture. chafa given it whole made a palette of the background and lost the colours.
+    let background = RGBA8(red: 16, green: 20, blue: 24)
+    let colours: [(UInt8, UInt8, UInt8)] = [
+      (255, 214, 10), (46, 204, 113), (255, 77, 109), (30, 144, 255), (155, 89, 182),
+      (255, 140, 0), (220, 20, 60),
+    ]
+    // 20 rows of 18 pixels: sixels come 6 rows at a time, so chafa draws all 360, unscaled.
+    let (width, height) = (640, 360)
+    var picture = RGBAImage(
+      width: width, height: height,
+      fill: .init(red: background.red, green: background.green, blue: background.blue))
+    for (index, colour) in colours.enumerated() {
+      for y in 100..<112 {
+        for x in (40 + index * 80)..<(52 + index * 80) {
+          let at = (y * width + x) * 4
+          picture.bytes[at..<(at + 4)] = [colour.0, colour.1, colour.2, 255]
+        }
+      }
+    }
+    let layout = TerminalLayout(
+      (80, 21, PixelSize(width: 640, height: 378)), choice: sixelChoice,
+      replies: TerminalReplies())
+    XCTAssertEqual(layout.picture, PixelSize(width: width, height: height))
+    let canvas = layout.canvas(sixelChoice)
+    defer { chafa_canvas_unref(canvas) }
+    let info = try chafaTerminal(["TERM": "xterm-256color"])
+    defer { chafa_term_info_unref(info) }
+
+    let sixels = SixelPicture.text(of: picture, over: background, on: canvas, for: info)
+    let shown = try XCTUnwrap(DecodedSixels(sixels), "one sixel picture")
+    XCTAssertEqual(shown.width, width)
+    XCTAssertEqual(shown.height, height)
+    /// The colour's channels as sixels carry them: whole percents.
+    func percents(_ channels: [UInt8]) -> [Int] {
+      channels.map { Int((Double($0) * 100 / 255).rounded()) }
+    }
+    var worst = 0
+    for y in 0..<height {
+      for x in 0..<width {
+        let at = (y * width + x) * 4
+        let expected = percents(Array(picture.bytes[at..<(at + 3)]))
+        guard let colour = shown.colour(x: x, y: y) else {
+          return XCTFail("(\(x), \(y)) left unset: the terminal's older picture would show")
+        }
+        worst = max(worst, zip(colour, expected).map { abs($0 - $1) }.max()!)
+      }
+    }
+    XCTAssertLessThanOrEqual(worst, 1, "every pixel, pieces and background, in its colour")
+
+    // Drawn as chafa draws it, the background's pixels in the palette, the colours are lost.
+    let plain = try XCTUnwrap(DecodedSixels(chafaText(of: picture, on: canvas, for: info)))
+    let lost = colours.indices.filter { index in
+      let expected = percents([colours[index].0, colours[index].1, colours[index].2])
+      let colour = plain.colour(x: 46 + index * 80, y: 106) ?? [0, 0, 0]
+      return zip(colour, expected).map { abs($0 - $1) }.max()! > 5
+    }
+    XCTAssertFalse(lost.isEmpty, "the check above would see chafa's own palette fail")
+  }
+
+  func testSixelsNotInChafasFormAreLeftAlone() {
+    let background = RGBA8(red: 0, green: 0, blue: 0)
+    XCTAssertNil(SixelPicture.filling([], with: background))
+    XCTAssertNil(SixelPicture.filling(Array("no sixels".utf8), with: background))
+    // Already opaque (P2 = 0), or with every colour number taken: nothing to do, or no room.
+    XCTAssertNil(
+      SixelPicture.filling(Array("\u{1B}P0;0;0q#0;2;1;2;3~\u{1B}\\".utf8), with: background))
+    let all = (0..<256).map { "#\($0);2;0;0;0" }.joined()
+    XCTAssertNil(SixelPicture.filling(Array("\u{1B}P0;1;0q\(all)~\u{1B}\\".utf8), with: background))
+  }
+}
+
+/// A sixel picture read back as a terminal shows it (xterm's way): each pixel a colour
+/// number, resolved to its colour (in percents) at the end; pixels no sixel sets take colour 0
+/// where the background mode (P2) is 0 or 2, and are left unset (transparent) where it is 1.
+struct DecodedSixels {
+  var width = 0
+  var height = 0
+  private var pixels: [Int: Int] = [:]
+  private var colours: [Int: [Int]] = [:]
+  private var transparent = false
+
+  init?(_ bytes: [UInt8]) {
+    guard let start = bytes.firstIndex(of: 0x1B), start + 1 < bytes.count,
+      bytes[start + 1] == UInt8(ascii: "P"),
+      let q = bytes[start...].firstIndex(of: UInt8(ascii: "q"))
+    else { return nil }
+    let parameters = String(decoding: bytes[(start + 2)..<q], as: UTF8.self)
+      .split(separator: ";", omittingEmptySubsequences: false)
+    transparent = parameters.count > 1 && parameters[1] == "1"
+    var index = q + 1
+    func numbers() -> [Int] {
+      var values: [Int] = []
+      var value: Int?
+      while index < bytes.count {
+        let byte = bytes[index]
+        if (48...57).contains(byte) {
+          value = (value ?? 0) * 10 + Int(byte - 48)
+        } else if byte == UInt8(ascii: ";") {
+          values.append(value ?? 0)
+          value = nil
+        } else {
+          break
+        }
+        index += 1
+      }
+      if let value { values.append(value) }
+      return values
+    }
+    var (x, y, current, repeats) = (0, 0, 0, 1)
+    while index < bytes.count {
+      let byte = bytes[index]
+      index += 1
+      switch byte {
+      case 0x1B: return
+      case UInt8(ascii: "\""):
+        let raster = numbers()
+        if raster.count == 4 { (width, height) = (raster[2], raster[3]) }
+      case UInt8(ascii: "#"):
+        let values = numbers()
+        guard let number = values.first else { return nil }
+        current = number
+        if values.count == 5, values[1] == 2 { colours[number] = Array(values[2...]) }
+      case UInt8(ascii: "!"): repeats = numbers().first ?? 1
+      case UInt8(ascii: "$"): x = 0
+      case UInt8(ascii: "-"): (x, y) = (0, y + 6)
+      case 0x3F...0x7E:
+        let bits = Int(byte - 0x3F)
+        for _ in 0..<repeats {
+          for bit in 0..<6 where bits & (1 << bit) != 0 {
+            pixels[(y + bit) * 1_000_000 + x] = current
+          }
+          x += 1
+        }
+        width = max(width, x)
+        repeats = 1
+      default: break
+      }
+    }
+    return nil
+  }
+
+  /// The colour shown at (`x`, `y`), in percents; nil: none (transparent).
+  func colour(x: Int, y: Int) -> [Int]? {
+    guard let number = pixels[y * 1_000_000 + x] ?? (transparent ? nil : 0) else { return nil }
+    return colours[number] ?? [0, 0, 0]
   }
 }
