@@ -118,17 +118,27 @@ public enum TerminalCelebration {
     let replies = screen.ask(
       linux ? TerminalReplies.queryWithoutKitty : TerminalReplies.query,
       timeout: settings.replyTimeout)
-    let choice = TerminalChoice.choose(
+    var choice = TerminalChoice.choose(
       environment: settings.environment, replies: replies, forced: settings.graphics)
+    var terminalSize = screen.size()
+    var layout = TerminalLayout(terminalSize, choice: choice, replies: replies)
+    if !layout.canBeDrawn, choice.graphics != .cells {
+      // No room for a picture (a row, or a largest sixel picture under a cell): cells, unless
+      // a picture was asked for.
+      guard settings.graphics == nil else {
+        throw TerminalScreen.Refusal(
+          description: "the terminal has no room for \(choice.graphics.rawValue) pictures "
+            + "(\(terminalSize.columns)×\(terminalSize.rows) cells); try --terminal-graphics cells")
+      }
+      choice.graphics = .cells
+      layout = TerminalLayout(terminalSize, choice: choice, replies: replies)
+    }
+    guard layout.canBeDrawn else {
+      throw TerminalScreen.Refusal(description: "the terminal has no room to draw in")
+    }
     screen.drewKittyPictures = choice.graphics == .kitty
     let info = try chafaTerminal(settings.environment)
     defer { chafa_term_info_unref(info) }
-
-    var terminalSize = screen.size()
-    var layout = TerminalLayout(terminalSize, choice: choice, replies: replies)
-    guard layout.columns > 0, layout.rows > 0 else {
-      throw TerminalScreen.Refusal(description: "the terminal has no room to draw in")
-    }
     var target = try OffscreenTarget(
       width: layout.picture.width, height: layout.picture.height, info: context.info)
     defer { target.release() }
@@ -170,12 +180,15 @@ public enum TerminalCelebration {
         else { break }
       }
       let size = screen.size()
-      if size.columns != terminalSize.columns || size.rows != terminalSize.rows {
+      // Resized, or its font changed (the same cells, other pixels): a new picture and canvas
+      // at the new size, the screen cleared; a size with no room keeps the last picture.
+      if size.columns != terminalSize.columns || size.rows != terminalSize.rows
+        || size.pixels != terminalSize.pixels
+      {
         terminalSize = size
-        // Resized: a new picture and canvas at the new size, the screen cleared.
         let resized = TerminalLayout(
           size, choice: choice, replies: replies, lastCell: layout.cell)
-        if resized.columns > 0, resized.rows > 0 {
+        if resized.canBeDrawn {
           layout = resized
           target.release()
           target = try OffscreenTarget(
@@ -420,6 +433,23 @@ struct TerminalLayout {
   /// A cell's size where the terminal does not say: a common one.
   static let usualCell = PixelSize(width: 10, height: 20)
 
+  /// The largest sixel picture drawn, whatever the terminal says (or where it says nothing):
+  /// a 4K screen's. A terminal claiming more pixels asked for gigabytes (65,535² pixels:
+  /// GLib could not allocate), or a frame a second.
+  static let largestSixels = PixelSize(width: 4096, height: 4096)
+
+  /// The fewest pixels down a sixel picture may have: chafa draws sixels six rows at a time,
+  /// and stops with a floating-point exception on a picture under six.
+  static let fewestSixelRows = 6
+
+  /// Whether there is room to draw: a column and a row at least, and for sixels six pixels
+  /// down.
+  var canBeDrawn: Bool {
+    columns > 0 && rows > 0 && (!isSixels || rows * cell.height >= Self.fewestSixelRows)
+  }
+  /// Laid out for sixels.
+  private var isSixels = false
+
   /// Pixels a cell gets in the picture that cells are made from (chafa reads each cell's
   /// 8×8 pixels; twice as many down keeps a cell's shape).
   static let cellPicture = PixelSize(width: 8, height: 16)
@@ -454,9 +484,14 @@ struct TerminalLayout {
         height: Double(rows) * Self.cellPoints.height)
     } else {
       rows = max(0, size.rows - 1)
-      if choice.graphics == .sixel, let largest = replies.largestSixels {
+      if choice.graphics == .sixel {
+        isSixels = true
         // A sixel picture bigger than the terminal shows is not shown at all (xterm's is
         // 1000×1000 at most): as many cells as fit, centred.
+        let said = replies.largestSixels ?? Self.largestSixels
+        let largest = PixelSize(
+          width: min(said.width, Self.largestSixels.width),
+          height: min(said.height, Self.largestSixels.height))
         let fitting = (
           columns: min(columns, largest.width / cell.width),
           rows: min(rows, largest.height / cell.height)

@@ -461,3 +461,87 @@ final class TerminalCelebrationTests: XCTestCase {
     XCTAssert(choice.hasPrefix("kitty "), "kitty answers its graphics query: \(choice)")
   }
 }
+
+/// Sixels in terminals of the tests' own making (``FakeTerminal``): sizes and answers no real
+/// terminal here gives on demand.
+final class SixelTerminalTests: XCTestCase {
+  /// The overlay in the terminal, drawing the moment at 1 s still for `duration` seconds.
+  func still(_ extra: [String] = [], snapshot: String? = nil, duration: String = "0.5")
+    -> [String]
+  {
+    ["overlay", "--terminal", "--terminal-still", "1", "--duration", duration, "--seed", "7"]
+      + (snapshot.map { ["--snapshot", $0] } ?? []) + extra
+  }
+
+  func testWithNoRoomForAPictureCellsAreDrawnAndNothingCrashes() throws {
+    let folder = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    // Two rows of 5 pixels: a picture has one row, under the six pixels chafa's sixels need
+    // (it stopped with a floating-point exception, the terminal left borrowed). (Where the
+    // terminal's answer came too late on a busy machine, cells are chosen all the same.)
+    let snapshot = folder.appendingPathComponent("low.png").path
+    let low = try FakeTerminal(
+      still(snapshot: snapshot), columns: 40, rows: 2, pixels: (400, 10))
+    XCTAssertEqual(try low.status(), 0, String(decoding: low.output, as: UTF8.self))
+    XCTAssertEqual(
+      try String(contentsOfFile: snapshot + ".choice", encoding: .utf8), "cells direct\n")
+    XCTAssert(low.sixelSizes.isEmpty, "no sixels")
+    // Asked for sixels there: refused in one line, the terminal given back.
+    let asked = try FakeTerminal(
+      still(["--terminal-graphics", "sixel"]), columns: 40, rows: 2, pixels: (400, 10))
+    XCTAssertEqual(try asked.status(), 1)
+    let said = String(decoding: asked.output, as: UTF8.self)
+    XCTAssert(said.contains("no room for sixel pictures"), said)
+    XCTAssert(said.contains("\u{1B}[?1049l"), "the terminal given back")
+    XCTAssert(asked.sixelSizes.isEmpty)
+    // A largest sixel picture under a cell: cells too.
+    let tinyLargest = folder.appendingPathComponent("tiny.png").path
+    var replies = FakeTerminal.Replies()
+    replies.largestSixels = (4, 4)
+    let tiny = try FakeTerminal(
+      still(snapshot: tinyLargest), columns: 80, rows: 24, pixels: (640, 408), replies: replies)
+    XCTAssertEqual(try tiny.status(), 0)
+    XCTAssertEqual(
+      try String(contentsOfFile: tinyLargest + ".choice", encoding: .utf8), "cells direct\n")
+  }
+
+  func testAPictureIsNeverBiggerThanAScreensWhateverTheTerminalSays() throws {
+    // 65,535 pixels each way and a largest picture of 100,000: GLib aborted, unable to
+    // allocate for chafa's canvas; 16,000 took 1.3 GB and a second a frame.
+    var replies = FakeTerminal.Replies()
+    replies.largestSixels = (100_000, 100_000)
+    // Sixels asked for: drawn with them however late the terminal answers on a busy machine.
+    let sixels = ["--terminal-graphics", "sixel"]
+    let huge = try FakeTerminal(
+      still(sixels), columns: 80, rows: 24, pixels: (65_535, 65_535), replies: replies)
+    XCTAssertEqual(try huge.status(), 0)
+    let sizes = huge.sixelSizes
+    XCTAssertFalse(sizes.isEmpty, "sixels drawn")
+    XCTAssert(sizes.allSatisfy { $0.width <= 4096 && $0.height <= 4096 }, "\(sizes)")
+    // No answer at all: the same bound.
+    replies.largestSixels = nil
+    let silent = try FakeTerminal(
+      still(sixels), columns: 80, rows: 24, pixels: (16_000, 16_000), replies: replies)
+    XCTAssertEqual(try silent.status(), 0)
+    XCTAssert(silent.sixelSizes.allSatisfy { $0.width <= 4096 && $0.height <= 4096 })
+  }
+
+  func testANewFontSizeIsDrawnAtTheTerminalsNewPixels() throws {
+    // The same 100×30 cells, their pixels doubled (a font made bigger): the picture follows.
+    var replies = FakeTerminal.Replies()
+    replies.largestSixels = (4000, 4000)
+    let terminal = try FakeTerminal(
+      ["overlay", "--terminal-graphics", "sixel", "--preset", "snow", "--duration", "300"],
+      columns: 100, rows: 30,
+      pixels: (800, 480), replies: replies)
+    try waitUntil("a picture 800 pixels wide") {
+      terminal.sixelSizes.contains { $0.width == 800 }
+    }
+    terminal.resize(columns: 100, rows: 30, pixels: (1600, 960))
+    try waitUntil("a picture 1600 pixels wide") {
+      terminal.sixelSizes.contains { $0.width == 1600 }
+    }
+    terminal.press("q")
+    XCTAssertEqual(try terminal.status(), 0)
+  }
+}

@@ -215,3 +215,141 @@ func correlation(_ a: [[Double]], _ b: [[Double]]) -> Double {
   }
   return sxx > 0 && syy > 0 ? sxy / (sxx * syy).squareRoot() : 0
 }
+
+/// A terminal of a test's own making: a pseudo-terminal whose size, in cells and pixels, the
+/// test sets (and changes), which answers confetti's questions as it is told, and keeps every
+/// byte confetti writes. confetti runs as the session leader with it as its controlling
+/// terminal, as in a terminal window.
+final class FakeTerminal {
+  /// What the terminal answers: its primary device attributes (`63;4`: sixels), the largest
+  /// sixel picture (nil: no answer) and its background.
+  struct Replies {
+    var attributes = "63;4"
+    var largestSixels: (width: Int, height: Int)? = (1000, 1000)
+    var background = "0000/0000/0000"
+  }
+
+  /// What confetti wrote, and whether its questions were answered, shared with the reader.
+  private final class Record: @unchecked Sendable {
+    let lock = NSLock()
+    var bytes: [UInt8] = []
+    var answered = false
+
+    /// Keeps `more`; true the first time what was kept ends the questions (`ESC [ c`).
+    func keep(_ more: [UInt8]) -> Bool {
+      lock.lock()
+      defer { lock.unlock() }
+      bytes += more
+      guard !answered, bytes.count >= 3 else { return false }
+      let asked = bytes.indices.dropLast(2).contains {
+        bytes[$0] == 0x1B && bytes[$0 + 1] == UInt8(ascii: "[")
+          && bytes[$0 + 2] == UInt8(ascii: "c")
+      }
+      answered = asked
+      return asked
+    }
+
+    var copy: [UInt8] {
+      lock.lock()
+      defer { lock.unlock() }
+      return bytes
+    }
+  }
+
+  let process = Process()
+  private let master: Int32
+  private let record = Record()
+
+  /// `arguments` given to confetti in a terminal of `columns`×`rows` cells of `pixels`
+  /// (nil: it says none), answering `replies`.
+  init(
+    _ arguments: [String], columns: Int, rows: Int, pixels: (width: Int, height: Int)?,
+    replies: Replies = Replies()
+  ) throws {
+    var (master, slave): (Int32, Int32) = (-1, -1)
+    var size = winsize(
+      ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: UInt16(pixels?.width ?? 0),
+      ws_ypixel: UInt16(pixels?.height ?? 0))
+    guard openpty(&master, &slave, nil, nil, &size) == 0 else {
+      throw TestFailure("no pseudo-terminal: \(String(cString: strerror(errno)))")
+    }
+    self.master = master
+    let setsid = try requiredProgram("setsid", for: "a terminal of confetti's own")
+    process.executableURL = setsid
+    process.arguments = ["--wait", "--ctty", confettiBinary.path] + arguments
+    var environment = ProcessInfo.processInfo.environment
+    (environment["DISPLAY"], environment["WAYLAND_DISPLAY"], environment["TMUX"]) = (nil, nil, nil)
+    (environment["TERM"], environment["COLORTERM"]) = ("xterm-256color", "truecolor")
+    process.environment = environment
+    let terminal = FileHandle(fileDescriptor: slave, closeOnDealloc: true)
+    (process.standardInput, process.standardOutput, process.standardError) =
+      (terminal, terminal, terminal)
+    var reply = "\u{1B}[4;\(pixels?.height ?? 0);\(pixels?.width ?? 0)t"
+    if let largest = replies.largestSixels {
+      reply += "\u{1B}[?2;0;\(largest.width);\(largest.height)S"
+    }
+    reply += "\u{1B}]11;rgb:\(replies.background)\u{1B}\\\u{1B}[?\(replies.attributes)c"
+    let answer = Array(reply.utf8)
+    // Everything confetti writes is kept, until the terminal is closed; its questions are
+    // answered once.
+    let (record, descriptor) = (self.record, master)
+    Thread.detachNewThread {
+      var buffer = [UInt8](repeating: 0, count: 65_536)
+      while true {
+        let count = read(descriptor, &buffer, buffer.count)
+        guard count > 0 else { return }
+        if record.keep(Array(buffer[0..<count])) { _ = write(descriptor, answer, answer.count) }
+      }
+    }
+    try process.run()
+    try? terminal.close()
+  }
+
+  deinit {
+    if process.isRunning { process.terminate() }
+    close(master)
+  }
+
+  /// Everything confetti has written so far.
+  var output: [UInt8] { record.copy }
+  /// The sizes (the raster attributes: width and height) of the sixel pictures written so far.
+  var sixelSizes: [(width: Int, height: Int)] {
+    let bytes = output
+    var sizes: [(Int, Int)] = []
+    var index = 0
+    while index + 1 < bytes.count {
+      defer { index += 1 }
+      guard bytes[index] == 0x1B, bytes[index + 1] == UInt8(ascii: "P"),
+        let q = bytes[index...].firstIndex(of: UInt8(ascii: "q")), q + 1 < bytes.count,
+        bytes[q + 1] == UInt8(ascii: "\"")
+      else { continue }
+      var end = q + 2
+      while end < bytes.count, (48...59).contains(bytes[end]) { end += 1 }
+      let numbers = String(decoding: bytes[(q + 2)..<end], as: UTF8.self)
+        .split(separator: ";").compactMap { Int($0) }
+      if numbers.count == 4 { sizes.append((numbers[2], numbers[3])) }
+      index = end
+    }
+    return sizes
+  }
+
+  /// Sets the terminal's size: its cells, and its pixels (nil: none said).
+  func resize(columns: Int, rows: Int, pixels: (width: Int, height: Int)?) {
+    var size = winsize(
+      ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: UInt16(pixels?.width ?? 0),
+      ws_ypixel: UInt16(pixels?.height ?? 0))
+    _ = ioctl(master, UInt(TIOCSWINSZ), &size)
+  }
+
+  /// Types `key`.
+  func press(_ key: String) {
+    let bytes = Array(key.utf8)
+    _ = write(master, bytes, bytes.count)
+  }
+
+  /// Waits (up to `timeout` seconds) for confetti to end, and returns its exit status.
+  func status(within timeout: TimeInterval = 60) throws -> Int32 {
+    try waitUntil("confetti to end in its terminal", timeout: timeout) { !process.isRunning }
+    return process.terminationStatus
+  }
+}
