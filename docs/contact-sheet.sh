@@ -20,6 +20,7 @@ school-pride 0.8 2.5 5.5
 snow 0.5 4 8
 rain 0.5 1 1.5
 falling-confetti 0.6 1.5 3
+hearts 0.4 1.5 3
 celebrate 0.4 1.5 3"
 echo "$moments" | while read -r preset a b c; do
   for t in "$a" "$b" "$c"; do

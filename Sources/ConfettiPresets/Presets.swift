@@ -8,7 +8,7 @@ public enum Presets {
   static let order = [
     "confetti", "party-popper", "cannon", "emoji", "tap-burst", "fireworks", "fire", "sparkle",
     "stars",
-    "school-pride", "snow", "rain", "falling-confetti", "celebrate",
+    "school-pride", "snow", "rain", "falling-confetti", "hearts", "celebrate",
   ]
 
   /// The effect drawn when none is named: by the window, by `confetti render` and `confetti

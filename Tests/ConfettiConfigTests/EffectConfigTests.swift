@@ -13,7 +13,7 @@ final class EffectConfigTests: XCTestCase {
       [
         "confetti", "party-popper", "cannon", "emoji", "tap-burst", "fireworks", "fire", "sparkle",
         "stars",
-        "school-pride", "snow", "rain", "falling-confetti", "celebrate",
+        "school-pride", "snow", "rain", "falling-confetti", "hearts", "celebrate",
       ])
     for name in Presets.names {
       let config = try Presets.named(name)

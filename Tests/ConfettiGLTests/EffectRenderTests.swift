@@ -126,6 +126,7 @@ final class EffectRenderTests: HeadlessGLTestCase {
     XCTAssertEqual(compiledFor["fireworks"]?.isSuperset(of: [.streaks, .glows]), true)
     XCTAssertEqual(compiledFor["emoji"]?.contains(.images), true)
     XCTAssertEqual(compiledFor["sparkle"]?.contains(.twinkles), true)
+    XCTAssertEqual(compiledFor["hearts"], [.paper, .polygons], "paper hearts: a polygon")
   }
 
   /// One still particle of `shape`, 80×80 points, centred, colour pure green.

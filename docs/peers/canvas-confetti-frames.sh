@@ -74,6 +74,6 @@ fireworks fireworks 0.6 1.5 3
 stars stars 0.2 0.5 0.9
 snow snow 1 3 6
 school-pride school-pride 0.5 1.5 3
-paths falling-confetti 0.5 1.5 3
+paths hearts 0.5 1.5 3
 emoji emoji 0.3 1 2
 PAIRS
