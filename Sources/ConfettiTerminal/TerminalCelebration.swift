@@ -270,7 +270,7 @@ func chafaText(of picture: RGBAImage, on canvas: OpaquePointer, for info: Opaque
 /// A frame in kitty's graphics protocol, as a PNG. chafa sends kitty raw pixels: 3.1 MB a
 /// frame of the default effect in a 100×30 terminal (245 MB for its 78 frames, measured with
 /// `script`), where PNGs take 58 KB a frame (4.6 MB), which a remote shell can carry; cells
-/// take 13 KB a frame, sixels 40 KB.
+/// take 13 KB a frame, sixels 82 KB (their palette the pieces' colours: ``SixelPicture``).
 enum KittyPicture {
   /// The base64 bytes a chunk of the picture carries, as kitty asks (4096 at most).
   static let chunk = 4096
