@@ -115,11 +115,15 @@ public enum TerminalCelebration {
     screen.enter()
     defer { screen.leave() }
     let linux = settings.environment["TERM"] == "linux"
-    let replies = screen.ask(
+    var replies = screen.ask(
       linux ? TerminalReplies.queryWithoutKitty : TerminalReplies.query,
       timeout: settings.replyTimeout)
     var choice = TerminalChoice.choose(
       environment: settings.environment, replies: replies, forced: settings.graphics)
+    if choice.graphics == .sixel {
+      replies.largestSixels =
+        screen.ask(TerminalReplies.sixelQuery, timeout: settings.replyTimeout).largestSixels
+    }
     var terminalSize = screen.size()
     var layout = TerminalLayout(terminalSize, choice: choice, replies: replies)
     if !layout.canBeDrawn, choice.graphics != .cells {
@@ -154,7 +158,7 @@ public enum TerminalCelebration {
       ? RGBA8(red: 0, green: 0, blue: 0, alpha: 0)
       : (replies.background ?? RGBA8(red: 0, green: 0, blue: 0))
     system.laysLightOverTheBackdrop = background.alpha > 0
-    var canvas = layout.canvas(choice)
+    var canvas = layout.canvas(choice, background: background)
     defer { chafa_canvas_unref(canvas) }
 
     let period = 1 / framesPerSecond(choice.graphics)
@@ -180,15 +184,16 @@ public enum TerminalCelebration {
         else { break }
       }
       let size = screen.size()
-      // Resized, or its font changed (the same cells, other pixels): a new picture and canvas
-      // at the new size, the screen cleared; a size with no room keeps the last picture.
+      // Resized, or its font changed (the same cells, other pixels): where that moves or sizes
+      // what is drawn, a new picture and canvas, the screen cleared; a size with no room keeps
+      // the last picture. (A window dragged wider by less than a cell changes nothing.)
       if size.columns != terminalSize.columns || size.rows != terminalSize.rows
         || size.pixels != terminalSize.pixels
       {
         terminalSize = size
         let resized = TerminalLayout(
           size, choice: choice, replies: replies, lastCell: layout.cell)
-        if resized.canBeDrawn {
+        if resized.canBeDrawn, !resized.drawsAsDrawn(by: layout) {
           layout = resized
           target.release()
           target = try OffscreenTarget(
@@ -196,7 +201,7 @@ public enum TerminalCelebration {
           target.bind()
           try system.resize(to: layout.points)
           chafa_canvas_unref(canvas)
-          canvas = layout.canvas(choice)
+          canvas = layout.canvas(choice, background: background)
           try screen.write(Array("\u{1B}[2J".utf8))
         }
       }
@@ -298,9 +303,12 @@ enum KittyPicture {
 /// of the picture's opaque pixels, where the terminal's background, most of a frame, would
 /// take nearly all of it: the default effect at 1250×978 got 13 colours, its greens and
 /// yellows none. So chafa is given the picture with the background's own pixels transparent,
-/// and the palette is the pieces'; its sixels are then made opaque again, those pixels the
-/// background's colour, so that each frame covers the last (transparent ones would leave
-/// trails, and erasing the screen first flickers where output is not synchronised: xterm).
+/// and the palette is the pieces'; its sixels are then made opaque again, each band painted
+/// in the background's colour before chafa's pixels, so that each frame covers the last
+/// (transparent ones would leave trails, and erasing the screen first flickers where output
+/// is not synchronised: xterm). The painting is the sixels' own, not a background mode (P2),
+/// which terminals read differently (foot fills with colour 0 as it is when the picture
+/// starts, xterm as it is at the end).
 enum SixelPicture {
   /// `picture`, drawn over `background`, in sixels from chafa's `canvas` for `info`'s
   /// terminal, its palette the pieces'.
@@ -331,21 +339,19 @@ enum SixelPicture {
     return cleared
   }
 
-  /// `sixels` (one picture, chafa's: `ESC P P1 ; 1 ; P3 q`, its raster attributes, then its
-  /// colours and data) with the pixels it leaves transparent filled with `background`: the
-  /// picture's background mode (P2) 0, whose unset pixels take colour 0; colour 0, which
-  /// chafa uses for a colour of its own, moved to a number it leaves free; colour 0 defined
-  /// as `background`. Nil where `sixels` is not in that form or no number is free.
+  /// `sixels` (one picture, chafa's: `ESC P … q`, its raster attributes with its size, then
+  /// its colours and data) with every pixel it leaves unset painted `background`: colour 0,
+  /// which chafa uses for a colour of its own, moved to a number it leaves free; colour 0
+  /// defined as `background`; each band (six rows) painted in it across the picture's width
+  /// before chafa's pixels, the colour chafa had chosen chosen again after. Nil where
+  /// `sixels` is not in that form or no colour number is free.
   static func filling(_ sixels: [UInt8], with background: RGBA8) -> [UInt8]? {
     let escape: UInt8 = 0x1B
     guard let start = sixels.firstIndex(of: escape), start + 1 < sixels.count,
       sixels[start + 1] == UInt8(ascii: "P"),
-      let q = sixels[(start + 2)...].firstIndex(of: UInt8(ascii: "q"))
+      let q = sixels[(start + 2)...].firstIndex(of: UInt8(ascii: "q")),
+      q + 1 < sixels.count, sixels[q + 1] == UInt8(ascii: "\"")
     else { return nil }
-    var parameters = String(decoding: sixels[(start + 2)..<q], as: UTF8.self)
-      .split(separator: ";", omittingEmptySubsequences: false).map(String.init)
-    guard parameters.count >= 2, parameters[1] == "1" else { return nil }
-    parameters[1] = "0"
     /// The number whose digits start at `index`, and the index after them.
     func number(at index: Int) -> (value: Int, next: Int)? {
       var (value, next) = (0, index)
@@ -355,9 +361,20 @@ enum SixelPicture {
       }
       return next > index ? (value, next) : nil
     }
+    // The raster attributes (`"Pan;Pad;Ph;Pv`): the width and height to paint.
+    var raster: [Int] = []
+    var body = q + 2
+    while let (value, next) = number(at: body) {
+      raster.append(value)
+      body = next
+      guard body < sixels.count, sixels[body] == UInt8(ascii: ";") else { break }
+      body += 1
+    }
+    guard raster.count == 4, raster[2] > 0, raster[3] > 0 else { return nil }
+    let (width, height) = (raster[2], raster[3])
     // The colours defined (`#N;2;…`): the first number not among them takes colour 0's place.
     var defined = Set<Int>()
-    var index = q + 1
+    var index = body
     while index < sixels.count {
       if sixels[index] == UInt8(ascii: "#"), let (colour, next) = number(at: index + 1) {
         if next < sixels.count, sixels[next] == UInt8(ascii: ";") { defined.insert(colour) }
@@ -367,32 +384,35 @@ enum SixelPicture {
       }
     }
     guard let free = (1..<256).first(where: { !defined.contains($0) }) else { return nil }
-    // The raster attributes (`"Pan;Pad;Ph;Pv`) come first; colour 0 is defined after them.
-    var body = q + 1
-    if body < sixels.count, sixels[body] == UInt8(ascii: "\"") {
-      body += 1
-      while body < sixels.count,
-        (48...57).contains(sixels[body]) || sixels[body] == UInt8(ascii: ";")
-      {
-        body += 1
-      }
-    }
     func percent(_ channel: UInt8) -> Int { Int((Double(channel) * 100 / 255).rounded()) }
-    var out = Array(sixels[..<(start + 2)])
-    out.reserveCapacity(sixels.count + 32)
-    out += Array(parameters.joined(separator: ";").utf8) + [UInt8(ascii: "q")]
-    out += sixels[(q + 1)..<body]
+    var out = Array(sixels[..<body])
+    out.reserveCapacity(sixels.count + height / 6 * 16 + 32)
     out += Array(
       "#0;2;\(percent(background.red));\(percent(background.green));\(percent(background.blue))"
         .utf8)
+    var (row, current) = (0, 0)
+    /// The band from `row` painted in colour 0, then `current` chosen again.
+    func paintBand() {
+      let rows = min(6, height - row)
+      guard rows > 0 else { return }
+      let sixel = Character(UnicodeScalar(UInt8(0x3F + (1 << rows) - 1)))
+      out += Array("#0!\(width)\(sixel)$#\(current)".utf8)
+    }
+    paintBand()
     index = body
     while index < sixels.count {
-      if sixels[index] == UInt8(ascii: "#"), let (colour, next) = number(at: index + 1) {
-        out += Array("#\(colour == 0 ? free : colour)".utf8)
+      let byte = sixels[index]
+      if byte == UInt8(ascii: "#"), let (colour, next) = number(at: index + 1) {
+        current = colour == 0 ? free : colour
+        out += Array("#\(current)".utf8)
         index = next
       } else {
-        out.append(sixels[index])
+        out.append(byte)
         index += 1
+        if byte == UInt8(ascii: "-") {
+          row += 6
+          paintBand()
+        }
       }
     }
     return out
@@ -449,6 +469,13 @@ struct TerminalLayout {
   }
   /// Laid out for sixels.
   private var isSixels = false
+
+  /// Whether this layout draws what `other` does, where it does: the same cells, cell size
+  /// and first cell.
+  func drawsAsDrawn(by other: TerminalLayout) -> Bool {
+    columns == other.columns && rows == other.rows && cell == other.cell
+      && origin == other.origin
+  }
 
   /// Pixels a cell gets in the picture that cells are made from (chafa reads each cell's
   /// 8×8 pixels; twice as many down keeps a cell's shape).
@@ -510,10 +537,16 @@ struct TerminalLayout {
     }
   }
 
-  /// A chafa canvas for this layout and `choice`. chafa_canvas_unref() it.
-  func canvas(_ choice: TerminalChoice) -> OpaquePointer {
+  /// A chafa canvas for this layout and `choice`, pictures over `background` (pixels chafa
+  /// makes partly transparent, at the edges of those ``SixelPicture`` clears, are laid over
+  /// it: over chafa's own black, pieces on a light background had dark rims).
+  /// chafa_canvas_unref() it.
+  func canvas(_ choice: TerminalChoice, background: RGBA8) -> OpaquePointer {
     let config = chafa_canvas_config_new()
     defer { chafa_canvas_config_unref(config) }
+    chafa_canvas_config_set_bg_color(
+      config,
+      UInt32(background.red) << 16 | UInt32(background.green) << 8 | UInt32(background.blue))
     chafa_canvas_config_set_geometry(config, Int32(columns), Int32(rows))
     chafa_canvas_config_set_cell_geometry(config, Int32(cell.width), Int32(cell.height))
     switch choice.graphics {

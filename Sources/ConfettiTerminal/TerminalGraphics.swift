@@ -45,9 +45,8 @@ public struct TerminalReplies: Sendable, Equatable {
   public init() {}
 
   /// The questions, in one write: kitty's graphics query (a 1×1 picture it only checks), the
-  /// text area's size, the largest sixel picture, the background colour, and last the primary
-  /// device attributes, which every terminal answers, after the others it answers: the end of
-  /// the replies.
+  /// text area's size, the background colour, and last the primary device attributes, which
+  /// every terminal answers, after the others it answers: the end of the replies.
   public static let query: [UInt8] = kittyQuery + queryWithoutKitty
 
   /// kitty's graphics query.
@@ -55,7 +54,12 @@ public struct TerminalReplies: Sendable, Equatable {
 
   /// The same questions without kitty's, for terminals that would print it (the Linux console).
   public static let queryWithoutKitty: [UInt8] = Array(
-    "\u{1B}[14t\u{1B}[?2;4;0S\u{1B}]11;?\u{1B}\\\u{1B}[c".utf8)
+    "\u{1B}[14t\u{1B}]11;?\u{1B}\\\u{1B}[c".utf8)
+
+  /// Asked of a terminal that draws sixels, once it said so: the largest sixel picture it
+  /// shows (XTSMGRAPHICS), then the device attributes again, the end of the reply. (Not asked
+  /// of others: kitty logs it as a parse error.)
+  public static let sixelQuery: [UInt8] = Array("\u{1B}[?2;4;0S\u{1B}[c".utf8)
 
   /// Reads the replies in `bytes` (and whatever else is there: keys typed meanwhile).
   public static func parse(_ bytes: [UInt8]) -> TerminalReplies {

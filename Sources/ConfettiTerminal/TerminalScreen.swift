@@ -17,6 +17,8 @@ final class TerminalScreen {
   /// The input's settings as they were.
   private var saved = termios()
   private var entered = false
+  /// Whether a write stopped part-way (``write(_:shouldStop:)``): a frame may be left open.
+  private var cutShort = false
   /// Whether pictures (kitty's) were drawn, to be deleted as the screen is left.
   var drewKittyPictures = false
 
@@ -69,11 +71,15 @@ final class TerminalScreen {
   /// the cursor hidden, lines not wrapped at the right edge.
   static let entering = Array("\u{1B}[?1049h\u{1B}[?25l\u{1B}[?7l\u{1B}[2J".utf8)
 
-  /// The sequences that give it back, whatever was cut off before them: a string terminator
-  /// (ends a picture cut short, and cancels a cut colour), synchronised output ended, colours
-  /// reset, wrapping and the cursor back, the main screen and its cursor.
-  static let leaving = Array(
-    "\u{1B}\\\u{1B}[?2026l\u{1B}[0m\u{1B}[?7h\u{1B}[?25h\u{1B}[?1049l".utf8)
+  /// The sequences that give it back: colours reset, wrapping and the cursor back, the main
+  /// screen and its cursor.
+  static let leaving = Array("\u{1B}[0m\u{1B}[?7h\u{1B}[?25h\u{1B}[?1049l".utf8)
+
+  /// Before them where a frame was cut short: a string terminator (ends a picture, and cancels
+  /// a cut colour) and synchronised output ended. Only then: a terminal logs either where
+  /// nothing is open (kitty: "Unknown char after ESC", "Pending mode stop command issued
+  /// while not in pending mode").
+  static let endingACutFrame = Array("\u{1B}\\\u{1B}[?2026l".utf8)
 
   /// kitty's: every picture deleted, its memory freed.
   static let deletingPictures = Array("\u{1B}_Ga=d,d=A\u{1B}\\".utf8)
@@ -82,8 +88,9 @@ final class TerminalScreen {
   func leave() {
     guard entered else { return }
     entered = false
-    var bytes = Self.leaving
-    if drewKittyPictures { bytes.insert(contentsOf: Self.deletingPictures, at: 2) }
+    var bytes = cutShort ? Self.endingACutFrame : []
+    if drewKittyPictures { bytes += Self.deletingPictures }
+    bytes += Self.leaving
     try? write(bytes)
     if let input { tcsetattr(input, TCSANOW, &saved) }
   }
@@ -125,17 +132,22 @@ final class TerminalScreen {
   }
 
   /// Writes `bytes` whole, in pieces, unless `shouldStop` says to stop between two (the rest
-  /// is dropped, and ``leaving`` ends what was cut). Throws when the terminal is gone.
+  /// is dropped, and ``endingACutFrame`` ends what was cut as the screen is left). Throws when
+  /// the terminal is gone.
   func write(_ bytes: [UInt8], shouldStop: () -> Bool = { false }) throws {
     var offset = 0
     let piece = 16_384
     while offset < bytes.count {
-      if shouldStop() { return }
+      if shouldStop() {
+        if offset > 0 { cutShort = true }
+        return
+      }
       let count = bytes.withUnsafeBytes { all in
         Glibc.write(output, all.baseAddress! + offset, min(piece, bytes.count - offset))
       }
       if count < 0 {
         if errno == EINTR || errno == EAGAIN { continue }
+        if offset > 0 { cutShort = true }
         throw Refusal(description: "the terminal is gone (\(String(cString: strerror(errno))))")
       }
       offset += count

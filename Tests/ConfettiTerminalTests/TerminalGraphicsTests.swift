@@ -166,7 +166,7 @@ final class SixelLayoutTests: XCTestCase {
       (80, 21, PixelSize(width: 640, height: 378)), choice: sixelChoice,
       replies: TerminalReplies())
     XCTAssertEqual(layout.picture, PixelSize(width: width, height: height))
-    let canvas = layout.canvas(sixelChoice)
+    let canvas = layout.canvas(sixelChoice, background: background)
     defer { chafa_canvas_unref(canvas) }
     let info = try chafaTerminal(["TERM": "xterm-256color"])
     defer { chafa_term_info_unref(info) }
@@ -200,17 +200,70 @@ final class SixelLayoutTests: XCTestCase {
       return zip(colour, expected).map { abs($0 - $1) }.max()! > 5
     }
     XCTAssertFalse(lost.isEmpty, "the check above would see chafa's own palette fail")
+
+    // A light background, and a picture whose 340 rows chafa draws as 336 (sixels come six
+    // rows at a time), blending rows at the pieces' edges with the cleared background: laid
+    // over chafa's own black, they were dark rims. None is darker than the darkest piece.
+    let light = RGBA8(red: 244, green: 241, blue: 234)
+    var onLight = RGBAImage(
+      width: width, height: 340, fill: .init(red: light.red, green: light.green, blue: light.blue))
+    for (index, colour) in colours.enumerated() {
+      for y in 100..<112 {
+        for x in (40 + index * 80)..<(52 + index * 80) {
+          let at = (y * width + x) * 4
+          onLight.bytes[at..<(at + 4)] = [colour.0, colour.1, colour.2, 255]
+        }
+      }
+    }
+    let shorter = TerminalLayout(
+      (80, 21, PixelSize(width: 640, height: 357)), choice: sixelChoice,
+      replies: TerminalReplies())
+    XCTAssertEqual(shorter.picture, PixelSize(width: width, height: 340))
+    let lightCanvas = shorter.canvas(sixelChoice, background: light)
+    defer { chafa_canvas_unref(lightCanvas) }
+    let rimmed = try XCTUnwrap(
+      DecodedSixels(SixelPicture.text(of: onLight, over: light, on: lightCanvas, for: info)))
+    XCTAssertEqual(rimmed.height, 336)
+    let darkest = colours.map { percents([$0.0, $0.1, $0.2]).max()! }.min()!
+    var dimmest = 100
+    for y in 0..<rimmed.height {
+      for x in 0..<width {
+        dimmest = min(dimmest, rimmed.colour(x: x, y: y)?.max() ?? 0)
+      }
+    }
+    XCTAssertGreaterThanOrEqual(dimmest, darkest - 5, "no rim darker than the pieces")
   }
 
   func testSixelsNotInChafasFormAreLeftAlone() {
     let background = RGBA8(red: 0, green: 0, blue: 0)
     XCTAssertNil(SixelPicture.filling([], with: background))
     XCTAssertNil(SixelPicture.filling(Array("no sixels".utf8), with: background))
-    // Already opaque (P2 = 0), or with every colour number taken: nothing to do, or no room.
+    // No raster attributes (no size to paint), or every colour number taken.
     XCTAssertNil(
-      SixelPicture.filling(Array("\u{1B}P0;0;0q#0;2;1;2;3~\u{1B}\\".utf8), with: background))
+      SixelPicture.filling(Array("\u{1B}P0;1;0q#0;2;1;2;3~\u{1B}\\".utf8), with: background))
     let all = (0..<256).map { "#\($0);2;0;0;0" }.joined()
-    XCTAssertNil(SixelPicture.filling(Array("\u{1B}P0;1;0q\(all)~\u{1B}\\".utf8), with: background))
+    XCTAssertNil(
+      SixelPicture.filling(
+        Array("\u{1B}P0;1;0q\"1;1;4;6\(all)~\u{1B}\\".utf8), with: background))
+  }
+
+  func testEveryBandIsPaintedAndChafasColoursKeepTheirPlaces() throws {
+    // Two bands of a 3×8 picture: chafa's colour 0 (red) at the top left, colour 1 (green)
+    // carried over the band's end without being chosen again.
+    let sixels = Array(
+      "\u{1B}P0;1;0q\"1;1;3;8#0;2;100;0;0#1;2;0;100;0#0@#1?@-@\u{1B}\\".utf8)
+    let filled = try XCTUnwrap(
+      SixelPicture.filling(sixels, with: RGBA8(red: 0, green: 0, blue: 255)))
+    let shown = try XCTUnwrap(DecodedSixels(filled))
+    XCTAssertEqual([shown.width, shown.height], [3, 8])
+    XCTAssertEqual(shown.colour(x: 0, y: 0), [100, 0, 0], "chafa's colour 0, moved")
+    XCTAssertEqual(shown.colour(x: 2, y: 0), [0, 100, 0])
+    XCTAssertEqual(shown.colour(x: 0, y: 6), [0, 100, 0], "the colour carried into band two")
+    for (x, y) in [(1, 0), (2, 1), (0, 1), (1, 6), (2, 7), (0, 7)] {
+      XCTAssertEqual(shown.colour(x: x, y: y), [0, 0, 100], "(\(x), \(y)): the background")
+    }
+    // Nothing painted below the picture's 8 rows.
+    XCTAssertNil(shown.colour(x: 0, y: 8))
   }
 }
 

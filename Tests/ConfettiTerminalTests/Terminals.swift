@@ -229,24 +229,32 @@ final class FakeTerminal {
     var background = "0000/0000/0000"
   }
 
-  /// What confetti wrote, and whether its questions were answered, shared with the reader.
+  /// What confetti wrote, and how far its questions were answered, shared with the reader.
   private final class Record: @unchecked Sendable {
     let lock = NSLock()
     var bytes: [UInt8] = []
-    var answered = false
+    /// Where the questions not yet answered begin, and how far they were looked for.
+    var (unanswered, scanned) = (0, 0)
+    /// Signalled once the terminal's last byte is read (confetti and its children gone).
+    let closed = DispatchSemaphore(value: 0)
 
-    /// Keeps `more`; true the first time what was kept ends the questions (`ESC [ c`).
-    func keep(_ more: [UInt8]) -> Bool {
+    /// Keeps `more`, and returns the questions it ends (up to the device attributes' `ESC [ c`,
+    /// which ends each round of them), to be answered; empty when none.
+    func keep(_ more: [UInt8]) -> [UInt8] {
       lock.lock()
       defer { lock.unlock() }
       bytes += more
-      guard !answered, bytes.count >= 3 else { return false }
-      let asked = bytes.indices.dropLast(2).contains {
-        bytes[$0] == 0x1B && bytes[$0 + 1] == UInt8(ascii: "[")
-          && bytes[$0 + 2] == UInt8(ascii: "c")
+      while scanned + 3 <= bytes.count {
+        let at = scanned
+        scanned += 1
+        if bytes[at] == 0x1B, bytes[at + 1] == UInt8(ascii: "["), bytes[at + 2] == UInt8(ascii: "c")
+        {
+          let questions = Array(bytes[unanswered..<(at + 3)])
+          (unanswered, scanned) = (at + 3, at + 3)
+          return questions
+        }
       }
-      answered = asked
-      return asked
+      return []
     }
 
     var copy: [UInt8] {
@@ -284,30 +292,51 @@ final class FakeTerminal {
     let terminal = FileHandle(fileDescriptor: slave, closeOnDealloc: true)
     (process.standardInput, process.standardOutput, process.standardError) =
       (terminal, terminal, terminal)
-    var reply = "\u{1B}[4;\(pixels?.height ?? 0);\(pixels?.width ?? 0)t"
-    if let largest = replies.largestSixels {
-      reply += "\u{1B}[?2;0;\(largest.width);\(largest.height)S"
+    /// The answers to `questions`: each one asked that the terminal knows, then the device
+    /// attributes.
+    @Sendable func answers(to questions: [UInt8]) -> [UInt8] {
+      let asked = String(decoding: questions, as: UTF8.self)
+      var reply = ""
+      if asked.contains("\u{1B}[14t") {
+        reply += "\u{1B}[4;\(pixels?.height ?? 0);\(pixels?.width ?? 0)t"
+      }
+      if asked.contains("\u{1B}[?2;4;0S"), let largest = replies.largestSixels {
+        reply += "\u{1B}[?2;0;\(largest.width);\(largest.height)S"
+      }
+      if asked.contains("\u{1B}]11;?") {
+        reply += "\u{1B}]11;rgb:\(replies.background)\u{1B}\\"
+      }
+      return Array((reply + "\u{1B}[?\(replies.attributes)c").utf8)
     }
-    reply += "\u{1B}]11;rgb:\(replies.background)\u{1B}\\\u{1B}[?\(replies.attributes)c"
-    let answer = Array(reply.utf8)
-    // Everything confetti writes is kept, until the terminal is closed; its questions are
-    // answered once.
+    // Everything confetti writes is kept, until the terminal is closed; each round of its
+    // questions is answered.
     let (record, descriptor) = (self.record, master)
     Thread.detachNewThread {
       var buffer = [UInt8](repeating: 0, count: 65_536)
       while true {
         let count = read(descriptor, &buffer, buffer.count)
-        guard count > 0 else { return }
-        if record.keep(Array(buffer[0..<count])) { _ = write(descriptor, answer, answer.count) }
+        if count < 0, errno == EINTR { continue }
+        guard count > 0 else {
+          // Every end of the terminal closed (EIO): all confetti wrote has been kept.
+          close(descriptor)
+          record.closed.signal()
+          return
+        }
+        let questions = record.keep(Array(buffer[0..<count]))
+        if !questions.isEmpty {
+          let answer = answers(to: questions)
+          _ = write(descriptor, answer, answer.count)
+        }
       }
     }
     try process.run()
     try? terminal.close()
   }
 
+  /// The reader closes the terminal once confetti is gone, not before: its number is not
+  /// another's while it still reads.
   deinit {
     if process.isRunning { process.terminate() }
-    close(master)
   }
 
   /// Everything confetti has written so far.
@@ -347,9 +376,14 @@ final class FakeTerminal {
     _ = write(master, bytes, bytes.count)
   }
 
-  /// Waits (up to `timeout` seconds) for confetti to end, and returns its exit status.
+  /// Waits (up to `timeout` seconds) for confetti to end and everything it wrote to be read,
+  /// and returns its exit status.
   func status(within timeout: TimeInterval = 60) throws -> Int32 {
     try waitUntil("confetti to end in its terminal", timeout: timeout) { !process.isRunning }
+    guard record.closed.wait(timeout: .now() + timeout) == .success else {
+      throw TestFailure("confetti's terminal was not closed \(Int(timeout)) s after it ended")
+    }
+    record.closed.signal()  // for a second call
     return process.terminationStatus
   }
 }
