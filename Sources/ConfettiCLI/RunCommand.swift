@@ -219,11 +219,12 @@ enum ChildProcess {
 
   /// The last signal received while a child ran (forwarded or waited out); 0: none.
   private static let lastSignal = Atomic<Int32>(0)
-  /// The last signal to forward, for the moment the child's pid becomes known; 0: none. A
-  /// handler writes it and then reads ``running``; ``run(_:what:environment:)`` writes
-  /// ``running`` and then reads it: one of the two (or both) sees the other, whatever thread
-  /// the handler runs on, so no signal is lost between the spawn and the pid being noted.
-  private static let pending = Atomic<Int32>(0)
+  /// The signals to forward, a bit each (1 << N), until one side takes them. A handler sets
+  /// its bit and then reads ``running``; ``run(_:what:environment:)`` writes ``running`` and
+  /// then reads them: one of the two (or both) sees the other, whatever thread the handler
+  /// runs on, so none is lost between the spawn and the pid being noted; and each is taken,
+  /// and so forwarded, once (a second SIGTERM can mean "force it").
+  private static let pending = Atomic<UInt32>(0)
 
   /// The last signal received while the last child ran, if any.
   static var received: Int32? {
@@ -231,12 +232,15 @@ enum ChildProcess {
     return number == 0 ? nil : number
   }
 
-  /// Passes `number` on to `pid`. A stopped command acts on SIGTERM or SIGHUP only once it runs
-  /// again: it is woken as `kill` and `timeout` wake what they end (their SIGCONT reaches
-  /// confetti alone).
-  private static func forward(_ number: Int32, to pid: pid_t) {
-    kill(pid, number)
-    if number == SIGTERM || number == SIGHUP { kill(pid, SIGCONT) }
+  /// Passes the signals ``pending`` holds on to `pid`, taking them. A stopped command acts on
+  /// SIGTERM or SIGHUP only once it runs again: it is woken as `kill` and `timeout` wake what
+  /// they end (their SIGCONT reaches confetti alone).
+  private static func forwardPending(to pid: pid_t) {
+    let taken = pending.exchange(0, ordering: .sequentiallyConsistent)
+    for number in forwarded where taken & (1 << UInt32(number)) != 0 {
+      kill(pid, number)
+      if number == SIGTERM || number == SIGHUP { kill(pid, SIGCONT) }
+    }
   }
 
   /// The environment confetti was started with, before it quieted the GL drivers' messages
@@ -283,9 +287,9 @@ enum ChildProcess {
         forwarded.contains(number)
         ? { number in
           ChildProcess.lastSignal.store(number, ordering: .sequentiallyConsistent)
-          ChildProcess.pending.store(number, ordering: .sequentiallyConsistent)
+          ChildProcess.pending.bitwiseOr(1 << UInt32(number), ordering: .sequentiallyConsistent)
           let pid = ChildProcess.running.load(ordering: .sequentiallyConsistent)
-          if pid > 0 { ChildProcess.forward(number, to: pid) }
+          if pid > 0 { ChildProcess.forwardPending(to: pid) }
         }
         : { number in ChildProcess.lastSignal.store(number, ordering: .sequentiallyConsistent) }
       return (number, signal(number, handler))
@@ -306,8 +310,7 @@ enum ChildProcess {
     }
     running.store(pid, ordering: .sequentiallyConsistent)
     defer { running.store(0, ordering: .sequentiallyConsistent) }
-    let early = pending.load(ordering: .sequentiallyConsistent)
-    if early != 0 { forward(early, to: pid) }
+    forwardPending(to: pid)
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0 {
       guard errno == EINTR else {
