@@ -149,19 +149,26 @@ final class SixelLayoutTests: XCTestCase {
       (255, 214, 10), (46, 204, 113), (255, 77, 109), (30, 144, 255), (155, 89, 182),
       (255, 140, 0), (220, 20, 60),
     ]
-    // 20 rows of 18 pixels: sixels come 6 rows at a time, so chafa draws all 360, unscaled.
-    let (width, height) = (640, 360)
-    var picture = RGBAImage(
-      width: width, height: height,
-      fill: .init(red: background.red, green: background.green, blue: background.blue))
-    for (index, colour) in colours.enumerated() {
-      for y in 100..<112 {
-        for x in (40 + index * 80)..<(52 + index * 80) {
-          let at = (y * width + x) * 4
-          picture.bytes[at..<(at + 4)] = [colour.0, colour.1, colour.2, 255]
+    let width = 640
+    /// The seven pieces, 12 pixels square in a row, on a picture `height` pixels down filled
+    /// with `backdrop`.
+    func pieces(on backdrop: RGBA8, height: Int) -> RGBAImage {
+      var picture = RGBAImage(
+        width: width, height: height,
+        fill: .init(red: backdrop.red, green: backdrop.green, blue: backdrop.blue))
+      for (index, colour) in colours.enumerated() {
+        for y in 100..<112 {
+          for x in (40 + index * 80)..<(52 + index * 80) {
+            let at = (y * width + x) * 4
+            picture.bytes[at..<(at + 4)] = [colour.0, colour.1, colour.2, 255]
+          }
         }
       }
+      return picture
     }
+    // 20 rows of 18 pixels: sixels come 6 rows at a time, so chafa draws all 360, unscaled.
+    let height = 360
+    let picture = pieces(on: background, height: height)
     let layout = TerminalLayout(
       (80, 21, PixelSize(width: 640, height: 378)), choice: sixelChoice,
       replies: TerminalReplies())
@@ -205,16 +212,7 @@ final class SixelLayoutTests: XCTestCase {
     // rows at a time), blending rows at the pieces' edges with the cleared background: laid
     // over chafa's own black, they were dark rims. None is darker than the darkest piece.
     let light = RGBA8(red: 244, green: 241, blue: 234)
-    var onLight = RGBAImage(
-      width: width, height: 340, fill: .init(red: light.red, green: light.green, blue: light.blue))
-    for (index, colour) in colours.enumerated() {
-      for y in 100..<112 {
-        for x in (40 + index * 80)..<(52 + index * 80) {
-          let at = (y * width + x) * 4
-          onLight.bytes[at..<(at + 4)] = [colour.0, colour.1, colour.2, 255]
-        }
-      }
-    }
+    let onLight = pieces(on: light, height: 340)
     let shorter = TerminalLayout(
       (80, 21, PixelSize(width: 640, height: 357)), choice: sixelChoice,
       replies: TerminalReplies())

@@ -275,9 +275,7 @@ final class FakeTerminal {
     replies: Replies = Replies()
   ) throws {
     var (master, slave): (Int32, Int32) = (-1, -1)
-    var size = winsize(
-      ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: UInt16(pixels?.width ?? 0),
-      ws_ypixel: UInt16(pixels?.height ?? 0))
+    var size = Self.size(columns: columns, rows: rows, pixels: pixels)
     guard openpty(&master, &slave, nil, nil, &size) == 0 else {
       throw TestFailure("no pseudo-terminal: \(String(cString: strerror(errno)))")
     }
@@ -364,10 +362,17 @@ final class FakeTerminal {
 
   /// Sets the terminal's size: its cells, and its pixels (nil: none said).
   func resize(columns: Int, rows: Int, pixels: (width: Int, height: Int)?) {
-    var size = winsize(
+    var size = Self.size(columns: columns, rows: rows, pixels: pixels)
+    _ = ioctl(master, UInt(TIOCSWINSZ), &size)
+  }
+
+  /// A terminal size as the kernel keeps it: `columns`×`rows` cells of `pixels` (nil: none).
+  private static func size(columns: Int, rows: Int, pixels: (width: Int, height: Int)?)
+    -> winsize
+  {
+    winsize(
       ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: UInt16(pixels?.width ?? 0),
       ws_ypixel: UInt16(pixels?.height ?? 0))
-    _ = ioctl(master, UInt(TIOCSWINSZ), &size)
   }
 
   /// Types `key`.
