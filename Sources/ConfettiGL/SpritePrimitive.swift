@@ -9,9 +9,10 @@ public enum SpritePrimitive: String, CaseIterable, Sendable {
   /// then on.
   case points
   /// The same point sprites, each particle an instance (its record read with divisor 1; trail
-  /// copies are vertices within it). GPUs run one-vertex instances at nearly the cost of
-  /// vertices; Mesa's llvmpipe runs its vertex pipeline once per instance, which costs it about
-  /// 30 % more time at 100,000 particles (measured: see docs/performance.md).
+  /// copies are vertices within it). GPUs run one-vertex instances at the cost of vertices (an
+  /// NVIDIA H100 draws both kinds of point in the same time); Mesa's llvmpipe runs its vertex
+  /// pipeline once per instance, which costs it about 30 % more time at 100,000 particles
+  /// (measured: see docs/performance.md).
   case instancedPoints = "instanced-points"
   /// Four corners per particle, each particle an instance, fitted to the rotated piece: only its
   /// own pixels (and the half pixel its smoothed edge reaches) are shaded, at any size, for four
@@ -21,17 +22,27 @@ public enum SpritePrimitive: String, CaseIterable, Sendable {
   case auto
 
   /// What `auto` picks on GLs whose renderer string starts with the prefix, from `confetti bench
-  /// --compare` runs (docs/performance.md has them). Other GLs, unmeasured, get
-  /// ``instancedPoints``: the design, and what GPUs run at the cost of vertices.
+  /// --compare` and `--sweep` runs (docs/performance.md has them): per-vertex points on
+  /// llvmpipe, which runs its vertex pipeline once per instance; quads on an NVIDIA H100, where
+  /// the frame is bound by the pixels shaded (1,000,000 pieces at 1920×1080: 13.9 ms against
+  /// 22.2 ms for either kind of point).
   static let measuredFastest: [(rendererPrefix: String, primitive: SpritePrimitive)] = [
-    ("llvmpipe", .points)
+    ("llvmpipe", .points), ("NVIDIA", .quads),
   ]
+
+  /// What `auto` picks on GLs not yet measured: ``quads``, as on the one GPU measured. A GPU's
+  /// particle frame is bound by the pixels it shades, and quads shade fewer than half of a
+  /// point sprite's.
+  static let unmeasuredFastest = SpritePrimitive.quads
 
   /// The concrete primitive: `auto` resolved for the GL `info` describes.
   public func resolved(for info: GLInfo) -> SpritePrimitive {
-    guard self == .auto else { return self }
-    return Self.measuredFastest.first { info.renderer.hasPrefix($0.rendererPrefix) }?.primitive
-      ?? .instancedPoints
+    self == .auto ? Self.fastest(onRenderer: info.renderer) : self
+  }
+
+  /// What `auto` picks on the GL whose GL_RENDERER is `renderer`.
+  package static func fastest(onRenderer renderer: String) -> SpritePrimitive {
+    measuredFastest.first { renderer.hasPrefix($0.rendererPrefix) }?.primitive ?? unmeasuredFastest
   }
 
   /// Vertices a draw runs per particle and copy: a quad's four corners, or one.

@@ -348,6 +348,22 @@ final class PrimitiveTests: HeadlessGLTestCase {
     }
   }
 
+  /// `auto` draws what `confetti bench` measured fastest on each GL (docs/performance.md):
+  /// per-vertex points on llvmpipe, quads on an NVIDIA GPU, and quads on GLs not measured.
+  func testAutoDrawsWhatWasMeasuredFastestOnEachGL() {
+    XCTAssertEqual(SpritePrimitive.fastest(onRenderer: "llvmpipe (LLVM 15.0.6, 256 bits)"), .points)
+    XCTAssertEqual(SpritePrimitive.fastest(onRenderer: "NVIDIA H100 80GB HBM3/PCIe/SSE2"), .quads)
+    XCTAssertEqual(
+      SpritePrimitive.fastest(onRenderer: "AMD Radeon RX 7600 (radeonsi, navi33, LLVM 15.0.6)"),
+      .quads)
+    XCTAssertEqual(
+      SpritePrimitive.auto.resolved(for: context.info),
+      SpritePrimitive.fastest(onRenderer: context.info.renderer))
+    for primitive in SpritePrimitive.concrete {
+      XCTAssertEqual(primitive.resolved(for: context.info), primitive, "\(primitive) is kept")
+    }
+  }
+
   /// Quads and point sprites sample the same pixel centres: a rounding step or two apart (their
   /// corners interpolate the piece's frame from different places), and rarely. Where a turned
   /// piece's smoothed corner reaches past its point sprite's square, by 0.21 px at most (at
