@@ -91,7 +91,13 @@ void main() {
     vec2 local = q / h * 0.5 + 0.5;
     if (any(lessThan(local, vec2(0.0))) || any(greaterThan(local, vec2(1.0)))) discard;
     vec4 rect = u_imageRect[min(int(v_shape - FIRST_IMAGE), IMAGES - 1)];
-    vec4 texel = texture(u_atlas, rect.xy + local * rect.zw);
+    // A pixel's step across and down the screen, in the atlas: the piece's turn, scaled from
+    // its size to its image's. Exact, where implicit derivatives are undefined (after a discard,
+    // in a branch not every pixel takes) and GPUs answer them differently.
+    vec2 scale = 0.5 * rect.zw / h;
+    vec2 stepX = vec2(v_box.z, -v_box.w) * scale;
+    vec2 stepY = vec2(-v_box.w, -v_box.z) * scale;
+    vec4 texel = textureGrad(u_atlas, rect.xy + local * rect.zw, stepX, stepY);
     if (texel.a <= 0.0) discard;
     fragColor = texel * v_color;
     return;

@@ -4,7 +4,7 @@ import ConfettiImage
 
 /// The GPU side of a ``ShapeTable``: the polygon uniforms of particle.frag and the texture atlas
 /// its images are packed into. Both renderers share it, so every mode cuts the same shapes.
-final class ShapeUniforms {
+package final class ShapeUniforms {
   private var table: ShapeTable?
   private var atlas: GLuint = 0
   /// The uniforms a program needs, kept to set them on a rebuilt program.
@@ -12,8 +12,12 @@ final class ShapeUniforms {
   private var ranges: [GLint] = []
   private var rects: [GLfloat] = []
 
-  /// Pixels left clear around each image, so that filtering never bleeds between them.
-  static let padding = 4
+  /// Mipmap levels below the atlas: two, which the padding keeps the images apart down to.
+  package static let mipmapLevels = 2
+  /// Pixels left clear around each image, so that filtering never bleeds between them; images
+  /// start, and the atlas's sides end, on multiples of it, so that each level halves the one
+  /// above exactly.
+  package static let padding = 4
   /// The widest and tallest image accepted, in pixels.
   static let largestImage = 512
 
@@ -46,24 +50,29 @@ final class ShapeUniforms {
     epoxy_glActiveTexture(GLenum(GL_TEXTURE0))
     epoxy_glBindTexture(GLenum(GL_TEXTURE_2D), atlas)
     HostGLState.resetUnpacking()
+    // The mipmap levels are made here, not by glGenerateMipmap, whose filter each GL chooses:
+    // every GL then samples the same levels.
+    let levels = Self.mipmaps(of: pixels, width: width, height: height)
     // A compatibility profile's pixel transfer (scales, biases, colour maps) would change the
     // pixels on their way in: off for the upload, the host's put back after.
     HostGLState.withoutPixelTransfer(on: info) {
-      epoxy_glTexImage2D(
-        GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, GLsizei(width), GLsizei(height), 0, GLenum(GL_RGBA),
-        GLenum(GL_UNSIGNED_BYTE), pixels)
+      for (level, pixels) in levels.enumerated() {
+        epoxy_glTexImage2D(
+          GLenum(GL_TEXTURE_2D), GLint(level), GL_RGBA8, GLsizei(width >> level),
+          GLsizei(height >> level), 0, GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), pixels)
+      }
     }
-    epoxy_glGenerateMipmap(GLenum(GL_TEXTURE_2D))
-    // Two mipmap levels at most: the padding keeps the images apart down to the second.
-    epoxy_glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAX_LEVEL), 2)
+    epoxy_glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_BASE_LEVEL), 0)
+    epoxy_glTexParameteri(
+      GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAX_LEVEL), GLint(Self.mipmapLevels))
     epoxy_glTexParameteri(
       GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_LINEAR_MIPMAP_LINEAR)
     epoxy_glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_LINEAR)
     for wrap in [GL_TEXTURE_WRAP_S, GL_TEXTURE_WRAP_T] {
       epoxy_glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(wrap), GL_CLAMP_TO_EDGE)
     }
-    meter.bufferBytes += pixels.count
-    meter.bufferWrites += 1
+    meter.bufferBytes += levels.reduce(0) { $0 + $1.count }
+    meter.bufferWrites += levels.count
     try apply(to: program, meter: &meter)
   }
 
@@ -89,7 +98,7 @@ final class ShapeUniforms {
 
   /// Packs `images` side by side in one row, premultiplied, and returns the atlas and each
   /// image's texture-coordinate rectangle (origin, size).
-  static func pack(_ images: [RGBAImage]) throws -> (
+  package static func pack(_ images: [RGBAImage]) throws -> (
     pixels: [UInt8], width: Int, height: Int, rects: [GLfloat]
   ) {
     for image in images where image.width > largestImage || image.height > largestImage {
@@ -97,8 +106,9 @@ final class ShapeUniforms {
         "an image of \(image.width)x\(image.height) pixels is too large for the atlas "
           + "(\(largestImage)x\(largestImage) at most): scale it down")
     }
-    let width = max(1, images.reduce(padding) { $0 + $1.width + padding })
-    let height = max(1, (images.map(\.height).max() ?? 0) + 2 * padding)
+    let aligned = { (pixels: Int) in (pixels + padding - 1) / padding * padding }
+    let width = images.reduce(padding) { $0 + aligned($1.width) + padding }
+    let height = aligned(images.map(\.height).max() ?? 0) + 2 * padding
     var pixels = [UInt8](repeating: 0, count: width * height * 4)
     var rects: [GLfloat] = []
     var left = padding
@@ -119,8 +129,36 @@ final class ShapeUniforms {
         GLfloat(left) / GLfloat(width), GLfloat(padding) / GLfloat(height),
         GLfloat(image.width) / GLfloat(width), GLfloat(image.height) / GLfloat(height),
       ]
-      left += image.width + padding
+      left += aligned(image.width) + padding
     }
     return (pixels, width, height, rects)
+  }
+
+  /// The atlas's `pixels` and its ``mipmapLevels`` levels below, each the one above halved by
+  /// averaging 2×2 pixels (premultiplied, so colours do not bleed out of the clear around
+  /// them), rounded to nearest. `width` and `height` are multiples of 2^levels.
+  package static func mipmaps(of pixels: [UInt8], width: Int, height: Int) -> [[UInt8]] {
+    precondition(width % (1 << mipmapLevels) == 0 && height % (1 << mipmapLevels) == 0)
+    var levels = [pixels]
+    var (w, h) = (width, height)
+    for _ in 0..<mipmapLevels {
+      let above = levels[levels.count - 1]
+      let (half, halfHeight) = (w / 2, h / 2)
+      var level = [UInt8](repeating: 0, count: half * halfHeight * 4)
+      for y in 0..<halfHeight {
+        for x in 0..<half {
+          let topLeft = (2 * y * w + 2 * x) * 4
+          for channel in 0..<4 {
+            let sum =
+              Int(above[topLeft + channel]) + Int(above[topLeft + 4 + channel])
+              + Int(above[topLeft + w * 4 + channel]) + Int(above[topLeft + w * 4 + 4 + channel])
+            level[(y * half + x) * 4 + channel] = UInt8((sum + 2) / 4)
+          }
+        }
+      }
+      levels.append(level)
+      (w, h) = (half, halfHeight)
+    }
+    return levels
   }
 }
