@@ -24,12 +24,18 @@ struct EmbedFiles: BuildToolPlugin {
       .filter { source.extensions.contains($0.pathExtension) }
       .sorted { $0.lastPathComponent < $1.lastPathComponent }
     let output = context.pluginWorkDirectoryURL.appending(path: "Embedded\(source.folder).swift")
+    // SwiftPM plans this command again only when the package changes, not when a file is added
+    // to or taken from the folder. So the folder itself is an input too (its modification time
+    // moves when its list of files does), and the tool embeds what the folder holds when it
+    // runs, not the files listed here, which only make an edit to one of them run it again.
     return [
       .buildCommand(
-        displayName: "Embedding \(files.count) files of \(source.folder)/ into \(target.name)",
+        displayName: "Embedding the files of the \(source.folder) folder into \(target.name)",
         executable: try context.tool(named: "EmbedFilesTool").url,
-        arguments: [output.path, source.variable, source.folder] + files.map(\.path),
-        inputFiles: files,
+        arguments: [
+          output.path, source.variable, directory.path, source.extensions.joined(separator: ","),
+        ] + files.map(\.lastPathComponent),
+        inputFiles: [directory] + files,
         outputFiles: [output]
       )
     ]

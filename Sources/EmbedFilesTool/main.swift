@@ -1,7 +1,9 @@
 import Foundation
 
-// Usage: EmbedFilesTool OUTPUT.swift VARIABLE FOLDER FILE...
-// Writes a Swift file declaring VARIABLE: each file's text, keyed by its file name.
+// Usage: EmbedFilesTool OUTPUT.swift VARIABLE FOLDER EXTENSION,... [PLANNED...]
+// Writes a Swift file declaring VARIABLE: the text of each file in FOLDER whose name ends in
+// one of the extensions, keyed by its file name. PLANNED: the files SwiftPM's plan lists as the
+// command's inputs, to say when the folder holds others.
 //        EmbedFilesTool --commit OUTPUT.swift GIT-DIRECTORY COMMON-DIRECTORY
 // Writes a Swift file declaring `buildCommit`: the commit HEAD names, or "unknown".
 
@@ -46,12 +48,27 @@ if arguments.first == "--commit", arguments.count == 4 {
     """, to: arguments[1])
   exit(0)
 }
-guard arguments.count >= 3 else {
+guard arguments.count >= 4 else {
   FileHandle.standardError.write(
-    Data("usage: EmbedFilesTool OUTPUT.swift VARIABLE FOLDER FILE...\n".utf8))
+    Data("usage: EmbedFilesTool OUTPUT.swift VARIABLE FOLDER EXTENSION,... [PLANNED...]\n".utf8))
   exit(2)
 }
-let (outputPath, variable, folder) = (arguments[0], arguments[1], arguments[2])
+let (outputPath, variable, directory) = (
+  arguments[0], arguments[1], URL(fileURLWithPath: arguments[2])
+)
+let extensions = Set(arguments[3].split(separator: ",").map(String.init))
+let folder = directory.lastPathComponent
+// What the folder holds now: the plan's list of files dates from when SwiftPM last planned.
+let files = try FileManager.default
+  .contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
+  .filter { extensions.contains($0.pathExtension) }
+  .sorted { $0.lastPathComponent < $1.lastPathComponent }
+let unplanned = Set(files.map(\.lastPathComponent)).subtracting(arguments.dropFirst(4))
+if !unplanned.isEmpty {
+  print(
+    "warning: \(folder)/\(unplanned.sorted().joined(separator: ", ")) embedded, but SwiftPM "
+      + "sees later edits to it only once it plans the build again: touch Package.swift")
+}
 
 var generated = """
   // Generated at build time by EmbedFilesTool from the package's \(folder)/ folder. Do not edit.
@@ -60,8 +77,7 @@ var generated = """
   let \(variable): [String: String] = [
 
   """
-for path in arguments.dropFirst(3) {
-  let url = URL(fileURLWithPath: path)
+for url in files {
   let text = try String(contentsOf: url, encoding: .utf8)
   // A raw string whose delimiter cannot occur in the file's text.
   var hashes = "#"
