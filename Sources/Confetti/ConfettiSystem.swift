@@ -118,8 +118,8 @@ public final class ConfettiSystem {
   ///   - seed: every random draw comes from it, so a run can be repeated exactly. Default 1.
   ///   - reduceMotion: each particle appears near where its motion would take it and fades in
   ///     place, for people who are bothered by movement. Default false.
-  ///   - primitive: what each piece is drawn as (``SpritePrimitive``): by default the one
-  ///     measured faster on this GL. Pieces too big for a point sprite are drawn whole either
+  ///   - primitive: what each piece is drawn as (``SpritePrimitive``): by default the fastest
+  ///     on this GL (``SpritePrimitive/auto``). Pieces too big for a point sprite are drawn whole either
   ///     way.
   /// - Throws: a one-line error when the effect cannot be used (a configuration value out of
   ///   its range, as a file's would be; an image that cannot be read, too

@@ -25,7 +25,8 @@ struct EffectOptions: ParsableArguments {
 
   @Option(
     help: ArgumentHelp(
-      "What each piece is drawn as: points, quads, or auto (the one measured faster on this GL).",
+      "What each piece is drawn as: points, quads, or auto (the fastest on this GL: points on "
+        + "llvmpipe, quads on GPUs).",
       valueName: "kind"))
   var primitive = SpritePrimitive.auto
 

@@ -18,22 +18,22 @@ public enum SpritePrimitive: String, CaseIterable, Sendable {
   /// own pixels (and the half pixel its smoothed edge reaches) are shaded, at any size, for four
   /// vertex shader runs instead of one.
   case quads
-  /// The one measured fastest on this GL.
+  /// The one measured fastest on this GL, or, on a GL not measured, the likeliest.
   case auto
 
-  /// What `auto` picks on GLs whose renderer string starts with the prefix, from `confetti bench
+  /// What `auto` picks on GLs whose renderer string names the rasteriser, from `confetti bench
   /// --compare` and `--sweep` runs (docs/performance.md has them): per-vertex points on
-  /// llvmpipe, which runs its vertex pipeline once per instance; quads on an NVIDIA H100, where
-  /// the frame is bound by the pixels shaded (1,000,000 pieces at 1920×1080: 13.9 ms against
-  /// 22.2 ms for either kind of point).
-  static let measuredFastest: [(rendererPrefix: String, primitive: SpritePrimitive)] = [
+  /// llvmpipe (also behind zink, as lavapipe), which runs its vertex pipeline once per
+  /// instance; quads on an NVIDIA H100, where the frame is bound by the pixels shaded
+  /// (1,000,000 pieces at 1920×1080: 13.9 ms against 22.1 ms for either kind of point).
+  static let measuredFastest: [(renderer: String, primitive: SpritePrimitive)] = [
     ("llvmpipe", .points), ("NVIDIA", .quads),
   ]
 
-  /// What `auto` picks on GLs not yet measured: ``quads``, as on the one GPU measured. A GPU's
-  /// particle frame is bound by the pixels it shades, and quads shade fewer than half of a
-  /// point sprite's.
-  static let unmeasuredFastest = SpritePrimitive.quads
+  /// What `auto` picks on GLs not measured: a guess, ``quads``, as on the one GPU measured,
+  /// where a frame was bound by the pixels shaded and quads shade fewer than half of a point
+  /// sprite's.
+  static let unmeasuredGuess = SpritePrimitive.quads
 
   /// The concrete primitive: `auto` resolved for the GL `info` describes.
   public func resolved(for info: GLInfo) -> SpritePrimitive {
@@ -42,7 +42,7 @@ public enum SpritePrimitive: String, CaseIterable, Sendable {
 
   /// What `auto` picks on the GL whose GL_RENDERER is `renderer`.
   package static func fastest(onRenderer renderer: String) -> SpritePrimitive {
-    measuredFastest.first { renderer.hasPrefix($0.rendererPrefix) }?.primitive ?? unmeasuredFastest
+    measuredFastest.first { renderer.contains($0.renderer) }?.primitive ?? unmeasuredGuess
   }
 
   /// Vertices a draw runs per particle and copy: a quad's four corners, or one.

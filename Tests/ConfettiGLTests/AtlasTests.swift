@@ -24,7 +24,8 @@ final class AtlasTests: XCTestCase {
       XCTAssertEqual(rect[2] * Double(width), Double(imageWidth), accuracy: 1e-3)
       XCTAssertEqual(rect[3] * Double(height), Double(imageHeight), accuracy: 1e-3)
       for origin in [left, top] {
-        XCTAssertEqual(origin.truncatingRemainder(dividingBy: Double(step)), 0, accuracy: 1e-3)
+        XCTAssertEqual(origin, origin.rounded(), accuracy: 1e-3, "on a whole pixel")
+        XCTAssertEqual(Int(origin.rounded()) % step, 0, "\(origin) starts a pixel of every level")
       }
       XCTAssertGreaterThanOrEqual(left - Double(end), Double(ShapeUniforms.padding), "apart")
       end = Int(left.rounded()) + imageWidth
@@ -34,6 +35,12 @@ final class AtlasTests: XCTestCase {
       XCTAssertEqual(Array(pixels[inside - 4..<inside]), [0, 0, 0, 0])
     }
     XCTAssertGreaterThanOrEqual(width - end, ShapeUniforms.padding)
+
+    // No images: still an atlas every level of which has a pixel.
+    let empty = try ShapeUniforms.pack([])
+    XCTAssertEqual([empty.width, empty.height], [4, 8])
+    let levels = ShapeUniforms.mipmaps(of: empty.pixels, width: empty.width, height: empty.height)
+    XCTAssertEqual(levels.map(\.count), [4 * 8 * 4, 2 * 4 * 4, 1 * 2 * 4])
   }
 
   func testEachLevelIsTheOneAboveAveragedTwoByTwo() {
