@@ -61,6 +61,54 @@ public struct TerminalReplies: Sendable, Equatable {
   /// of others: kitty logs it as a parse error.)
   public static let sixelQuery: [UInt8] = Array("\u{1B}[?2;4;0S\u{1B}[c".utf8)
 
+  /// Splits `bytes` read while replies were still owed (the terminal answered after confetti
+  /// stopped waiting: a slow link) into the replies, the keys typed among them, and a reply
+  /// begun but not yet whole (to be read again with what follows). `answered` counts the
+  /// device attributes among the replies: each ends one round of questions.
+  static func lateReplies(in bytes: [UInt8]) -> (answered: Int, keys: [UInt8], rest: [UInt8]) {
+    let escape: UInt8 = 0x1B
+    var (answered, keys, index) = (0, [UInt8](), 0)
+    while index < bytes.count {
+      guard bytes[index] == escape, index + 1 < bytes.count else {
+        // A lone ESC at the end is the Esc key: a reply's second byte comes with its first.
+        keys.append(bytes[index])
+        index += 1
+        continue
+      }
+      let kind = bytes[index + 1]
+      if kind == UInt8(ascii: "_") || kind == UInt8(ascii: "]") {
+        // A string reply (kitty's, the background colour) up to BEL or ESC \.
+        var end = index + 2
+        while end < bytes.count, bytes[end] != 0x07,
+          !(bytes[end] == escape && end + 1 < bytes.count && bytes[end + 1] == UInt8(ascii: "\\"))
+        {
+          end += 1
+        }
+        guard end < bytes.count else { return (answered, keys, Array(bytes[index...])) }
+        index = end + (bytes[end] == 0x07 ? 1 : 2)
+      } else if kind == UInt8(ascii: "[") {
+        var end = index + 2
+        while end < bytes.count, !(0x40...0x7E).contains(bytes[end]) { end += 1 }
+        guard end < bytes.count else { return (answered, keys, Array(bytes[index...])) }
+        let (parameters, final) = (bytes[(index + 2)..<end], Character(Unicode.Scalar(bytes[end])))
+        // The device attributes, the largest sixel picture, the text area's size.
+        let isReply =
+          (parameters.first == UInt8(ascii: "?") && (final == "c" || final == "S"))
+          || (final == "t" && parameters.starts(with: Array("4;".utf8)))
+        if isReply {
+          if final == "c" { answered += 1 }
+        } else {
+          keys += bytes[index...end]  // an arrow or function key
+        }
+        index = end + 1
+      } else {
+        keys.append(bytes[index])
+        index += 1
+      }
+    }
+    return (answered, keys, [])
+  }
+
   /// Reads the replies in `bytes` (and whatever else is there: keys typed meanwhile).
   public static func parse(_ bytes: [UInt8]) -> TerminalReplies {
     var replies = TerminalReplies()

@@ -21,6 +21,11 @@ final class TerminalScreen {
   private var cutShort = false
   /// Whether pictures (kitty's) were drawn, to be deleted as the screen is left.
   var drewKittyPictures = false
+  /// Rounds of questions (``ask(_:timeout:)``) whose replies have not all come: a terminal on a
+  /// slow link answers after confetti stopped waiting, and what comes then is not a key.
+  private var owedRounds = 0
+  /// The start of a late reply, read before the rest of it came.
+  private var partialReply: [UInt8] = []
 
   /// Why the terminal cannot be drawn in, said in one line.
   struct Refusal: Error, CustomStringConvertible {
@@ -96,11 +101,15 @@ final class TerminalScreen {
   }
 
   /// Asks `questions` and reads the replies until the terminal has answered the last (the
-  /// device attributes) or `timeout` seconds passed. Keys typed meanwhile are read too.
+  /// device attributes: those of every round still owed, too) or `timeout` seconds passed.
+  /// Keys typed meanwhile are read too. Replies that come later are read, and dropped, by
+  /// ``keyWaiting(within:)``.
   func ask(_ questions: [UInt8], timeout: Double) -> TerminalReplies {
     guard let input else { return TerminalReplies() }
     do { try write(questions) } catch { return TerminalReplies() }
-    var received: [UInt8] = []
+    owedRounds += 1
+    var received = partialReply
+    partialReply = []
     let deadline = Date().addingTimeInterval(timeout)
     var buffer = [UInt8](repeating: 0, count: 1024)
     while true {
@@ -113,22 +122,37 @@ final class TerminalScreen {
       let count = read(input, &buffer, buffer.count)
       guard count > 0 else { break }
       received += buffer[0..<count]
-      // The device attributes end the replies: ESC [ ? … c.
-      if TerminalReplies.parse(received).answered { break }
+      // The device attributes end each round's replies: ESC [ ? … c.
+      if TerminalReplies.lateReplies(in: received).answered >= owedRounds { break }
     }
+    let late = TerminalReplies.lateReplies(in: received)
+    (owedRounds, partialReply) = (max(0, owedRounds - late.answered), late.rest)
     return TerminalReplies.parse(received)
   }
 
   /// Waits up to `seconds` for a key; true when one is waiting (it is not read: the shell
-  /// gets it).
+  /// gets it). While replies are owed, what comes is read: replies are dropped, and a key
+  /// among them ends the wait (read, so the shell does not get that one).
   func keyWaiting(within seconds: Double) -> Bool {
     guard let input else {
       if seconds > 0 { usleep(useconds_t(seconds * 1_000_000)) }
       return false
     }
-    var waiting = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
-    let ready = poll(&waiting, 1, Int32(max(0, seconds) * 1000))
-    return ready > 0 && waiting.revents & Int16(POLLIN | POLLHUP) != 0
+    let deadline = Date().addingTimeInterval(max(0, seconds))
+    while true {
+      var waiting = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+      let left = max(0, deadline.timeIntervalSinceNow)
+      let ready = poll(&waiting, 1, Int32(left * 1000))
+      if ready < 0 && errno == EINTR { continue }
+      guard ready > 0, waiting.revents & Int16(POLLIN | POLLHUP) != 0 else { return false }
+      guard owedRounds > 0 || !partialReply.isEmpty else { return true }
+      var buffer = [UInt8](repeating: 0, count: 1024)
+      let count = read(input, &buffer, buffer.count)
+      guard count > 0 else { return true }
+      let late = TerminalReplies.lateReplies(in: partialReply + buffer[0..<count])
+      (owedRounds, partialReply) = (max(0, owedRounds - late.answered), late.rest)
+      if !late.keys.isEmpty { return true }
+    }
   }
 
   /// Writes `bytes` whole, in pieces, unless `shouldStop` says to stop between two (the rest

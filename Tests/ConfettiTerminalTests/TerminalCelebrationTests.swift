@@ -537,6 +537,26 @@ final class SixelTerminalTests: XCTestCase {
     XCTAssert(silent.sixelSizes.allSatisfy { $0.width <= 4096 && $0.height <= 4096 })
   }
 
+  func testRepliesThatComeLateDoNotEndTheCelebration() throws {
+    // A terminal over a slow link answers a second after it is asked, past the half second
+    // confetti waits: its first round of replies, or its second (the largest sixel picture).
+    // They came mid-celebration and ended it as a key does (after about a second of the 2.5).
+    // (Its first round unanswered, the terminal is not known to draw sixels: cells.)
+    let sixels = ["--terminal-graphics", "sixel"]
+    for (extra, delays) in [([], [1]), (sixels, [0, 1]), (sixels, [1])] as [([String], [Double])] {
+      var replies = FakeTerminal.Replies()
+      replies.delays = delays
+      let started = Date()
+      let terminal = try FakeTerminal(
+        still(extra, duration: "2.5"), columns: 60, rows: 20, pixels: (480, 320),
+        replies: replies)
+      XCTAssertEqual(try terminal.status(), 0, String(decoding: terminal.output, as: UTF8.self))
+      XCTAssertGreaterThanOrEqual(
+        Date().timeIntervalSince(started), 2.5, "\(extra) \(delays): ended by its duration")
+      XCTAssertEqual(terminal.sixelSizes.isEmpty, extra.isEmpty, "\(extra) \(delays)")
+    }
+  }
+
   func testANewFontSizeIsDrawnAtTheTerminalsNewPixels() throws {
     // The same 60×20 cells, their pixels doubled (a font made bigger): the picture follows.
     var replies = FakeTerminal.Replies()

@@ -44,6 +44,27 @@ final class TerminalGraphicsTests: XCTestCase {
     XCTAssertEqual(TerminalReplies.parse([]), TerminalReplies())
   }
 
+  func testRepliesThatComeLateAreToldFromKeys() {
+    // Every reply a round brings, an arrow key and a q among them, and the next round's reply
+    // cut off where the read ended.
+    let late = TerminalReplies.lateReplies(
+      in: bytes(
+        "\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[4;493;800t\u{1B}[Aq\u{1B}]11;rgb:10/14/18\u{7}"
+          + "\u{1B}[?63;4c\u{1B}[?2;0;1000;1000S\u{1B}[?6"))
+    XCTAssertEqual(late.answered, 1)
+    XCTAssertEqual(late.keys, bytes("\u{1B}[Aq"))
+    XCTAssertEqual(late.rest, bytes("\u{1B}[?6"))
+    // The rest, read again with what followed: the round's end.
+    let next = TerminalReplies.lateReplies(in: late.rest + bytes("3;4c"))
+    XCTAssertEqual(next.answered, 1)
+    XCTAssertEqual(next.keys, [])
+    XCTAssertEqual(next.rest, [])
+    // A cut string reply waits for its end; Esc alone, and Alt-x, are keys.
+    XCTAssertEqual(TerminalReplies.lateReplies(in: bytes("\u{1B}]11;rgb:1")).rest.count, 10)
+    XCTAssertEqual(TerminalReplies.lateReplies(in: [0x1B]).keys, [0x1B])
+    XCTAssertEqual(TerminalReplies.lateReplies(in: bytes("\u{1B}x")).keys, bytes("\u{1B}x"))
+  }
+
   func testTheChoiceFollowsTheTerminalAndTheUser() {
     var kitty = TerminalReplies()
     kitty.kittyGraphics = true

@@ -222,11 +222,14 @@ func correlation(_ a: [[Double]], _ b: [[Double]]) -> Double {
 /// terminal, as in a terminal window.
 final class FakeTerminal {
   /// What the terminal answers: its primary device attributes (`63;4`: sixels), the largest
-  /// sixel picture (nil: no answer) and its background.
+  /// sixel picture (nil: no answer) and its background; and how late: the seconds each round
+  /// of questions waits for its answer, by round (none: at once), as over a slow link. The
+  /// rounds are answered in order.
   struct Replies {
     var attributes = "63;4"
     var largestSixels: (width: Int, height: Int)? = (1000, 1000)
     var background = "0000/0000/0000"
+    var delays: [TimeInterval] = []
   }
 
   /// What confetti wrote, and how far its questions were answered, shared with the reader.
@@ -309,21 +312,28 @@ final class FakeTerminal {
     // Everything confetti writes is kept, until the terminal is closed; each round of its
     // questions is answered.
     let (record, descriptor) = (self.record, master)
+    let (delays, answering) = (replies.delays, DispatchQueue(label: "FakeTerminal answers"))
     Thread.detachNewThread {
+      var round = 0
       var buffer = [UInt8](repeating: 0, count: 65_536)
       while true {
         let count = read(descriptor, &buffer, buffer.count)
         if count < 0, errno == EINTR { continue }
         guard count > 0 else {
-          // Every end of the terminal closed (EIO): all confetti wrote has been kept.
-          close(descriptor)
+          // Every end of the terminal closed (EIO): all confetti wrote has been kept. Closed
+          // after the answers still to write, so that none goes to a number reused since.
+          answering.sync { _ = close(descriptor) }
           record.closed.signal()
           return
         }
         let questions = record.keep(Array(buffer[0..<count]))
         if !questions.isEmpty {
-          let answer = answers(to: questions)
-          _ = write(descriptor, answer, answer.count)
+          let (answer, delay) = (answers(to: questions), round < delays.count ? delays[round] : 0)
+          round += 1
+          answering.async {
+            if delay > 0 { Thread.sleep(forTimeInterval: delay) }
+            _ = write(descriptor, answer, answer.count)
+          }
         }
       }
     }
