@@ -62,19 +62,21 @@ public struct TerminalReplies: Sendable, Equatable {
   public static let sixelQuery: [UInt8] = Array("\u{1B}[?2;4;0S\u{1B}[c".utf8)
 
   /// Splits `bytes` read while replies were still owed (the terminal answered after confetti
-  /// stopped waiting: a slow link) into the replies, the keys typed among them, and a reply
-  /// begun but not yet whole (to be read again with what follows). `answered` counts the
+  /// stopped waiting: a slow link) into the replies, the keys typed among them, and what may
+  /// be a reply begun but not yet whole (to be read again with what follows, or taken for keys
+  /// if nothing follows soon). `answered` counts the
   /// device attributes among the replies: each ends one round of questions.
   static func lateReplies(in bytes: [UInt8]) -> (answered: Int, keys: [UInt8], rest: [UInt8]) {
     let escape: UInt8 = 0x1B
     var (answered, keys, index) = (0, [UInt8](), 0)
     while index < bytes.count {
-      guard bytes[index] == escape, index + 1 < bytes.count else {
-        // A lone ESC at the end is the Esc key: a reply's second byte comes with its first.
+      guard bytes[index] == escape else {
         keys.append(bytes[index])
         index += 1
         continue
       }
+      // An ESC at the end: a reply's start, or the Esc key (the reader tells by what follows).
+      guard index + 1 < bytes.count else { return (answered, keys, [escape]) }
       let kind = bytes[index + 1]
       if kind == UInt8(ascii: "_") || kind == UInt8(ascii: "]") {
         // A string reply (kitty's, the background colour) up to BEL or ESC \.

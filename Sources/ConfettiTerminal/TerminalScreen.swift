@@ -24,8 +24,20 @@ final class TerminalScreen {
   /// Rounds of questions (``ask(_:timeout:)``) whose replies have not all come: a terminal on a
   /// slow link answers after confetti stopped waiting, and what comes then is not a key.
   private var owedRounds = 0
-  /// The start of a late reply, read before the rest of it came.
+  /// The start of a late reply, read before the rest of it came, and when its last byte came.
   private var partialReply: [UInt8] = []
+  private var partialSince = Date.distantPast
+  /// Keys read among late replies, given back to the terminal's input as the screen is left.
+  private var keysRead: [UInt8] = []
+
+  /// A reply's bytes come close together: the start of one whose next byte does not come
+  /// within this (seconds) was typed (Esc, Alt-], Alt-_), or is a reply that never ends.
+  static let replyGap = 0.2
+  /// The longest a reply can be, in bytes: anything longer is not one.
+  static let longestReply = 4096
+  /// How long the screen, as it is left, waits for replies still owed (which the shell would
+  /// print), in seconds.
+  static let owedRepliesGrace = 1.0
 
   /// Why the terminal cannot be drawn in, said in one line.
   struct Refusal: Error, CustomStringConvertible {
@@ -97,6 +109,23 @@ final class TerminalScreen {
     if drewKittyPictures { bytes += Self.deletingPictures }
     bytes += Self.leaving
     try? write(bytes)
+    // Replies still owed would reach the shell, which would print them: waited for a moment.
+    if owedRounds > 0 || !partialReply.isEmpty {
+      let deadline = Date().addingTimeInterval(Self.owedRepliesGrace)
+      waiting: while owedRounds > 0 || !partialReply.isEmpty {
+        switch readLateReplies(until: deadline) {
+        case .nothing, .closed: break waiting
+        case .replies: continue
+        case .keys(let keys): keysRead += keys
+        }
+      }
+      // (A reply begun and cut off by the grace is dropped.)
+      partialReply = []
+    }
+    if !keysRead.isEmpty {
+      giveBack(keysRead)
+      keysRead = []
+    }
     if let input { tcsetattr(input, TCSANOW, &saved) }
   }
 
@@ -126,32 +155,98 @@ final class TerminalScreen {
       if TerminalReplies.lateReplies(in: received).answered >= owedRounds { break }
     }
     let late = TerminalReplies.lateReplies(in: received)
-    (owedRounds, partialReply) = (max(0, owedRounds - late.answered), late.rest)
+    (owedRounds, partialReply, partialSince) = (
+      max(0, owedRounds - late.answered), late.rest, Date()
+    )
     return TerminalReplies.parse(received)
   }
 
   /// Waits up to `seconds` for a key; true when one is waiting (it is not read: the shell
-  /// gets it). While replies are owed, what comes is read: replies are dropped, and a key
-  /// among them ends the wait (read, so the shell does not get that one).
+  /// gets it). While replies are owed, what comes is read: replies are dropped, and keys
+  /// among them end the wait (given back to the terminal's input for the shell as the screen
+  /// is left, where the system lets a program do that: TIOCSTI).
   func keyWaiting(within seconds: Double) -> Bool {
     guard let input else {
       if seconds > 0 { usleep(useconds_t(seconds * 1_000_000)) }
       return false
     }
     let deadline = Date().addingTimeInterval(max(0, seconds))
+    while owedRounds > 0 || !partialReply.isEmpty {
+      switch readLateReplies(until: deadline) {
+      case .nothing: return false
+      case .replies: continue
+      case .keys(let keys):
+        keysRead += keys
+        return true
+      case .closed: return true
+      }
+    }
+    var waiting = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
     while true {
-      var waiting = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
-      let left = max(0, deadline.timeIntervalSinceNow)
-      let ready = poll(&waiting, 1, Int32(left * 1000))
+      let ready = poll(&waiting, 1, Int32(max(0, deadline.timeIntervalSinceNow) * 1000))
       if ready < 0 && errno == EINTR { continue }
-      guard ready > 0, waiting.revents & Int16(POLLIN | POLLHUP) != 0 else { return false }
-      guard owedRounds > 0 || !partialReply.isEmpty else { return true }
+      return ready > 0 && waiting.revents & Int16(POLLIN | POLLHUP) != 0
+    }
+  }
+
+  /// What came from the terminal while replies were owed.
+  private enum LateInput {
+    /// Nothing by the deadline.
+    case nothing
+    /// Replies only (dropped), or the start of one.
+    case replies
+    /// Keys typed, read among the replies.
+    case keys([UInt8])
+    /// The terminal is gone.
+    case closed
+  }
+
+  /// Reads what the terminal sends, while replies are owed, until `deadline`. The start of a
+  /// reply whose next byte does not come within ``replyGap``, or that grows past
+  /// ``longestReply``, is keys.
+  private func readLateReplies(until deadline: Date) -> LateInput {
+    guard let input else { return .nothing }
+    while Date() < deadline || !partialReply.isEmpty {
+      // A reply begun is waited for until its next byte is late.
+      let gapEnds = partialSince.addingTimeInterval(Self.replyGap)
+      let until = partialReply.isEmpty ? deadline : min(deadline, gapEnds)
+      var waiting = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+      let ready = poll(&waiting, 1, Int32(max(0, until.timeIntervalSinceNow) * 1000))
+      if ready < 0 && errno == EINTR { continue }
+      if ready <= 0 {
+        if !partialReply.isEmpty && Date() >= gapEnds {
+          defer { partialReply = [] }
+          return .keys(partialReply)
+        }
+        if Date() >= deadline { return .nothing }
+        continue
+      }
       var buffer = [UInt8](repeating: 0, count: 1024)
       let count = read(input, &buffer, buffer.count)
-      guard count > 0 else { return true }
+      if count < 0 && errno == EINTR { continue }
+      guard count > 0 else { return .closed }
       let late = TerminalReplies.lateReplies(in: partialReply + buffer[0..<count])
-      (owedRounds, partialReply) = (max(0, owedRounds - late.answered), late.rest)
-      if !late.keys.isEmpty { return true }
+      (owedRounds, partialReply, partialSince) = (
+        max(0, owedRounds - late.answered), late.rest, Date()
+      )
+      var keys = late.keys
+      if partialReply.count > Self.longestReply {
+        keys += partialReply
+        partialReply = []
+      }
+      return keys.isEmpty ? .replies : .keys(keys)
+    }
+    return .nothing
+  }
+
+  /// Puts `keys`, read from the terminal, back in its input for the shell to read, where the
+  /// system allows it (TIOCSTI: Linux 6.2 and later may be built without it); else they are
+  /// lost.
+  private func giveBack(_ keys: [UInt8]) {
+    guard let input else { return }
+    for key in keys {
+      var byte = key
+      guard ioctl(input, UInt(TIOCSTI), &byte) == 0 else { return }
     }
   }
 

@@ -542,10 +542,14 @@ final class SixelTerminalTests: XCTestCase {
     // confetti waits: its first round of replies, or its second (the largest sixel picture).
     // They came mid-celebration and ended it as a key does (after about a second of the 2.5).
     // (Its first round unanswered, the terminal is not known to draw sixels: cells.)
+    // Or a byte at a time, 2 ms apart, as over a slow serial line.
     let sixels = ["--terminal-graphics", "sixel"]
-    for (extra, delays) in [([], [1]), (sixels, [0, 1]), (sixels, [1])] as [([String], [Double])] {
+    let cases: [([String], [Double], TimeInterval)] = [
+      ([], [1], 0), (sixels, [0, 1], 0), (sixels, [1], 0), ([], [1], 0.002),
+    ]
+    for (extra, delays, pause) in cases {
       var replies = FakeTerminal.Replies()
-      replies.delays = delays
+      (replies.delays, replies.bytePause) = (delays, pause)
       let started = Date()
       let terminal = try FakeTerminal(
         still(extra, duration: "2.5"), columns: 60, rows: 20, pixels: (480, 320),
@@ -554,6 +558,26 @@ final class SixelTerminalTests: XCTestCase {
       XCTAssertGreaterThanOrEqual(
         Date().timeIntervalSince(started), 2.5, "\(extra) \(delays): ended by its duration")
       XCTAssertEqual(terminal.sixelSizes.isEmpty, extra.isEmpty, "\(extra) \(delays)")
+    }
+  }
+
+  func testAKeyEndsTheCelebrationWhateverTheRepliesDo() throws {
+    // A reply that never ends (its string terminator missing), or Alt-] (which starts one)
+    // typed while replies are owed, swallowed every key after it: nothing but Ctrl-C ended the
+    // celebration.
+    var endless = FakeTerminal.Replies()
+    endless.endlessBackground = true
+    var late = FakeTerminal.Replies()
+    late.delays = [3]
+    for (replies, keys) in [(endless, ["q"]), (late, ["\u{1B}]", "q"])] {
+      let terminal = try FakeTerminal(
+        still(["--terminal-graphics", "sixel"], duration: "30"), columns: 60, rows: 20,
+        pixels: (480, 320), replies: replies)
+      try waitUntil("a picture") { !terminal.sixelSizes.isEmpty }
+      let pressed = Date()
+      for key in keys { terminal.press(key) }
+      XCTAssertEqual(try terminal.status(within: 40), 0)
+      XCTAssertLessThan(Date().timeIntervalSince(pressed), 10, "\(keys) ended it")
     }
   }
 

@@ -230,6 +230,10 @@ final class FakeTerminal {
     var largestSixels: (width: Int, height: Int)? = (1000, 1000)
     var background = "0000/0000/0000"
     var delays: [TimeInterval] = []
+    /// Seconds between the bytes of an answer (0: all at once), as over a slow serial line.
+    var bytePause: TimeInterval = 0
+    /// Whether the background colour's reply never ends (no string terminator).
+    var endlessBackground = false
   }
 
   /// What confetti wrote, and how far its questions were answered, shared with the reader.
@@ -305,14 +309,16 @@ final class FakeTerminal {
         reply += "\u{1B}[?2;0;\(largest.width);\(largest.height)S"
       }
       if asked.contains("\u{1B}]11;?") {
-        reply += "\u{1B}]11;rgb:\(replies.background)\u{1B}\\"
+        reply += "\u{1B}]11;rgb:\(replies.background)"
+        if !replies.endlessBackground { reply += "\u{1B}\\" }
       }
       return Array((reply + "\u{1B}[?\(replies.attributes)c").utf8)
     }
     // Everything confetti writes is kept, until the terminal is closed; each round of its
     // questions is answered.
     let (record, descriptor) = (self.record, master)
-    let (delays, answering) = (replies.delays, DispatchQueue(label: "FakeTerminal answers"))
+    let (delays, pause) = (replies.delays, replies.bytePause)
+    let answering = DispatchQueue(label: "FakeTerminal answers")
     Thread.detachNewThread {
       var round = 0
       var buffer = [UInt8](repeating: 0, count: 65_536)
@@ -332,7 +338,14 @@ final class FakeTerminal {
           round += 1
           answering.async {
             if delay > 0 { Thread.sleep(forTimeInterval: delay) }
-            _ = write(descriptor, answer, answer.count)
+            guard pause > 0 else {
+              _ = write(descriptor, answer, answer.count)
+              return
+            }
+            for byte in answer {
+              _ = withUnsafeBytes(of: byte) { write(descriptor, $0.baseAddress, 1) }
+              Thread.sleep(forTimeInterval: pause)
+            }
           }
         }
       }
