@@ -64,8 +64,8 @@ public struct TerminalReplies: Sendable, Equatable {
   /// Splits `bytes` read while replies were still owed (the terminal answered after confetti
   /// stopped waiting: a slow link) into the replies, the keys typed among them, and what may
   /// be a reply begun but not yet whole (to be read again with what follows, or taken for keys
-  /// if nothing follows soon). `answered` counts the
-  /// device attributes among the replies: each ends one round of questions.
+  /// if nothing follows soon). `answered` counts the device attributes among the replies: each
+  /// ends one round of questions.
   static func lateReplies(in bytes: [UInt8]) -> (answered: Int, keys: [UInt8], rest: [UInt8]) {
     let escape: UInt8 = 0x1B
     var (answered, keys, index) = (0, [UInt8](), 0)
