@@ -62,7 +62,6 @@ package final class ShapeUniforms {
           GLsizei(height >> level), 0, GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), pixels)
       }
     }
-    epoxy_glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_BASE_LEVEL), 0)
     epoxy_glTexParameteri(
       GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAX_LEVEL), GLint(Self.mipmapLevels))
     epoxy_glTexParameteri(

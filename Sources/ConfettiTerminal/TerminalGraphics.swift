@@ -61,6 +61,24 @@ public struct TerminalReplies: Sendable, Equatable {
   /// of others: kitty logs it as a parse error.)
   public static let sixelQuery: [UInt8] = Array("\u{1B}[?2;4;0S\u{1B}[c".utf8)
 
+  /// Where a string sequence (after ESC _ or ESC ]) whose text starts at `start` ends: its
+  /// terminator (BEL, or ESC \) and the index after it; nil where none has come yet.
+  static func stringEnd(in bytes: [UInt8], from start: Int) -> (end: Int, next: Int)? {
+    for end in start..<max(start, bytes.count) {
+      if bytes[end] == 0x07 { return (end, end + 1) }
+      if bytes[end] == 0x1B, end + 1 < bytes.count, bytes[end + 1] == UInt8(ascii: "\\") {
+        return (end, end + 2)
+      }
+    }
+    return nil
+  }
+
+  /// Where a control sequence (after ESC [) whose parameters start at `start` ends: its final
+  /// byte, from @ to ~; nil where none has come yet.
+  static func finalByte(in bytes: [UInt8], from start: Int) -> Int? {
+    bytes.indices.dropFirst(start).first { (0x40...0x7E).contains(bytes[$0]) }
+  }
+
   /// Splits `bytes` read while replies were still owed (the terminal answered after confetti
   /// stopped waiting: a slow link) into the replies, the keys typed among them, and what may
   /// be a reply begun but not yet whole (to be read again with what follows, or taken for keys
@@ -79,19 +97,15 @@ public struct TerminalReplies: Sendable, Equatable {
       guard index + 1 < bytes.count else { return (answered, keys, [escape]) }
       let kind = bytes[index + 1]
       if kind == UInt8(ascii: "_") || kind == UInt8(ascii: "]") {
-        // A string reply (kitty's, the background colour) up to BEL or ESC \.
-        var end = index + 2
-        while end < bytes.count, bytes[end] != 0x07,
-          !(bytes[end] == escape && end + 1 < bytes.count && bytes[end + 1] == UInt8(ascii: "\\"))
-        {
-          end += 1
+        // A string reply (kitty's, the background colour).
+        guard let (_, next) = stringEnd(in: bytes, from: index + 2) else {
+          return (answered, keys, Array(bytes[index...]))
         }
-        guard end < bytes.count else { return (answered, keys, Array(bytes[index...])) }
-        index = end + (bytes[end] == 0x07 ? 1 : 2)
+        index = next
       } else if kind == UInt8(ascii: "[") {
-        var end = index + 2
-        while end < bytes.count, !(0x40...0x7E).contains(bytes[end]) { end += 1 }
-        guard end < bytes.count else { return (answered, keys, Array(bytes[index...])) }
+        guard let end = finalByte(in: bytes, from: index + 2) else {
+          return (answered, keys, Array(bytes[index...]))
+        }
         let (parameters, final) = (bytes[(index + 2)..<end], Character(Unicode.Scalar(bytes[end])))
         // The device attributes, the largest sixel picture, the text area's size.
         let isReply =
@@ -116,17 +130,9 @@ public struct TerminalReplies: Sendable, Equatable {
     var replies = TerminalReplies()
     let escape: UInt8 = 0x1B
     var index = 0
-    /// The bytes from `start` up to a terminator (BEL, or ESC \), and the index after it.
+    /// The text of the string sequence from `start` up to its terminator, and the index after it.
     func string(from start: Int) -> (text: [UInt8], next: Int)? {
-      var end = start
-      while end < bytes.count {
-        if bytes[end] == 0x07 { return (Array(bytes[start..<end]), end + 1) }
-        if bytes[end] == escape, end + 1 < bytes.count, bytes[end + 1] == UInt8(ascii: "\\") {
-          return (Array(bytes[start..<end]), end + 2)
-        }
-        end += 1
-      }
-      return nil
+      stringEnd(in: bytes, from: start).map { (Array(bytes[start..<$0.end]), $0.next) }
     }
     while index + 1 < bytes.count {
       guard bytes[index] == escape else {
@@ -143,10 +149,8 @@ public struct TerminalReplies: Sendable, Equatable {
         if reply.hasPrefix("11;rgb:") { replies.background = colour(reply.dropFirst(7)) }
         index = next
       } else if kind == UInt8(ascii: "[") {
-        // A control sequence: parameters, then a final byte from @ to ~.
-        var end = index + 2
-        while end < bytes.count, !(0x40...0x7E).contains(bytes[end]) { end += 1 }
-        guard end < bytes.count else { break }
+        // A control sequence: parameters, then a final byte.
+        guard let end = finalByte(in: bytes, from: index + 2) else { break }
         let parameters = String(decoding: bytes[(index + 2)..<end], as: UTF8.self)
         switch bytes[end] {
         case UInt8(ascii: "c") where parameters.hasPrefix("?"):

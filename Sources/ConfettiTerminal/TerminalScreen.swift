@@ -138,7 +138,7 @@ final class TerminalScreen {
     do { try write(questions) } catch { return TerminalReplies() }
     owedRounds += 1
     var received = partialReply
-    partialReply = []
+    var late = TerminalReplies.lateReplies(in: received)
     let deadline = Date().addingTimeInterval(timeout)
     var buffer = [UInt8](repeating: 0, count: 1024)
     while true {
@@ -151,10 +151,10 @@ final class TerminalScreen {
       let count = read(input, &buffer, buffer.count)
       guard count > 0 else { break }
       received += buffer[0..<count]
+      late = TerminalReplies.lateReplies(in: received)
       // The device attributes end each round's replies: ESC [ ? … c.
-      if TerminalReplies.lateReplies(in: received).answered >= owedRounds { break }
+      if late.answered >= owedRounds { break }
     }
-    let late = TerminalReplies.lateReplies(in: received)
     (owedRounds, partialReply, partialSince) = (
       max(0, owedRounds - late.answered), late.rest, Date()
     )
