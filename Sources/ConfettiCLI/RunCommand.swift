@@ -105,7 +105,8 @@ struct RunCommand: ParsableCommand {
   private func celebrate() {
     if terminal.comesFirst { return inTerminal() }
     guard desktopIsNamed() else {
-      say("no desktop to celebrate on (DISPLAY is not set); the command succeeded")
+      say(
+        "no desktop to celebrate on (DISPLAY is not set)\(terminalRefused); the command succeeded")
       return
     }
     var options = CelebrationOptions()
@@ -145,10 +146,19 @@ struct RunCommand: ParsableCommand {
     } catch {
       // Ended by the person (a stopping signal): nothing to say.
       guard Interruption.caught == nil else { return }
-      guard terminalCanCelebrate() else { return say("\(error); the command succeeded") }
+      guard terminalCanCelebrate() else {
+        return say("\(error)\(terminalRefused); the command succeeded")
+      }
       // No overlay here (no compositor, a dead display): the terminal instead, and why.
       inTerminal(after: "\(error)")
     }
+  }
+
+  /// Why the terminal was not celebrated in either, where output goes to one (a background job,
+  /// TERM=dumb): "; nor in this terminal: …". Empty where it goes elsewhere (a file, a pipe).
+  private var terminalRefused: String {
+    guard isatty(STDOUT_FILENO) == 1, let why = terminalRefusal() else { return "" }
+    return "; nor in this terminal: \(why)"
   }
 
   /// The celebration in this terminal, held until it is over or a key (a terminal has no room

@@ -44,11 +44,14 @@ func desktopIsNamed() -> Bool {
 
 extension TerminalGraphics: ExpressibleByArgument {}
 
-/// Whether a celebration can be drawn in the terminal on standard output
-/// (``TerminalCelebration/refusal(in:)``).
-func terminalCanCelebrate() -> Bool {
-  TerminalCelebration.refusal(in: ProcessInfo.processInfo.environment) == nil
+/// Why a celebration cannot be drawn in the terminal on standard output, in one line; nil when
+/// it can (``TerminalCelebration/refusal(in:)``).
+func terminalRefusal() -> String? {
+  TerminalCelebration.refusal(in: ProcessInfo.processInfo.environment)
 }
+
+/// Whether a celebration can be drawn in the terminal on standard output.
+func terminalCanCelebrate() -> Bool { terminalRefusal() == nil }
 
 /// Celebrates with `effect` in the terminal on standard output, until it is over, a key, or a
 /// stopping signal (Ctrl-C, Ctrl-Z, SIGTERM, SIGHUP), and gives the terminal back as it was.

@@ -205,6 +205,18 @@ final class TerminalCelebrationTests: XCTestCase {
     try waitUntil("the failure's status", timeout: 30) {
       try tmux.screen().contains("status=1")
     }
+    // A background job cannot take the terminal over: one line says why neither celebrated.
+    try tmux.type("clear; \(confettiBinary.path) run -- true & wait $!; echo status=$?")
+    try waitUntil("the background job's status", timeout: 30) {
+      try tmux.screen().contains("status=0")
+    }
+    let said = try tmux.command(["capture-pane", "-p", "-J", "-t", "0"])
+    XCTAssert(
+      said.contains(
+        "confetti: no desktop to celebrate on (DISPLAY is not set); nor in this terminal: it "
+          + "runs in the background of its terminal, which it would have to take over; run it "
+          + "in the foreground; the command succeeded"), said)
+    XCTAssertFalse(try tmux.borrowed)
   }
 
   func testAResizedTerminalIsDrawnAtItsNewSize() throws {
