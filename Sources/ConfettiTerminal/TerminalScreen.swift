@@ -131,7 +131,7 @@ final class TerminalScreen {
 
   /// Asks `questions` and reads the replies until the terminal has answered the last (the
   /// device attributes: those of every round still owed, too) or `timeout` seconds passed.
-  /// Keys typed meanwhile are read too. Replies that come later are read, and dropped, by
+  /// Keys typed meanwhile, or before, are read too, and kept for the shell. Replies that come later are read, and dropped, by
   /// ``keyWaiting(within:)``.
   func ask(_ questions: [UInt8], timeout: Double) -> TerminalReplies {
     guard let input else { return TerminalReplies() }
@@ -158,6 +158,9 @@ final class TerminalScreen {
     (owedRounds, partialReply, partialSince) = (
       max(0, owedRounds - late.answered), late.rest, Date()
     )
+    // Keys typed ahead (while the command before ran) or while it asked: kept for the shell,
+    // and they end the celebration as any key does.
+    keysRead += late.keys
     return TerminalReplies.parse(received)
   }
 
@@ -170,6 +173,8 @@ final class TerminalScreen {
       if seconds > 0 { usleep(useconds_t(seconds * 1_000_000)) }
       return false
     }
+    // A key read while asking, or among late replies, is one pressed.
+    if !keysRead.isEmpty { return true }
     let deadline = Date().addingTimeInterval(max(0, seconds))
     while owedRounds > 0 || !partialReply.isEmpty {
       switch readLateReplies(until: deadline) {

@@ -136,6 +136,34 @@ final class TerminalCelebrationTests: XCTestCase {
     XCTAssertEqual(lines.last, "$ x", "the key is left for the shell: \(screen)")
   }
 
+  /// A command typed ahead while the one before ran (`make`, then the next line) is in the
+  /// terminal's input when the celebration starts: it is read with the terminal's replies, so
+  /// it ends the celebration as a key does, and it is given back to the shell, which runs it.
+  func testACommandTypedAheadEndsTheCelebrationAndReachesTheShell() throws {
+    let tmux = try Tmux(columns: 80, rows: 24)
+    let folder = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let go = folder.appendingPathComponent("go").path
+    let snapshot = folder.appendingPathComponent("first.png").path
+    try tmux.type(
+      "clear; while [ ! -e \(go) ]; do sleep 0.05; done; \(overlay([], snapshot: snapshot)); "
+        + "echo status=$?")
+    // Typed while the loop runs: echoed by the terminal, waiting in its input.
+    try tmux.type("echo ahead-$((6 * 7))")
+    try waitUntil("the typed-ahead line in the terminal", timeout: 30) {
+      try tmux.screen().contains("echo ahead-$((6 * 7))")
+    }
+    FileManager.default.createFile(atPath: go, contents: Data())
+    // The celebration would last 300 s; the line ends it, and the shell runs it after.
+    try waitUntil("the typed-ahead command's output", timeout: 30) {
+      try tmux.screen().contains("ahead-42")
+    }
+    let screen = try tmux.screen()
+    XCTAssert(screen.contains("status=0"), screen)
+    XCTAssertFalse(try tmux.borrowed)
+    XCTAssertTrue(try tmux.cursorShown)
+  }
+
   func testReducedMotionIsHonouredInTheTerminal() throws {
     let tmux = try Tmux(columns: 80, rows: 24)
     let folder = try temporaryDirectory()
