@@ -220,9 +220,9 @@ const char *confetti_last_error(void);
  * was on failure). Needs the context current. Builds its shaders here, not mid-effect. */
 confetti_status confetti_create(const confetti_desc *desc, confetti_system **system);
 
-/* Deletes the system's GL objects (the context it was made on must be current; with none
- * current they are left, with the few bytes that name them, for the context's own destruction)
- * and the particles, and ends the handle. */
+/* Deletes the system's GL objects and flushes the GL, so that the driver frees them now (the
+ * context it was made on must be current; with none current they are left, with the few bytes
+ * that name them, for the context's own destruction), and the particles, and ends the handle. */
 confetti_status confetti_destroy(confetti_system *system);
 
 /* Starts every emitter with `trigger` at clock reading `time`, at its configured place.

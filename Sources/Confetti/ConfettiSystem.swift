@@ -176,17 +176,17 @@ public final class ConfettiSystem {
     release()
   }
 
-  /// Deletes the system's GL objects now, with the context it was created on current (deinit
-  /// does it otherwise, which is too late if the host has destroyed its context by then). With
-  /// another context current, or none, nothing of it is deleted there: its objects are left to
-  /// their own context, and freed with it. Calling it again does nothing; drawing afterwards is
-  /// an error.
+  /// Deletes the system's GL objects now, with the context it was created on current, and
+  /// flushes the GL so that the driver frees them at once (deinit does it otherwise, which is
+  /// too late if the host has destroyed its context by then). With another context current, or
+  /// none, nothing of it is deleted there: its objects are left to their own context, and freed
+  /// with it. Calling it again does nothing; drawing afterwards is an error.
   public func release() {
     guard let renderer else { return }
     if GLInfo.isContextCurrent, renderer.isItsContextCurrent {
-      renderer.release()
       lightLayer?.release()
       fadePass?.release()
+      renderer.release()  // last: it flushes the deletions
       (self.renderer, lightLayer, fadePass) = (nil, nil, nil)
     } else {
       abandon()

@@ -368,8 +368,9 @@ class System(_Handle):
     _gone = "the system was closed: make a new one"
 
     def close(self) -> None:
-        """Deletes its GL objects (its context current) and its particles. Closing twice is
-        harmless; any other call after it raises HandleError."""
+        """Deletes its GL objects (its context current; the GL flushed, so that the driver
+        frees them now) and its particles. Closing twice is harmless; any other call after it
+        raises HandleError."""
         super().close()
 
     @property
