@@ -83,22 +83,23 @@ public enum TerminalCelebration {
   static let widestPicture = 960
 
   /// Why the terminal on standard output cannot be drawn in, in one line; nil when it can.
-  /// It cannot where standard output is no terminal, where this process is a background job
-  /// of it (its writes and settings would stop it), or where `environment`'s TERM shows
-  /// nothing (unset, `dumb`).
+  /// It cannot where standard output is no terminal, where `environment`'s TERM shows nothing
+  /// (unset, `dumb`), or where this process is a background job of it (its writes and settings
+  /// would stop it).
   public static func refusal(in environment: [String: String]) -> String? {
     guard isatty(STDOUT_FILENO) == 1 else {
       return "standard output is not a terminal, so nothing is drawn in it"
     }
-    guard tcgetpgrp(STDOUT_FILENO) == getpgrp() else {
-      return "it runs in the background of its terminal, which it would have to take over; "
-        + "run it in the foreground"
-    }
+    // (What the terminal is comes first: in the foreground it would be refused all the same.)
     guard TerminalChoice.canDraw(in: environment) else {
       let term = environment["TERM"] ?? ""
       return term.isEmpty
         ? "TERM is not set, so the terminal is not known: nothing is drawn in it"
         : "this terminal (TERM=\(oneLine(term))) shows no colours or pictures"
+    }
+    guard tcgetpgrp(STDOUT_FILENO) == getpgrp() else {
+      return "it runs in the background of its terminal, which it would have to take over; "
+        + "run it in the foreground"
     }
     return nil
   }
