@@ -61,22 +61,59 @@ public struct TerminalReplies: Sendable, Equatable {
   /// of others: kitty logs it as a parse error.)
   public static let sixelQuery: [UInt8] = Array("\u{1B}[?2;4;0S\u{1B}[c".utf8)
 
-  /// Where a string sequence (after ESC _ or ESC ]) whose text starts at `start` ends: its
-  /// terminator (BEL, or ESC \) and the index after it; nil where none has come yet.
-  static func stringEnd(in bytes: [UInt8], from start: Int) -> (end: Int, next: Int)? {
-    for end in start..<max(start, bytes.count) {
-      if bytes[end] == 0x07 { return (end, end + 1) }
-      if bytes[end] == 0x1B, end + 1 < bytes.count, bytes[end + 1] == UInt8(ascii: "\\") {
-        return (end, end + 2)
-      }
-    }
-    return nil
+  /// What begins at an ESC in bytes read from a terminal.
+  enum Sequence: Equatable {
+    /// A whole control sequence (ESC [, parameters, a final byte): a reply, or a key's (an
+    /// arrow's).
+    case control(parameters: Range<Int>, final: UInt8, next: Int)
+    /// A whole string reply, up to its terminator (BEL, or ESC \): the background colour's
+    /// (ESC ] 11;) or kitty's (ESC _ G).
+    case string(text: Range<Int>, next: Int)
+    /// Keys, up to `next`: the Esc key or an Alt key (ESC and one more byte), or a sequence cut
+    /// short by another ESC or a control byte (Alt-[ typed ahead of a reply).
+    case keys(next: Int)
+    /// The start of a sequence whose rest has not come yet.
+    case incomplete
   }
 
-  /// Where a control sequence (after ESC [) whose parameters start at `start` ends: its final
-  /// byte, from @ to ~; nil where none has come yet.
-  static func finalByte(in bytes: [UInt8], from start: Int) -> Int? {
-    bytes.indices.dropFirst(start).first { (0x40...0x7E).contains(bytes[$0]) }
+  /// The string replies' openings after ESC ] and ESC _: only these are replies.
+  static let stringOpenings: [UInt8: [UInt8]] = [
+    UInt8(ascii: "]"): Array("11;".utf8), UInt8(ascii: "_"): Array("G".utf8),
+  ]
+
+  /// What begins at `index`, an ESC in `bytes` (``Sequence``).
+  static func sequence(in bytes: [UInt8], at index: Int) -> Sequence {
+    let (escape, bell) = (UInt8(0x1B), UInt8(0x07))
+    guard index + 1 < bytes.count else { return .incomplete }
+    let kind = bytes[index + 1]
+    let start = index + 2
+    if kind == UInt8(ascii: "[") {
+      for at in start..<max(start, bytes.count) {
+        switch bytes[at] {
+        case 0x40...0x7E: return .control(parameters: start..<at, final: bytes[at], next: at + 1)
+        case 0x20...0x3F: continue
+        default: return .keys(next: at)
+        }
+      }
+      return .incomplete
+    }
+    guard let opening = stringOpenings[kind] else { return .keys(next: index + 1) }
+    for (offset, byte) in opening.enumerated() {
+      guard start + offset < bytes.count else { return .incomplete }
+      if bytes[start + offset] != byte { return .keys(next: index + 1) }
+    }
+    for at in start..<max(start, bytes.count) {
+      switch bytes[at] {
+      case bell: return .string(text: start..<at, next: at + 1)
+      case escape:
+        guard at + 1 < bytes.count else { return .incomplete }
+        return bytes[at + 1] == UInt8(ascii: "\\")
+          ? .string(text: start..<at, next: at + 2) : .keys(next: at)
+      case 0x00..<0x20: return .keys(next: at)
+      default: continue
+      }
+    }
+    return .incomplete
   }
 
   /// Splits `bytes` read while replies were still owed (the terminal answered after confetti
@@ -85,41 +122,35 @@ public struct TerminalReplies: Sendable, Equatable {
   /// if nothing follows soon). `answered` counts the device attributes among the replies: each
   /// ends one round of questions.
   static func lateReplies(in bytes: [UInt8]) -> (answered: Int, keys: [UInt8], rest: [UInt8]) {
-    let escape: UInt8 = 0x1B
     var (answered, keys, index) = (0, [UInt8](), 0)
     while index < bytes.count {
-      guard bytes[index] == escape else {
+      guard bytes[index] == 0x1B else {
         keys.append(bytes[index])
         index += 1
         continue
       }
-      // An ESC at the end: a reply's start, or the Esc key (the reader tells by what follows).
-      guard index + 1 < bytes.count else { return (answered, keys, [escape]) }
-      let kind = bytes[index + 1]
-      if kind == UInt8(ascii: "_") || kind == UInt8(ascii: "]") {
-        // A string reply (kitty's, the background colour).
-        guard let (_, next) = stringEnd(in: bytes, from: index + 2) else {
-          return (answered, keys, Array(bytes[index...]))
-        }
+      switch sequence(in: bytes, at: index) {
+      case .incomplete:
+        // (An ESC at the end: a reply's start, or the Esc key; the reader tells by what
+        // follows, and how soon.)
+        return (answered, keys, Array(bytes[index...]))
+      case .keys(let next):
+        keys += bytes[index..<next]
         index = next
-      } else if kind == UInt8(ascii: "[") {
-        guard let end = finalByte(in: bytes, from: index + 2) else {
-          return (answered, keys, Array(bytes[index...]))
-        }
-        let (parameters, final) = (bytes[(index + 2)..<end], Character(Unicode.Scalar(bytes[end])))
+      case .string(_, let next):
+        index = next
+      case .control(let parameters, let final, let next):
         // The device attributes, the largest sixel picture, the text area's size.
         let isReply =
-          (parameters.first == UInt8(ascii: "?") && (final == "c" || final == "S"))
-          || (final == "t" && parameters.starts(with: Array("4;".utf8)))
-        if isReply {
-          if final == "c" { answered += 1 }
-        } else {
-          keys += bytes[index...end]  // an arrow or function key
+          (bytes[parameters].first == UInt8(ascii: "?")
+            && (final == UInt8(ascii: "c") || final == UInt8(ascii: "S")))
+          || (final == UInt8(ascii: "t") && bytes[parameters].starts(with: Array("4;".utf8)))
+        if !isReply {
+          keys += bytes[index..<next]  // an arrow or function key
+        } else if final == UInt8(ascii: "c") {
+          answered += 1
         }
-        index = end + 1
-      } else {
-        keys.append(bytes[index])
-        index += 1
+        index = next
       }
     }
     return (answered, keys, [])
@@ -128,31 +159,23 @@ public struct TerminalReplies: Sendable, Equatable {
   /// Reads the replies in `bytes` (and whatever else is there: keys typed meanwhile).
   public static func parse(_ bytes: [UInt8]) -> TerminalReplies {
     var replies = TerminalReplies()
-    let escape: UInt8 = 0x1B
     var index = 0
-    /// The text of the string sequence from `start` up to its terminator, and the index after it.
-    func string(from start: Int) -> (text: [UInt8], next: Int)? {
-      stringEnd(in: bytes, from: start).map { (Array(bytes[start..<$0.end]), $0.next) }
-    }
-    while index + 1 < bytes.count {
-      guard bytes[index] == escape else {
+    scanning: while index + 1 < bytes.count {
+      guard bytes[index] == 0x1B else {
         index += 1
         continue
       }
-      let kind = bytes[index + 1]
-      if kind == UInt8(ascii: "_"), let (text, next) = string(from: index + 2) {
-        let reply = String(decoding: text, as: UTF8.self)
+      switch sequence(in: bytes, at: index) {
+      case .incomplete: break scanning
+      case .keys(let next): index = next
+      case .string(let text, let next):
+        let reply = String(decoding: bytes[text], as: UTF8.self)
         if reply.hasPrefix("Gi=31;") && reply.hasSuffix("OK") { replies.kittyGraphics = true }
-        index = next
-      } else if kind == UInt8(ascii: "]"), let (text, next) = string(from: index + 2) {
-        let reply = String(decoding: text, as: UTF8.self)
         if reply.hasPrefix("11;rgb:") { replies.background = colour(reply.dropFirst(7)) }
         index = next
-      } else if kind == UInt8(ascii: "[") {
-        // A control sequence: parameters, then a final byte.
-        guard let end = finalByte(in: bytes, from: index + 2) else { break }
-        let parameters = String(decoding: bytes[(index + 2)..<end], as: UTF8.self)
-        switch bytes[end] {
+      case .control(let range, let final, let next):
+        let parameters = String(decoding: bytes[range], as: UTF8.self)
+        switch final {
         case UInt8(ascii: "c") where parameters.hasPrefix("?"):
           replies.answered = true
           replies.sixel = parameters.dropFirst().split(separator: ";").contains("4")
@@ -173,9 +196,7 @@ public struct TerminalReplies: Sendable, Equatable {
           }
         default: break
         }
-        index = end + 1
-      } else {
-        index += 1
+        index = next
       }
     }
     return replies

@@ -11,7 +11,7 @@ import Foundation
 /// left for the shell to read.
 final class TerminalScreen {
   /// Where frames are written: standard output.
-  let output: Int32 = STDOUT_FILENO
+  let output: Int32
   /// Where keys and replies come from; nil: none (no controlling terminal).
   private let input: Int32?
   /// The input's settings as they were.
@@ -49,11 +49,20 @@ final class TerminalScreen {
   init() {
     let tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
     input = tty >= 0 ? tty : (isatty(STDIN_FILENO) == 1 ? STDIN_FILENO : nil)
+    (output, ownsInput) = (STDOUT_FILENO, tty >= 0)
   }
+
+  /// A terminal whose descriptors the caller keeps (tests: a pseudo-terminal's other end).
+  init(input: Int32, output: Int32) {
+    (self.input, self.output, ownsInput) = (input, output, false)
+  }
+
+  /// Whether `input` was opened here, to be closed with the screen.
+  private let ownsInput: Bool
 
   deinit {
     leave()
-    if let input, input != STDIN_FILENO { close(input) }
+    if let input, ownsInput { close(input) }
   }
 
   /// The terminal's size in cells, and in pixels where it says.
@@ -123,7 +132,8 @@ final class TerminalScreen {
       partialReply = []
     }
     if !keysRead.isEmpty {
-      giveBack(keysRead)
+      // Keys typed since, still waiting, would come before them: read, to follow them.
+      giveBack(keysRead + waitingInput())
       keysRead = []
     }
     if let input { tcsetattr(input, TCSANOW, &saved) }
@@ -246,12 +256,36 @@ final class TerminalScreen {
 
   /// Puts `keys`, read from the terminal, back in its input for the shell to read, where the
   /// system allows it (TIOCSTI: Linux 6.2 and later may be built without it); else they are
-  /// lost.
+  /// lost. They are read as the terminal's own settings read keys (line editing, Ctrl-D's end
+  /// of input), but not echoed: the shell shows what it reads. The kernel keeps 4,095 bytes of
+  /// input; more are lost.
   private func giveBack(_ keys: [UInt8]) {
     guard let input else { return }
+    var reading = saved
+    reading.c_lflag &= ~tcflag_t(ECHO | ECHONL)
+    tcsetattr(input, TCSANOW, &reading)
+    let endOfInput = withUnsafeBytes(of: saved.c_cc) { $0[Int(VEOF)] }
     for key in keys {
-      var byte = key
+      // Ctrl-D typed ahead, then read without line editing, came as a NUL: the end of input
+      // again. (A NUL typed, Ctrl-@, reads the same; it is the rarer key.)
+      var byte = key == 0 && endOfInput != 0 ? endOfInput : key
       guard ioctl(input, UInt(TIOCSTI), &byte) == 0 else { return }
+    }
+  }
+
+  /// What the terminal's input holds now, read without waiting.
+  private func waitingInput() -> [UInt8] {
+    guard let input else { return [] }
+    var (bytes, buffer) = ([UInt8](), [UInt8](repeating: 0, count: 1024))
+    while true {
+      var waiting = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+      let ready = poll(&waiting, 1, 0)
+      if ready < 0 && errno == EINTR { continue }
+      guard ready > 0 else { return bytes }
+      let count = read(input, &buffer, buffer.count)
+      if count < 0 && errno == EINTR { continue }
+      guard count > 0 else { return bytes }
+      bytes += buffer[0..<count]
     }
   }
 

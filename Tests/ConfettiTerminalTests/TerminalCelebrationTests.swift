@@ -153,7 +153,7 @@ final class TerminalCelebrationTests: XCTestCase {
     try waitUntil("the typed-ahead line in the terminal", timeout: 30) {
       try tmux.screen().contains("echo ahead-$((6 * 7))")
     }
-    FileManager.default.createFile(atPath: go, contents: Data())
+    XCTAssert(FileManager.default.createFile(atPath: go, contents: Data()))
     // The celebration would last 300 s; the line ends it, and the shell runs it after.
     try waitUntil("the typed-ahead command's output", timeout: 30) {
       try tmux.screen().contains("ahead-42")
@@ -245,6 +245,16 @@ final class TerminalCelebrationTests: XCTestCase {
           + "runs in the background of its terminal, which it would have to take over; run it "
           + "in the foreground; the command succeeded"), said)
     XCTAssertFalse(try tmux.borrowed)
+    // Where the foreground would not help either, that is what it says.
+    try tmux.type("clear; TERM=dumb \(confettiBinary.path) run -- true & wait $!; echo dumb=$?")
+    try waitUntil("the dumb terminal's job's status", timeout: 30) {
+      try tmux.screen().contains("dumb=0")
+    }
+    let dumb = try tmux.command(["capture-pane", "-p", "-J", "-t", "0"])
+    XCTAssert(
+      dumb.contains(
+        "nor in this terminal: this terminal (TERM=dumb) shows no colours or pictures; the "
+          + "command succeeded"), dumb)
   }
 
   func testAResizedTerminalIsDrawnAtItsNewSize() throws {

@@ -2,6 +2,7 @@ import CChafa
 import ConfettiCore
 import ConfettiGL
 import ConfettiImage
+import ConfettiTestSupport
 import XCTest
 
 @testable import ConfettiTerminal
@@ -65,6 +66,65 @@ final class TerminalGraphicsTests: XCTestCase {
     XCTAssertEqual(TerminalReplies.lateReplies(in: bytes("q\u{1B}")).keys, bytes("q"))
     XCTAssertEqual(TerminalReplies.lateReplies(in: bytes("q\u{1B}")).rest, [0x1B])
     XCTAssertEqual(TerminalReplies.lateReplies(in: bytes("\u{1B}x")).keys, bytes("\u{1B}x"))
+  }
+
+  /// Keys typed ahead of the replies (Ctrl-D among them, typed while the terminal still edited
+  /// lines), and keys typed after the replies came, are given back in the order typed, as the
+  /// terminal's settings read them: two lines, the first ended by Ctrl-D.
+  func testKeysTypedAheadAreGivenBackInTheOrderTyped() throws {
+    var (master, slave): (Int32, Int32) = (-1, -1)
+    guard openpty(&master, &slave, nil, nil, nil) == 0 else {
+      throw TestFailure("no pseudo-terminal: \(String(cString: strerror(errno)))")
+    }
+    defer { _ = (close(master), close(slave)) }
+    func type(_ text: String) { _ = write(master, Array(text.utf8), text.utf8.count) }
+    // Putting keys back (TIOCSTI) in a terminal not its own takes CAP_SYS_ADMIN; CI has it.
+    var probe = UInt8(ascii: "\n")
+    guard ioctl(slave, UInt(TIOCSTI), &probe) == 0 else {
+      throw unavailable("cannot put keys back in a terminal of its own making (TIOCSTI)")
+    }
+    var line = [UInt8](repeating: 0, count: 64)
+    _ = read(slave, &line, line.count)  // the probe's empty line
+
+    type("ab\u{4}")  // typed ahead, with Ctrl-D, while the terminal edited lines
+    var waiting = pollfd(fd: slave, events: Int16(POLLIN), revents: 0)
+    XCTAssertEqual(poll(&waiting, 1, 5000), 1, "the line typed ahead, ended by Ctrl-D")
+    let screen = TerminalScreen(input: slave, output: slave)
+    screen.enter()
+    type("\u{1B}[?63;4c")  // the terminal's reply
+    XCTAssert(screen.ask(Array("\u{1B}[c".utf8), timeout: 5).answered)
+    type("cd\n")  // typed after the replies came, before the screen was left
+    XCTAssertEqual(poll(&waiting, 1, 5000), 1, "the keys typed after reached the terminal")
+    XCTAssert(screen.keyWaiting(within: 0), "keys typed ahead are keys pressed")
+    screen.leave()
+
+    var lines: [String] = []
+    for _ in 0..<2 {
+      guard poll(&waiting, 1, 5000) == 1 else { break }
+      let count = read(slave, &line, line.count)
+      lines.append(String(decoding: line[0..<max(0, count)], as: UTF8.self))
+    }
+    XCTAssertEqual(lines, ["ab", "cd\n"])
+    XCTAssertEqual(poll(&waiting, 1, 0), 0, "nothing more: no reply, no key twice")
+  }
+
+  /// Keys typed ahead of the replies that look like a reply's start (Alt-[, Alt-], Alt-_, an
+  /// ESC [ cut short) are keys, and the replies after them are still replies.
+  func testKeysLikeARepliesStartDoNotSwallowTheReplies() {
+    let reply = "\u{1B}]11;rgb:ffff/ffff/ffff\u{1B}\\\u{1B}[?1;2c"
+    for typed in ["abc\u{1B}[", "\u{1B}]", "\u{1B}_", "\u{1B}[1;", "\u{1B}]11", "\u{1B}]1x"] {
+      let late = TerminalReplies.lateReplies(in: bytes(typed + reply))
+      XCTAssertEqual(late.answered, 1, typed.debugDescription)
+      XCTAssertEqual(late.keys, bytes(typed), typed.debugDescription)
+      XCTAssertEqual(late.rest, [], typed.debugDescription)
+      let parsed = TerminalReplies.parse(bytes(typed + reply))
+      XCTAssert(parsed.answered, typed.debugDescription)
+      XCTAssertEqual(parsed.background, RGBA8(red: 255, green: 255, blue: 255, alpha: 255))
+    }
+    // A control byte inside a string or a control sequence ends it as keys.
+    for typed in ["\u{1B}]11;a\rb", "\u{1B}[1\tq"] {
+      XCTAssertEqual(TerminalReplies.lateReplies(in: bytes(typed)).keys, bytes(typed))
+    }
   }
 
   func testTheChoiceFollowsTheTerminalAndTheUser() {
