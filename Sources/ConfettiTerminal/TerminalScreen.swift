@@ -27,7 +27,11 @@ final class TerminalScreen {
   /// The start of a late reply, read before the rest of it came, and when its last byte came.
   private var partialReply: [UInt8] = []
   private var partialSince = Date.distantPast
-  /// Keys read among late replies, given back to the terminal's input as the screen is left.
+  /// Keys read with the replies to the first questions: most were typed ahead, while the
+  /// terminal still edited lines and echoed them. Given back to its input, unechoed, as the
+  /// screen is left.
+  private var keysTypedAhead: [UInt8] = []
+  /// Keys read among late replies, typed unechoed: given back after those, echoed.
   private var keysRead: [UInt8] = []
 
   /// A reply's bytes come close together: the start of one whose next byte does not come
@@ -131,18 +135,21 @@ final class TerminalScreen {
       // (A reply begun and cut off by the grace is dropped.)
       partialReply = []
     }
-    if !keysRead.isEmpty {
-      // Keys typed since, still waiting, would come before them: read, to follow them.
-      giveBack(keysRead + waitingInput())
-      keysRead = []
+    // Keys still waiting (pressed while it drew, typed since the others were read) are read
+    // too, to be given back after those and under the terminal's own settings: waiting, they
+    // would come first, their line editing (Ctrl-U, Ctrl-D) undone, the first alone.
+    let typedSince = keysRead + (Self.canGiveBack ? waitingInput() : [])
+    if !keysTypedAhead.isEmpty || !typedSince.isEmpty {
+      giveBack(typedAhead: keysTypedAhead, typedSince: typedSince)
     }
+    (keysTypedAhead, keysRead) = ([], [])
     if let input { tcsetattr(input, TCSANOW, &saved) }
   }
 
   /// Asks `questions` and reads the replies until the terminal has answered the last (the
   /// device attributes: those of every round still owed, too) or `timeout` seconds passed.
-  /// Keys typed meanwhile, or before, are read too, and kept for the shell. Replies that come later are read, and dropped, by
-  /// ``keyWaiting(within:)``.
+  /// Keys typed meanwhile, or before, are read too, and kept for the shell. Replies that come
+  /// later are read, and dropped, by ``keyWaiting(within:)``.
   func ask(_ questions: [UInt8], timeout: Double) -> TerminalReplies {
     guard let input else { return TerminalReplies() }
     do { try write(questions) } catch { return TerminalReplies() }
@@ -170,7 +177,7 @@ final class TerminalScreen {
     )
     // Keys typed ahead (while the command before ran) or while it asked: kept for the shell,
     // and they end the celebration as any key does.
-    keysRead += late.keys
+    keysTypedAhead += late.keys
     return TerminalReplies.parse(received)
   }
 
@@ -184,7 +191,7 @@ final class TerminalScreen {
       return false
     }
     // A key read while asking, or among late replies, is one pressed.
-    if !keysRead.isEmpty { return true }
+    if !keysTypedAhead.isEmpty || !keysRead.isEmpty { return true }
     let deadline = Date().addingTimeInterval(max(0, seconds))
     while owedRounds > 0 || !partialReply.isEmpty {
       switch readLateReplies(until: deadline) {
@@ -254,21 +261,33 @@ final class TerminalScreen {
     return .nothing
   }
 
-  /// Puts `keys`, read from the terminal, back in its input for the shell to read, where the
-  /// system allows it (TIOCSTI: Linux 6.2 and later may be built without it); else they are
-  /// lost. They are read as the terminal's own settings read keys (line editing, Ctrl-D's end
-  /// of input), but not echoed: the shell shows what it reads. The kernel keeps 4,095 bytes of
-  /// input; more are lost.
-  private func giveBack(_ keys: [UInt8]) {
+  /// Whether keys read can be put back in the terminal's input (TIOCSTI): since Linux 6.2 a
+  /// system may refuse it to programs without CAP_SYS_ADMIN (`dev.tty.legacy_tiocsti` 0).
+  static let canGiveBack: Bool = {
+    guard
+      let setting = try? String(
+        contentsOfFile: "/proc/sys/dev/tty/legacy_tiocsti", encoding: .utf8)
+    else { return true }
+    return setting.trimmingCharacters(in: .whitespacesAndNewlines) == "1" || geteuid() == 0
+  }()
+
+  /// Puts keys read from the terminal back in its input for the shell to read, in the order
+  /// typed, where the system allows it (``canGiveBack``); else they are lost. They are read
+  /// as the terminal's own settings read keys (line editing, Ctrl-D's end of input), but not
+  /// echoed: a shell shows what it reads, and a key that ended the celebration is not shown
+  /// twice. The kernel keeps 4,095 bytes of input; more are lost.
+  private func giveBack(typedAhead: [UInt8], typedSince: [UInt8]) {
     guard let input else { return }
-    var reading = saved
-    reading.c_lflag &= ~tcflag_t(ECHO | ECHONL)
-    tcsetattr(input, TCSANOW, &reading)
+    var unechoed = saved
+    unechoed.c_lflag &= ~tcflag_t(ECHO | ECHONL)
+    tcsetattr(input, TCSANOW, &unechoed)
+    // Ctrl-D typed ahead, while the terminal edited lines, is read as a NUL: the end of input
+    // again. (A NUL typed then, Ctrl-@, reads the same; it is the rarer key. Typed since, both
+    // read as themselves.)
     let endOfInput = withUnsafeBytes(of: saved.c_cc) { $0[Int(VEOF)] }
+    let keys = typedAhead.map { $0 == 0 && endOfInput != 0 ? endOfInput : $0 } + typedSince
     for key in keys {
-      // Ctrl-D typed ahead, then read without line editing, came as a NUL: the end of input
-      // again. (A NUL typed, Ctrl-@, reads the same; it is the rarer key.)
-      var byte = key == 0 && endOfInput != 0 ? endOfInput : key
+      var byte = key
       guard ioctl(input, UInt(TIOCSTI), &byte) == 0 else { return }
     }
   }

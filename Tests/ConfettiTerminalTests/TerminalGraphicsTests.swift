@@ -69,9 +69,19 @@ final class TerminalGraphicsTests: XCTestCase {
   }
 
   /// Keys typed ahead of the replies (Ctrl-D among them, typed while the terminal still edited
-  /// lines), and keys typed after the replies came, are given back in the order typed, as the
-  /// terminal's settings read them: two lines, the first ended by Ctrl-D.
+  /// lines), and keys typed after the replies came (Ctrl-U among them), are given back in the
+  /// order typed, and read as the terminal's settings read keys: lines, Ctrl-D ending one,
+  /// Ctrl-U erasing one.
   func testKeysTypedAheadAreGivenBackInTheOrderTyped() throws {
+    XCTAssertEqual(try givenBack(typedAhead: "ab\u{4}", typedSince: "x\u{15}cd\n"), ["ab", "cd\n"])
+    // Keys pressed while it drew, with none typed ahead: one line, not the first key alone.
+    XCTAssertEqual(try givenBack(typedAhead: "", typedSince: "x\u{15}cd\n"), ["cd\n"])
+  }
+
+  /// What a program reading lines from a terminal reads after a screen there asked it
+  /// questions (its reply typed back at once) and was left, with `typedAhead` typed before the
+  /// screen took the terminal and `typedSince` after the reply came.
+  func givenBack(typedAhead: String, typedSince: String) throws -> [String] {
     var (master, slave): (Int32, Int32) = (-1, -1)
     guard openpty(&master, &slave, nil, nil, nil) == 0 else {
       throw TestFailure("no pseudo-terminal: \(String(cString: strerror(errno)))")
@@ -86,26 +96,28 @@ final class TerminalGraphicsTests: XCTestCase {
     var line = [UInt8](repeating: 0, count: 64)
     _ = read(slave, &line, line.count)  // the probe's empty line
 
-    type("ab\u{4}")  // typed ahead, with Ctrl-D, while the terminal edited lines
     var waiting = pollfd(fd: slave, events: Int16(POLLIN), revents: 0)
-    XCTAssertEqual(poll(&waiting, 1, 5000), 1, "the line typed ahead, ended by Ctrl-D")
+    if !typedAhead.isEmpty {
+      type(typedAhead)
+      XCTAssertEqual(poll(&waiting, 1, 5000), 1, "the line typed ahead")
+    }
     let screen = TerminalScreen(input: slave, output: slave)
     screen.enter()
     type("\u{1B}[?63;4c")  // the terminal's reply
     XCTAssert(screen.ask(Array("\u{1B}[c".utf8), timeout: 5).answered)
-    type("cd\n")  // typed after the replies came, before the screen was left
-    XCTAssertEqual(poll(&waiting, 1, 5000), 1, "the keys typed after reached the terminal")
-    XCTAssert(screen.keyWaiting(within: 0), "keys typed ahead are keys pressed")
+    XCTAssertEqual(screen.keyWaiting(within: 0), !typedAhead.isEmpty, "keys typed ahead")
+    type(typedSince)
+    XCTAssertEqual(poll(&waiting, 1, 5000), 1, "the keys typed since reached the terminal")
+    XCTAssert(screen.keyWaiting(within: 0), "keys typed are keys pressed")
     screen.leave()
 
     var lines: [String] = []
-    for _ in 0..<2 {
-      guard poll(&waiting, 1, 5000) == 1 else { break }
+    while poll(&waiting, 1, lines.isEmpty ? 5000 : 100) == 1 {
       let count = read(slave, &line, line.count)
-      lines.append(String(decoding: line[0..<max(0, count)], as: UTF8.self))
+      guard count > 0 else { break }
+      lines.append(String(decoding: line[0..<count], as: UTF8.self))
     }
-    XCTAssertEqual(lines, ["ab", "cd\n"])
-    XCTAssertEqual(poll(&waiting, 1, 0), 0, "nothing more: no reply, no key twice")
+    return lines
   }
 
   /// Keys typed ahead of the replies that look like a reply's start (Alt-[, Alt-], Alt-_, an
