@@ -69,8 +69,8 @@ public struct TerminalReplies: Sendable, Equatable {
     /// A whole string reply, up to its terminator (BEL, or ESC \): the background colour's
     /// (ESC ] 11;) or kitty's (ESC _ G).
     case string(text: Range<Int>, next: Int)
-    /// Keys, up to `next`: the Esc key or an Alt key (ESC and one more byte), or a sequence cut
-    /// short by another ESC or a control byte (Alt-[ typed ahead of a reply).
+    /// Keys, up to `next`: the Esc key, or an Alt key's ESC (its key follows), or a sequence
+    /// cut short by another ESC or a control byte (Alt-[ typed ahead of a reply).
     case keys(next: Int)
     /// The start of a sequence whose rest has not come yet.
     case incomplete

@@ -27,11 +27,10 @@ final class TerminalScreen {
   /// The start of a late reply, read before the rest of it came, and when its last byte came.
   private var partialReply: [UInt8] = []
   private var partialSince = Date.distantPast
-  /// Keys read with the replies to the first questions: most were typed ahead, while the
-  /// terminal still edited lines and echoed them. Given back to its input, unechoed, as the
-  /// screen is left.
+  /// Keys read with the replies to the questions: most were typed ahead, while the terminal
+  /// still edited lines. Given back to its input as the screen is left.
   private var keysTypedAhead: [UInt8] = []
-  /// Keys read among late replies, typed unechoed: given back after those, echoed.
+  /// Keys read among late replies: given back after those.
   private var keysRead: [UInt8] = []
 
   /// A reply's bytes come close together: the start of one whose next byte does not come
@@ -39,6 +38,9 @@ final class TerminalScreen {
   static let replyGap = 0.2
   /// The longest a reply can be, in bytes: anything longer is not one.
   static let longestReply = 4096
+  /// The most input the kernel holds for a terminal, in bytes (Linux's N_TTY_BUF_SIZE; one
+  /// less is kept): more keys put back are lost.
+  static let inputHeld = 4096
   /// How long the screen, as it is left, waits for replies still owed (which the shell would
   /// print), in seconds.
   static let owedRepliesGrace = 1.0
@@ -275,7 +277,7 @@ final class TerminalScreen {
   /// typed, where the system allows it (``canGiveBack``); else they are lost. They are read
   /// as the terminal's own settings read keys (line editing, Ctrl-D's end of input), but not
   /// echoed: a shell shows what it reads, and a key that ended the celebration is not shown
-  /// twice. The kernel keeps 4,095 bytes of input; more are lost.
+  /// twice. The kernel holds one byte under ``inputHeld``; more are lost.
   private func giveBack(typedAhead: [UInt8], typedSince: [UInt8]) {
     guard let input else { return }
     var unechoed = saved
@@ -292,11 +294,12 @@ final class TerminalScreen {
     }
   }
 
-  /// What the terminal's input holds now, read without waiting.
+  /// What the terminal's input holds now, read without waiting (as much as the kernel holds,
+  /// whatever keeps coming).
   private func waitingInput() -> [UInt8] {
     guard let input else { return [] }
     var (bytes, buffer) = ([UInt8](), [UInt8](repeating: 0, count: 1024))
-    while true {
+    while bytes.count < Self.inputHeld {
       var waiting = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
       let ready = poll(&waiting, 1, 0)
       if ready < 0 && errno == EINTR { continue }
@@ -306,6 +309,7 @@ final class TerminalScreen {
       guard count > 0 else { return bytes }
       bytes += buffer[0..<count]
     }
+    return bytes
   }
 
   /// Writes `bytes` whole, in pieces, unless `shouldStop` says to stop between two (the rest
