@@ -153,30 +153,19 @@ final class TerminalScreen {
   /// Keys typed meanwhile, or before, are read too, and kept for the shell. Replies that come
   /// later are read, and dropped, by ``keyWaiting(within:)``.
   func ask(_ questions: [UInt8], timeout: Double) -> TerminalReplies {
-    guard let input else { return TerminalReplies() }
+    guard input != nil else { return TerminalReplies() }
     do { try write(questions) } catch { return TerminalReplies() }
     owedRounds += 1
     var received = partialReply
     var late = TerminalReplies.lateReplies(in: received)
     let deadline = Date().addingTimeInterval(timeout)
-    var buffer = [UInt8](repeating: 0, count: 1024)
-    while true {
-      let left = deadline.timeIntervalSinceNow
-      guard left > 0 else { break }
-      var waiting = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
-      let ready = poll(&waiting, 1, Int32(left * 1000) + 1)
-      if ready < 0 && errno == EINTR { continue }
-      guard ready > 0 else { break }
-      let count = read(input, &buffer, buffer.count)
-      guard count > 0 else { break }
-      received += buffer[0..<count]
+    while Date() < deadline, case .bytes(let bytes) = readInput(until: deadline) {
+      received += bytes
       late = TerminalReplies.lateReplies(in: received)
       // The device attributes end each round's replies: ESC [ ? … c.
       if late.answered >= owedRounds { break }
     }
-    (owedRounds, partialReply, partialSince) = (
-      max(0, owedRounds - late.answered), late.rest, Date()
-    )
+    settle(late)
     // Keys typed ahead (while the command before ran) or while it asked: kept for the shell,
     // and they end the celebration as any key does.
     keysTypedAhead += late.keys
@@ -229,38 +218,65 @@ final class TerminalScreen {
   /// reply whose next byte does not come within ``replyGap``, or that grows past
   /// ``longestReply``, is keys.
   private func readLateReplies(until deadline: Date) -> LateInput {
-    guard let input else { return .nothing }
+    guard input != nil else { return .nothing }
     while Date() < deadline || !partialReply.isEmpty {
       // A reply begun is waited for until its next byte is late.
       let gapEnds = partialSince.addingTimeInterval(Self.replyGap)
-      let until = partialReply.isEmpty ? deadline : min(deadline, gapEnds)
-      var waiting = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
-      let ready = poll(&waiting, 1, Int32(max(0, until.timeIntervalSinceNow) * 1000))
-      if ready < 0 && errno == EINTR { continue }
-      if ready <= 0 {
+      switch readInput(until: partialReply.isEmpty ? deadline : min(deadline, gapEnds)) {
+      case .nothing:
         if !partialReply.isEmpty && Date() >= gapEnds {
           defer { partialReply = [] }
           return .keys(partialReply)
         }
         if Date() >= deadline { return .nothing }
-        continue
+      case .closed: return .closed
+      case .bytes(let bytes):
+        let late = TerminalReplies.lateReplies(in: partialReply + bytes)
+        settle(late)
+        var keys = late.keys
+        if partialReply.count > Self.longestReply {
+          keys += partialReply
+          partialReply = []
+        }
+        return keys.isEmpty ? .replies : .keys(keys)
       }
-      var buffer = [UInt8](repeating: 0, count: 1024)
-      let count = read(input, &buffer, buffer.count)
-      if count < 0 && errno == EINTR { continue }
-      guard count > 0 else { return .closed }
-      let late = TerminalReplies.lateReplies(in: partialReply + buffer[0..<count])
-      (owedRounds, partialReply, partialSince) = (
-        max(0, owedRounds - late.answered), late.rest, Date()
-      )
-      var keys = late.keys
-      if partialReply.count > Self.longestReply {
-        keys += partialReply
-        partialReply = []
-      }
-      return keys.isEmpty ? .replies : .keys(keys)
     }
     return .nothing
+  }
+
+  /// Notes what was read while replies were owed (``TerminalReplies/lateReplies(in:)``): the
+  /// rounds it answered, and the reply it began, if any, from now.
+  private func settle(_ late: (answered: Int, keys: [UInt8], rest: [UInt8])) {
+    (owedRounds, partialReply, partialSince) = (
+      max(0, owedRounds - late.answered), late.rest, Date()
+    )
+  }
+
+  /// What a wait for the terminal's input brought.
+  private enum Arrival {
+    /// Bytes, read.
+    case bytes([UInt8])
+    /// Nothing by the deadline (or no terminal).
+    case nothing
+    /// The terminal is gone.
+    case closed
+  }
+
+  /// Waits until `deadline` (a past one: not at all) for the terminal's input, and reads what
+  /// came.
+  private func readInput(until deadline: Date) -> Arrival {
+    guard let input else { return .nothing }
+    var buffer = [UInt8](repeating: 0, count: 1024)
+    while true {
+      var waiting = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+      let milliseconds = (max(0, deadline.timeIntervalSinceNow) * 1000).rounded(.up)
+      let ready = poll(&waiting, 1, Int32(milliseconds))
+      if ready < 0 && errno == EINTR { continue }
+      guard ready > 0 else { return .nothing }
+      let count = read(input, &buffer, buffer.count)
+      if count < 0 && errno == EINTR { continue }
+      return count > 0 ? .bytes(Array(buffer[0..<count])) : .closed
+    }
   }
 
   /// Whether keys read can be put back in the terminal's input (TIOCSTI): since Linux 6.2 a
@@ -297,17 +313,9 @@ final class TerminalScreen {
   /// What the terminal's input holds now, read without waiting (as much as the kernel holds,
   /// whatever keeps coming).
   private func waitingInput() -> [UInt8] {
-    guard let input else { return [] }
-    var (bytes, buffer) = ([UInt8](), [UInt8](repeating: 0, count: 1024))
-    while bytes.count < Self.inputHeld {
-      var waiting = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
-      let ready = poll(&waiting, 1, 0)
-      if ready < 0 && errno == EINTR { continue }
-      guard ready > 0 else { return bytes }
-      let count = read(input, &buffer, buffer.count)
-      if count < 0 && errno == EINTR { continue }
-      guard count > 0 else { return bytes }
-      bytes += buffer[0..<count]
+    var bytes: [UInt8] = []
+    while bytes.count < Self.inputHeld, case .bytes(let more) = readInput(until: .distantPast) {
+      bytes += more
     }
     return bytes
   }
