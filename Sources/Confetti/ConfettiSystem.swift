@@ -119,8 +119,8 @@ public final class ConfettiSystem {
   ///   - reduceMotion: each particle appears near where its motion would take it and fades in
   ///     place, for people who are bothered by movement. Default false.
   ///   - primitive: what each piece is drawn as (``SpritePrimitive``): by default the fastest
-  ///     on this GL (``SpritePrimitive/auto``). Pieces too big for a point sprite are drawn whole either
-  ///     way.
+  ///     on this GL (``SpritePrimitive/auto``). Pieces too big for a point sprite are drawn
+  ///     whole either way.
   /// - Throws: a one-line error when the effect cannot be used (a configuration value out of
   ///   its range, as a file's would be; an image that cannot be read, too
   ///   many shapes), the size or capacity is out of range or does not fit the GPU, no context

@@ -88,10 +88,10 @@ package final class ParticleRenderer {
 
   /// A renderer for rings of `capacity` records, on the current context (GL 3.3, whose
   /// limits `info` holds), drawing `primitive`s (by default the fastest on this GL: see
-  /// ``SpritePrimitive/auto``), its shaders compiled for `features` from the start (they gain any others the records
-  /// and the cell table need, by building the program again: pass an effect's
-  /// ``EffectScene/expectedFeatures`` to have that never happen mid-effect). If it fails,
-  /// nothing it created is left behind.
+  /// ``SpritePrimitive/auto``), its shaders compiled for `features` from the start (they gain
+  /// any others the records and the cell table need, by building the program again: pass an
+  /// effect's ``EffectScene/expectedFeatures`` to have that never happen mid-effect). If it
+  /// fails, nothing it created is left behind.
   package convenience init(
     capacity: Int, info: GLInfo, primitive: SpritePrimitive = .auto,
     features: ShaderFeatures = []

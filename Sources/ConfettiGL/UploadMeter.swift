@@ -1,7 +1,8 @@
 /// Counts what the CPU sends the GPU, so a test (and the bench) can prove that a steady frame
 /// sends nothing but the time uniform and a burst nothing but its own records.
 package struct UploadMeter: Equatable, Sendable {
-  /// Bytes written into buffers and textures (glBufferSubData, the shape atlas's glTexImage2D, one a mipmap level).
+  /// Bytes written into buffers and textures (glBufferSubData, the shape atlas's glTexImage2D,
+  /// one a mipmap level).
   package var bufferBytes = 0
   /// Buffer writes issued.
   package var bufferWrites = 0
