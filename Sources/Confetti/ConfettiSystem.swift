@@ -333,21 +333,29 @@ public final class ConfettiSystem {
   /// Draws into the light layer, then lays it over `rect` of the bound framebuffer. Under the
   /// restore policy the host's state is saved around all of it (the renderer keeps its own
   /// between the two), its framebuffer checked first and its scissor box kept.
+  ///
+  /// The layer covers only the part of `rect` that can be seen (``lightLayerReach(of:clip:)``):
+  /// a rectangle far larger than any framebuffer costs no more than one the framebuffer's size.
   private func drawThroughTheLightLayer(
     _ renderer: ParticleRenderer, in rect: PixelRect, time: Seconds
   ) throws {
     let host = glStatePolicy == .restore ? HostGLState.current(drawingOn: renderer.info) : nil
     defer { host?.restore() }
     if host != nil { try HostGLState.requireCompleteFramebuffer() }
+    let reach = Self.lightLayerReach(of: rect, clip: host?.scissorClip, info: renderer.info)
+    guard reach.width > 0, reach.height > 0 else { return }
     let layer = try lightLayer ?? LightLayer()
     lightLayer = layer
     let policy = renderer.statePolicy
     renderer.statePolicy = .cache
     defer { renderer.statePolicy = policy }
     // The layer's state is no renderer's: this one sets all of its own again.
-    try layer.begin(width: rect.width, height: rect.height)
+    try layer.begin(width: reach.width, height: reach.height)
     do {
-      try renderer.draw(&scene.ring, at: Tick(time), in: layer.rect, window: size)
+      // The whole rectangle, placed so that the part the layer covers lands on it.
+      let placed = PixelRect(
+        x: rect.x - reach.x, y: rect.y - reach.y, width: rect.width, height: rect.height)
+      try renderer.draw(&scene.ring, at: Tick(time), in: placed, window: size)
     } catch {
       layer.cancel()
       throw error
@@ -355,7 +363,20 @@ public final class ConfettiSystem {
     // With nothing alive yet the renderer set nothing: the host's depth test, culling, clip
     // origin… would still hold.
     applySpriteState(for: renderer.info)
-    try layer.lay(in: rect, clip: host?.scissorClip)
+    try layer.lay(in: reach, clip: host?.scissorClip)
+  }
+
+  /// The part of `rect` a light layer must cover: where it meets the host's scissor box
+  /// (`clip`, where scissoring is on) and the pixels any framebuffer can have, from its origin
+  /// up to the GL's largest texture and viewport.
+  package static func lightLayerReach(of rect: PixelRect, clip: PixelRect?, info: GLInfo)
+    -> PixelRect
+  {
+    let largest = PixelRect(
+      width: min(info.maxTextureSize, info.maxViewport.width),
+      height: min(info.maxTextureSize, info.maxViewport.height))
+    let reach = rect.intersection(largest)
+    return clip.map(reach.intersection) ?? reach
   }
 
   /// Whether the effect has an emitter that emits until it is stopped (snow, rain, a fire's

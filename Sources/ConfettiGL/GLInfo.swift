@@ -12,6 +12,8 @@ public struct GLInfo: Sendable {
   public var maxPointSize: Float
   /// The largest viewport, in pixels.
   public var maxViewport: (width: Int, height: Int)
+  /// The widest and tallest texture, in pixels (GL_MAX_TEXTURE_SIZE): the largest light layer.
+  public var maxTextureSize = 0
   /// Whether draws can start at an instance other than 0 (GL 4.2, or ARB_base_instance): a
   /// ring's live span is then drawn from where it starts with no attribute pointers moved.
   public var hasBaseInstance: Bool
@@ -56,9 +58,11 @@ public struct GLInfo: Sendable {
     if hasBounds { epoxy_glGetFloatv(GLenum(GL_VIEWPORT_BOUNDS_RANGE), &bounds) }
     var profile: GLint = 0
     epoxy_glGetIntegerv(GLenum(GL_CONTEXT_PROFILE_MASK), &profile)
+    var textureSize: GLint = 0
+    epoxy_glGetIntegerv(GLenum(GL_MAX_TEXTURE_SIZE), &textureSize)
     return GLInfo(
       renderer: renderer, version: versionString, maxPointSize: pointSizes[1],
-      maxViewport: (Int(viewport[0]), Int(viewport[1])),
+      maxViewport: (Int(viewport[0]), Int(viewport[1])), maxTextureSize: Int(textureSize),
       hasBaseInstance: version >= 42 || epoxy_has_gl_extension("GL_ARB_base_instance"),
       hasClipControl: version >= 45 || epoxy_has_gl_extension("GL_ARB_clip_control"),
       viewportBounds: hasBounds && bounds[0] <= bounds[1] ? Int(bounds[0])...Int(bounds[1]) : nil,

@@ -706,6 +706,83 @@ final class LibraryTests: HeadlessGLTestCase {
       try drawn(over: .transparent, layered: false).unpremultiplied().bytes)
   }
 
+  /// A rectangle larger than the framebuffer, up to the ends of GL's integers, draws an effect
+  /// with light as it draws one without: the light layer covers only what can show. (Fireworks
+  /// into a rectangle 10⁸ pixels wide aborted the host inside the GL, which was asked for a
+  /// texture that size.)
+  func testLightOverARectangleLargerThanTheFramebufferCoversOnlyWhatShows() throws {
+    let info = context.info
+    let largest = min(info.maxTextureSize, info.maxViewport.width, info.maxViewport.height)
+    XCTAssertGreaterThanOrEqual(largest, 1024, "GL 3.3 has textures of 1024 pixels and more")
+    let ends = PixelRect(
+      x: Int(Int32.min), y: Int(Int32.min), width: Int(Int32.max), height: Int(Int32.max))
+    let reaches: [(PixelRect, PixelRect?, PixelRect)] = [
+      (ends, nil, PixelRect(width: 0, height: 0)),  // it ends at -1 on both axes
+      (
+        PixelRect(width: Int(Int32.max), height: Int(Int32.max)), nil,
+        PixelRect(width: largest, height: largest)
+      ),
+      (
+        PixelRect(x: -60, y: -40, width: 320, height: 180),
+        PixelRect(x: 10, y: 0, width: 50, height: 500),
+        PixelRect(x: 10, y: 0, width: 50, height: 140)
+      ),
+      (
+        PixelRect(x: 30, y: 20, width: 160, height: 90), nil,
+        PixelRect(x: 30, y: 20, width: 160, height: 90)
+      ),
+    ]
+    for (rect, clip, reach) in reaches {
+      XCTAssertEqual(
+        ConfettiSystem.lightLayerReach(of: rect, clip: clip, info: info), reach, "\(rect)")
+    }
+    // Paper and light over black, into a rectangle reaching past the framebuffer on every
+    // side: the layer's picture is the additive one exactly, as within the framebuffer.
+    let config = try EffectConfig.decode(
+      """
+      {"name": "lights", "emitters": [{"position": {"x": 0.5, "y": 0.5}, "cells": [
+        {"count": 1, "lifetime": 5, "gravity": 0, "drag": 0, "rotation": 30,
+         "sizes": [[80, 60]], "colors": ["#ff0000"]},
+        {"count": 1, "lifetime": 5, "gravity": 0, "drag": 0, "rotation": 0,
+         "sizes": [[40, 40]], "colors": ["#00ff00"], "blend": "additive"}]},
+        {"position": {"x": 0.1, "y": 0.1}, "cells": [
+        {"count": 1, "lifetime": 5, "gravity": 0, "drag": 0, "rotation": 0,
+         "sizes": [[50, 50]], "colors": ["#000060"], "blend": "additive"}]}]}
+      """)
+    let frame = try OffscreenTarget(width: 200, height: 120, info: info)
+    defer { frame.release() }
+    frame.bind()
+    let rect = PixelRect(x: -60, y: -40, width: 320, height: 180)
+    func drawn(layered: Bool) throws -> RGBAImage {
+      let system = try ConfettiSystem(
+        effect: Effect(config), size: Size(width: 160, height: 90), seed: 2)
+      defer { system.release() }
+      system.laysLightOverTheBackdrop = layered
+      system.fireOpening(time: 1)
+      GLFrame.clear(to: RGBA8(red: 0, green: 0, blue: 0), whole: true)
+      try system.draw(in: rect, time: 1.5)
+      return try frame.read()
+    }
+    let laid = try drawn(layered: true)
+    XCTAssertEqual(laid.difference(from: try drawn(layered: false)).largest, 0)
+    XCTAssertGreaterThan(
+      laid.difference(
+        from: RGBAImage(width: 200, height: 120, fill: RGBAImage.Pixel(red: 0, green: 0, blue: 0))
+      ).pixels, 2000,
+      "paper and light were drawn")
+    // Fireworks at the ends of GL's integers: drawn, or refused in a line, never an abort.
+    let fireworks = try ConfettiSystem(preset: "fireworks", size: Size(width: 200, height: 120))
+    defer { fireworks.release() }
+    fireworks.fireOpening(time: 1)
+    for huge in [
+      ends, PixelRect(width: Int(Int32.max), height: Int(Int32.max)),
+      PixelRect(width: 100_000_000, height: 1),
+      PixelRect(x: 100, y: 50, width: 1 << 30, height: 1 << 30),
+    ] {
+      try fireworks.draw(in: huge, time: 1.8)
+    }
+  }
+
   /// A faded system (how an overlay's snow leaves the screen on time) draws its whole picture
   /// that much fainter, every channel of every pixel, paper and light; at 0 nothing is left;
   /// a caching system's next frame is as strong as asked.

@@ -157,6 +157,12 @@ int main(void) {
          CONFETTI_OK);
   if (most < 100)
     printf("FAIL at most %lld sparks alive near the latest reading\n", (long long)most), failed++;
+  /* Light is drawn through a layer of its own, which covers only what can show: once as wide
+     as the rectangle, when the GL aborted on a texture 10^8 pixels wide. */
+  expect("the widest rectangle, with light",
+         confetti_draw(late, 0, 0, INT32_MAX, INT32_MAX, latest - 1), CONFETTI_OK);
+  expect("a rectangle 10^8 pixels wide, with light",
+         confetti_draw(late, 0, 0, 100000000, 1, latest - 1), CONFETTI_OK);
   expect("destroy fireworks", confetti_destroy(late), CONFETTI_OK);
 
   /* A good system, then everything wrong that can be said to it. */
