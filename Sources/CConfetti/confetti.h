@@ -131,8 +131,9 @@ typedef enum confetti_status {
    * is a folder or a special file, the effect's own file, ffmpeg missing or failing. Nothing
    * is left under the name. */
   CONFETTI_ERROR_OUTPUT = 6,
-  /* A render was stopped by its progress callback: what it was writing is removed (a
-   * sequence keeps the pictures it finished). */
+  /* A render was stopped by its progress callback: what it was writing is removed, and a
+   * file its name held before is left as it was (a sequence keeps the pictures it
+   * finished). */
   CONFETTI_STOPPED = 7,
   /* Another thread is in a call with the same system at this moment (see THREADS): the call
    * did nothing. */

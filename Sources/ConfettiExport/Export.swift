@@ -484,7 +484,7 @@ public enum Export {
         for frame in try sequence.finished() {
           // A stop asked as an earlier frame was told: this one is not told, nor kept.
           guard !shouldStop() else { break }
-          sequence.told(frame)
+          try sequence.told(frame)
           written.append(settings.picture(frame))
           progress?(RenderProgress(done: frame - rendered.lowerBound + 1, total: rendered.count))
         }
@@ -573,31 +573,33 @@ public enum Export {
       let encoded = try PNG.encode(image)
       spent(\.encoding)
       try stopIfAsked()
-      try OutputFile.write(encoded, to: settings.picture(frame))
-      spent(\.writing)
-      written.append(settings.picture(frame))
+      // The picture (and its records) are written whole beside their names, told, and only
+      // then put in place, all or none: a stop asked when told leaves what the names held.
+      let picture = settings.picture(frame)
+      var files = [(file: try OutputFile.prepare(encoded, for: picture), path: picture)]
       if let exported, let records = settings.records {
-        do {
-          try RecordExport.write(
-            exported, to: records, size: size, background: settings.background,
-            time: settings.time)
-          written += [records, RecordExport.descriptionPath(of: records)]
-        } catch {
-          // All three files or none.
-          unlink(out)
-          throw error
-        }
+        files += try RecordExport.prepare(
+          exported, for: records, size: size, background: settings.background,
+          time: settings.time)
       }
+      spent(\.writing)
       progress?(RenderProgress(done: frame - rendered.lowerBound + 1, total: rendered.count))
+      try stopIfAsked()
+      try OutputFile.commit(files)
+      written = files.map(\.path)
+      spent(\.writing)
+      return RenderResult(
+        files: written, wasReadBack: false, droppedCount: system.droppedCount,
+        description: summary(of: settings), timings: timings)
     }
     sequence?.waitForAll()
     try tellWritten()
-    // Asked to stop while the last frame was made or told: not a success. A single picture
-    // (and its records) or an animation is removed; a sequence's pictures are whole, and kept.
+    // Asked to stop while the last frame was made or told: not a success. An animation is
+    // removed; a sequence's pictures are whole, and kept. (A single picture was put in place
+    // only once told: it returned above.)
     if shouldStop() {
       writer?.cancel()
-      if settings.frames == 1 { for file in written { unlink(file) } }
-      throw RenderStopped(out: out, whole: video != nil || settings.frames == 1)
+      throw RenderStopped(out: out, whole: video != nil)
     }
     if let writer {
       progress?(RenderProgress(done: rendered.count, total: rendered.count, finishing: true))

@@ -3,19 +3,22 @@ import Foundation
 
 /// The pictures of a PNG sequence, made straight, encoded and written on the machine's other
 /// cores while the next frames are drawn (a 1080p picture takes longer to encode than to draw).
-/// Each is written safely (``OutputFile``), as one picture is. Frames finish in any order and
-/// are told in order (``finished()``); the first failure is the earliest frame that failed.
+/// Each is written safely (``OutputFile``), as one picture is, beside its name, and put in
+/// place only when it is told: a stop leaves a file the name held before as it was. Frames
+/// finish in any order and are told in order (``finished()``); the first failure is the
+/// earliest frame that failed.
 final class PictureSequence: @unchecked Sendable {
   private let condition = NSCondition()
   /// The most pictures in flight at once: each holds a frame's pixels.
   private let most: Int
   private var inFlight = 0
-  /// Frames written (their files) or failed, not yet told.
-  private var outcomes: [Int: Result<String, Error>] = [:]
+  /// Frames written beside their names (their files and names) or failed, not yet told.
+  private var outcomes: [Int: Result<(file: ExclusiveFile, path: String), Error>] = [:]
   /// The next frame to tell, in order.
   private var next: Int
-  /// Files written for frames past the last one told: removed if the sequence stops early.
-  private var ahead: [Int: String] = [:]
+  /// Files written for frames past the last one told, not yet in place: removed if the
+  /// sequence stops early.
+  private var ahead: [Int: (file: ExclusiveFile, path: String)] = [:]
   private let shouldStop: @Sendable () -> Bool
   /// Whether the pictures need straight alpha made (a transparent backdrop): over an opaque one
   /// every pixel is opaque, and premultiplied is straight.
@@ -45,15 +48,14 @@ final class PictureSequence: @unchecked Sendable {
     DispatchQueue.global().async { [self] in
       let started = monotonicSeconds()
       var (converted, encoded) = (started, started)
-      let outcome = Result { () throws -> String in
+      let outcome = Result { () throws -> (file: ExclusiveFile, path: String) in
         let straight = straightening ? image.unpremultiplied() : image
         converted = monotonicSeconds()
         let file = try PNG.encode(straight)
         encoded = monotonicSeconds()
         // A stop asked meanwhile: the picture is not written (nor told).
         guard !shouldStop() else { throw Stopped() }
-        try OutputFile.write(file, to: path)
-        return path
+        return (try OutputFile.prepare(file, for: path), path)
       }
       let ended = monotonicSeconds()
       condition.withLock {
@@ -69,8 +71,8 @@ final class PictureSequence: @unchecked Sendable {
   }
 
   /// The frames written since the last call, in order, up to the first not yet written; throws
-  /// the earliest failed frame's error (``FrameFailure``) when it comes next. Each is kept once
-  /// it is ``told(_:)``; one a stop leaves untold is removed by ``stop()``.
+  /// the earliest failed frame's error (``FrameFailure``) when it comes next. Each is put in
+  /// place when it is ``told(_:)``; one a stop leaves untold is removed by ``stop()``.
   func finished() throws -> [Int] {
     try condition.withLock {
       var frames: [Int] = []
@@ -85,9 +87,15 @@ final class PictureSequence: @unchecked Sendable {
     }
   }
 
-  /// Frame `frame` has been told: it is kept, whatever comes after.
-  func told(_ frame: Int) {
-    condition.withLock { _ = ahead.removeValue(forKey: frame) }
+  /// Frame `frame` is told: its picture is put in place, and kept whatever comes after; throws
+  /// ``FrameFailure`` if it cannot be.
+  func told(_ frame: Int) throws {
+    guard let written = condition.withLock({ ahead.removeValue(forKey: frame) }) else { return }
+    do {
+      try written.file.commit(to: written.path)
+    } catch {
+      throw FrameFailure(frame: frame, error: error)
+    }
   }
 
   /// Seconds spent so far making pictures straight, encoding and writing them, summed over the
@@ -108,7 +116,7 @@ final class PictureSequence: @unchecked Sendable {
   func stop() {
     waitForAll()
     condition.withLock {
-      for file in ahead.values { unlink(file) }
+      for written in ahead.values { written.file.remove() }
       ahead = [:]
     }
   }

@@ -35,6 +35,15 @@ package enum RecordExport {
     _ frame: (records: [UInt8], uniforms: [UniformValue], viewport: PixelRect, copies: Int),
     to path: String, size: PixelSize, background: RGBA8, time: Seconds
   ) throws {
+    try OutputFile.commit(prepare(frame, for: path, size: size, background: background, time: time))
+  }
+
+  /// The records for `path` and the description beside it, written into hidden files not yet
+  /// in their places (``OutputFile/commit(_:)``).
+  package static func prepare(
+    _ frame: (records: [UInt8], uniforms: [UniformValue], viewport: PixelRect, copies: Int),
+    for path: String, size: PixelSize, background: RGBA8, time: Seconds
+  ) throws -> [(file: ExclusiveFile, path: String)] {
     let stride = MemoryLayout<ParticleRecord>.stride
     let shaders = ParticleRenderer.shaderSources(features: .all, primitive: .points)
     let linked = frame.uniforms
@@ -68,14 +77,10 @@ package enum RecordExport {
     let json = try JSONSerialization.data(
       withJSONObject: description, options: [.prettyPrinted, .sortedKeys])
     let describedAt = descriptionPath(of: path)
-    try OutputFile.check(describedAt)
-    try OutputFile.write(Data(frame.records), to: path)
-    do {
-      try OutputFile.write(json, to: describedAt)
-    } catch {
-      unlink(path)  // the two files or neither
-      throw error
-    }
+    return [
+      (try OutputFile.prepare(Data(frame.records), for: path), path),
+      (try OutputFile.prepare(json, for: describedAt), describedAt),
+    ]
   }
 
   private static func typeName(_ component: RecordAttribute.Component) -> String {

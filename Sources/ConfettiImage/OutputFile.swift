@@ -67,6 +67,13 @@ public enum OutputFile {
 
   /// Writes `data` to `path` safely (see the type's documentation).
   public static func write(_ data: Data, to path: String) throws {
+    try prepare(data, for: path).commit(to: path)
+  }
+
+  /// Writes `data` into a hidden file beside `path`, not yet put in its place: its
+  /// ``ExclusiveFile/commit(to:signatures:kind:check:)`` to `path` does that, and dropping it
+  /// removes it, leaving whatever `path` held.
+  public static func prepare(_ data: Data, for path: String) throws -> ExclusiveFile {
     try check(path)
     let file = try ExclusiveFile(beside: path)
     try data.withUnsafeBytes { buffer in
@@ -81,7 +88,20 @@ public enum OutputFile {
         offset += written
       }
     }
-    try file.commit(to: path)
+    return file
+  }
+
+  /// Puts prepared files (``prepare(_:for:)``) in their places, all or none: one that cannot be
+  /// put there removes those put before it.
+  public static func commit(_ files: [(file: ExclusiveFile, path: String)]) throws {
+    for (index, (file, path)) in files.enumerated() {
+      do {
+        try file.commit(to: path)
+      } catch {
+        for (_, placed) in files[..<index] { unlink(placed) }
+        throw error
+      }
+    }
   }
 
   /// The failure to write `path`, in the system's words for `errno`.

@@ -3,6 +3,7 @@ import ConfettiCelebration
 import ConfettiCore
 import ConfettiExport
 import ConfettiGL
+import ConfettiImage
 import ConfettiTestSupport
 import Foundation
 import XCTest
@@ -222,11 +223,48 @@ final class LibraryVerbsTests: XCTestCase {
     XCTAssertEqual(try Export.length(of: confetti, settings), 0, "over by then")
   }
 
+  /// A single picture is told before it is put in place: a stop asked then leaves the file
+  /// that had the name as it was, and writes no records. (The picture once replaced the old
+  /// file, then was removed for the stop: both were lost, and the message said "not written".)
+  func testAPictureStoppedAsItIsToldLeavesTheFileItWouldReplace() throws {
+    let folder = try temporaryDirectory()
+    let picture = folder.appendingPathComponent("keep.png")
+    let records = folder.appendingPathComponent("keep.bin")
+    try Data("precious".utf8).write(to: picture)
+    var settings = RenderSettings(out: picture.path)
+    settings.size = PixelSize(width: 64, height: 48)
+    settings.time = 0.5
+    settings.records = records.path
+    var told: [RenderProgress] = []
+    XCTAssertThrowsError(
+      try Export.render(
+        try Effect.preset("confetti"), settings, progress: { told.append($0) },
+        shouldStop: { !told.isEmpty })
+    ) { XCTAssertEqual("\($0)", "\(picture.path) was not written") }
+    XCTAssertEqual(told, [RenderProgress(done: 1, total: 1)])
+    XCTAssertEqual(try Data(contentsOf: picture), Data("precious".utf8))
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["keep.png"])
+    // Not stopped: the picture replaces it, its records beside it.
+    let result = try Export.render(try Effect.preset("confetti"), settings)
+    XCTAssertEqual(
+      result.files, [picture.path, records.path, folder.appendingPathComponent("keep.json").path])
+    XCTAssertEqual(try PNG.read(picture).width, 64)
+    XCTAssertEqual(
+      try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(),
+      ["keep.bin", "keep.json", "keep.png"])
+  }
+
   /// A sequence's pictures are written on other threads, some before they are told: one asked
-  /// to stop at its first frame keeps that frame alone, every time.
+  /// to stop at its first frame keeps that frame alone, every time, and leaves the files the
+  /// later frames' names held as they were (pictures written ahead of the stop once replaced
+  /// them, then were removed).
   func testASequenceStoppedAtItsFirstFrameKeepsThatFrameAlone() throws {
     for round in 0..<10 {
       let folder = try temporaryDirectory()
+      let earlier = (round % 2 == 0 ? 1..<1 : 1..<8).map { String(format: "f-%04d.png", $0) }
+      for name in earlier {
+        try Data("an earlier \(name)".utf8).write(to: folder.appendingPathComponent(name))
+      }
       var settings = RenderSettings(out: folder.appendingPathComponent("f.png").path)
       settings.size = PixelSize(width: 64, height: 48)
       settings.frames = 20
@@ -238,8 +276,14 @@ final class LibraryVerbsTests: XCTestCase {
       ) { XCTAssert($0 is RenderStopped, "\($0)") }
       XCTAssertEqual(told, 1, "round \(round)")
       XCTAssertEqual(
-        try FileManager.default.contentsOfDirectory(atPath: folder.path), ["f-0000.png"],
-        "round \(round)")
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(),
+        ["f-0000.png"] + earlier, "round \(round)")
+      XCTAssertEqual(try PNG.read(folder.appendingPathComponent("f-0000.png")).width, 64)
+      for name in earlier {
+        XCTAssertEqual(
+          try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8),
+          "an earlier \(name)", "round \(round)")
+      }
     }
   }
 
