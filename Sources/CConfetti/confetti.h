@@ -52,6 +52,9 @@
  *   - the viewport, the scissor box and test, the colour mask, the polygon mode (it draws
  *     filled);
  *   - blending: on or off, its functions and equations;
+ *   - (where the GL keeps blending and the colour mask for each draw buffer, or the viewport
+ *     and scissor for each viewport, those of draw buffer 0 and viewport 0 alone, which it
+ *     draws to: the others are never set);
  *   - the capabilities depth test, stencil test, face culling, program point size, rasterizer
  *     discard, colour logic op, alpha-to-coverage, alpha-to-one, sample coverage, sample mask,
  *     primitive restart and clip distances 0-7 (turned off for its own draw);

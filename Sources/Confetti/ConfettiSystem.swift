@@ -324,7 +324,7 @@ public final class ConfettiSystem {
       try renderer.draw(&scene.ring, at: Tick(time), in: rect, window: size)
     }
     if fade < 1, glStatePolicy == .cache, mayDraw() {
-      let pass = try fadePass ?? FadePass()
+      let pass = try fadePass ?? FadePass(info: renderer.info)
       fadePass = pass
       pass.apply(fade, in: rect)
     }
@@ -344,7 +344,7 @@ public final class ConfettiSystem {
     if host != nil { try HostGLState.requireCompleteFramebuffer() }
     let reach = Self.lightLayerReach(of: rect, clip: host?.scissorClip, info: renderer.info)
     guard reach.width > 0, reach.height > 0 else { return }
-    let layer = try lightLayer ?? LightLayer()
+    let layer = try lightLayer ?? LightLayer(info: renderer.info)
     lightLayer = layer
     let policy = renderer.statePolicy
     renderer.statePolicy = .cache

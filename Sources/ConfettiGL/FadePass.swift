@@ -12,9 +12,12 @@ import ConfettiCore
 package final class FadePass {
   private let program: ShaderProgram
   private let fade: GLint
+  private let target: FirstTarget
   private var vertexArray: GLuint = 0
 
-  package init() throws {
+  /// Compiles the pass's program for the GL `info` describes.
+  package init(info: GLInfo) throws {
+    target = info.firstTarget
     program = try ShaderProgram(vertex: .embedded("layer.vert"), fragment: .embedded("fade.frag"))
     fade = program.uniform("u_fade")
     epoxy_glGenVertexArrays(1, &vertexArray)
@@ -35,13 +38,12 @@ package final class FadePass {
   /// Scales every channel within `rect` of the bound framebuffer by `fade` (clamped to 0...1);
   /// leaves the viewport `rect`, scissoring off and blending on.
   package func apply(_ fade: Double, in rect: PixelRect) {
-    epoxy_glViewport(GLint(rect.x), GLint(rect.y), GLsizei(rect.width), GLsizei(rect.height))
-    epoxy_glDisable(GLenum(GL_SCISSOR_TEST))
-    epoxy_glEnable(GLenum(GL_BLEND))
-    epoxy_glBlendEquation(GLenum(GL_FUNC_ADD))
-    epoxy_glBlendFunc(GLenum(GL_ZERO), GLenum(GL_SRC_COLOR))
-    epoxy_glColorMask(
-      GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE))
+    target.setViewport(
+      x: GLint(clamping: rect.x), y: GLint(clamping: rect.y), width: GLsizei(clamping: rect.width),
+      height: GLsizei(clamping: rect.height))
+    target.setScissorTest(false)
+    target.blend(source: GLenum(GL_ZERO), destination: GLenum(GL_SRC_COLOR))
+    target.writeAllChannels()
     epoxy_glUseProgram(program.id)
     epoxy_glUniform1f(self.fade, GLfloat(min(1, max(0, fade))))
     epoxy_glBindVertexArray(vertexArray)

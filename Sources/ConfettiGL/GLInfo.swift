@@ -14,6 +14,8 @@ public struct GLInfo: Sendable {
   public var maxViewport: (width: Int, height: Int)
   /// The widest and tallest texture, in pixels (GL_MAX_TEXTURE_SIZE): the largest light layer.
   public var maxTextureSize = 0
+  /// What the GL keeps for each draw buffer and viewport, of the state a draw sets.
+  package var firstTarget = FirstTarget(version: 33)
   /// Whether draws can start at an instance other than 0 (GL 4.2, or ARB_base_instance): a
   /// ring's live span is then drawn from where it starts with no attribute pointers moved.
   public var hasBaseInstance: Bool
@@ -63,6 +65,7 @@ public struct GLInfo: Sendable {
     return GLInfo(
       renderer: renderer, version: versionString, maxPointSize: pointSizes[1],
       maxViewport: (Int(viewport[0]), Int(viewport[1])), maxTextureSize: Int(textureSize),
+      firstTarget: FirstTarget(version: version),
       hasBaseInstance: version >= 42 || epoxy_has_gl_extension("GL_ARB_base_instance"),
       hasClipControl: version >= 45 || epoxy_has_gl_extension("GL_ARB_clip_control"),
       viewportBounds: hasBounds && bounds[0] <= bounds[1] ? Int(bounds[0])...Int(bounds[1]) : nil,

@@ -147,6 +147,9 @@ package struct HostGLState: Equatable {
   /// Texture unit 0's level-of-detail bias (glTexEnv's), read where a draw sets it
   /// (``GLInfo/drawsWholePixelPoints``); nil where not read.
   package var lodBias: GLfloat? = nil
+  /// What the GL keeps for each draw buffer and viewport: blending, the colour mask, the
+  /// viewport and the scissor test and box are read and put back for the first alone.
+  package var target = FirstTarget(version: 33)
 
   /// The state of the current context now. With `draw`, the GL a sprite draw is about to run
   /// on, the state only such a draw sets there too: the clip origin and depth mode
@@ -192,7 +195,8 @@ package struct HostGLState: Equatable {
       colorMask: colorMask, polygonMode: polygonMode, texture2D: texture2D, sampler: sampler,
       feedbackBinding: [Int(feedbackBuffer), Int(range[0]), Int(range[1])], clipControl: clip,
       compatibilityEnabled: compatibility,
-      lodBias: draw?.drawsWholePixelPoints == true ? lodBias : nil)
+      lodBias: draw?.drawsWholePixelPoints == true ? lodBias : nil,
+      target: draw?.firstTarget ?? .current)
   }
 
   /// The current context's value of integer state `name`.
@@ -234,7 +238,11 @@ package struct HostGLState: Equatable {
     let saved = zip(
       Self.capabilities + Self.compatibilityCapabilities, enabled + (compatibilityEnabled ?? []))
     for (capability, on) in saved {
-      if on { epoxy_glEnable(capability) } else { epoxy_glDisable(capability) }
+      switch capability {
+      case GLenum(GL_BLEND): target.setBlending(on)
+      case GLenum(GL_SCISSOR_TEST): target.setScissorTest(on)
+      default: if on { epoxy_glEnable(capability) } else { epoxy_glDisable(capability) }
+      }
     }
     // A program the host deleted while it was current lived only as long as it stayed current:
     // once another was used, it is gone, and no program is current for the host either.
@@ -269,15 +277,17 @@ package struct HostGLState: Equatable {
       epoxy_glTexEnvf(GLenum(GL_TEXTURE_FILTER_CONTROL), GLenum(GL_TEXTURE_LOD_BIAS), lodBias)
     }
     epoxy_glActiveTexture(GLenum(value(GL_ACTIVE_TEXTURE)))
-    epoxy_glBlendFuncSeparate(
-      GLenum(value(GL_BLEND_SRC_RGB)), GLenum(value(GL_BLEND_DST_RGB)),
-      GLenum(value(GL_BLEND_SRC_ALPHA)), GLenum(value(GL_BLEND_DST_ALPHA)))
-    epoxy_glBlendEquationSeparate(
-      GLenum(value(GL_BLEND_EQUATION_RGB)), GLenum(value(GL_BLEND_EQUATION_ALPHA)))
+    target.setBlendFunctions(
+      sourceRGB: GLenum(value(GL_BLEND_SRC_RGB)), destinationRGB: GLenum(value(GL_BLEND_DST_RGB)),
+      sourceAlpha: GLenum(value(GL_BLEND_SRC_ALPHA)),
+      destinationAlpha: GLenum(value(GL_BLEND_DST_ALPHA)))
+    target.setBlendEquations(
+      rgb: GLenum(value(GL_BLEND_EQUATION_RGB)), alpha: GLenum(value(GL_BLEND_EQUATION_ALPHA)))
     for name in Self.unpackSettings { epoxy_glPixelStorei(GLenum(name), value(name)) }
-    epoxy_glViewport(viewport[0], viewport[1], viewport[2], viewport[3])
-    epoxy_glScissor(scissorBox[0], scissorBox[1], scissorBox[2], scissorBox[3])
-    epoxy_glColorMask(colorMask[0], colorMask[1], colorMask[2], colorMask[3])
+    target.setViewport(x: viewport[0], y: viewport[1], width: viewport[2], height: viewport[3])
+    target.setScissor(
+      x: scissorBox[0], y: scissorBox[1], width: scissorBox[2], height: scissorBox[3])
+    target.setColorMask(colorMask)
     if let clipControl { epoxy_glClipControl(GLenum(clipControl[0]), GLenum(clipControl[1])) }
   }
 

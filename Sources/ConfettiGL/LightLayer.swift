@@ -20,6 +20,7 @@ import ConfettiCore
 package final class LightLayer {
   private let program: ShaderProgram
   private let origin: GLint
+  private let target: FirstTarget
   private var vertexArray: GLuint = 0
   private var framebuffer: GLuint = 0
   private var texture: GLuint = 0
@@ -28,8 +29,10 @@ package final class LightLayer {
   /// The layer's size in pixels; (0, 0) before its first ``begin(width:height:)``.
   package private(set) var size = (width: 0, height: 0)
 
-  /// Compiles the layer's program; its texture is made by the first ``begin(width:height:)``.
-  package init() throws {
+  /// Compiles the layer's program for the GL `info` describes; its texture is made by the
+  /// first ``begin(width:height:)``.
+  package init(info: GLInfo) throws {
+    target = info.firstTarget
     program = try ShaderProgram(
       vertex: .embedded("layer.vert"), fragment: .embedded("layer.frag"))
     origin = program.uniform("u_origin")
@@ -70,11 +73,10 @@ package final class LightLayer {
       try allocate(width: width, height: height)
     }
     epoxy_glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), framebuffer)
-    epoxy_glViewport(0, 0, GLsizei(width), GLsizei(height))
-    epoxy_glDisable(GLenum(GL_SCISSOR_TEST))
+    target.setViewport(x: 0, y: 0, width: GLsizei(width), height: GLsizei(height))
+    target.setScissorTest(false)
     epoxy_glDisable(GLenum(GL_RASTERIZER_DISCARD))  // which discards clears too
-    epoxy_glColorMask(
-      GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE))
+    target.writeAllChannels()
     // Cleared without the clear colour, which is the host's.
     let transparent: [GLfloat] = [0, 0, 0, 0]
     epoxy_glClearBufferfv(GLenum(GL_COLOR), 0, transparent)
@@ -98,17 +100,15 @@ package final class LightLayer {
     precondition(
       (rect.width, rect.height) == size, "a layer is laid over a rectangle of its own size")
     epoxy_glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), underneath)
-    epoxy_glViewport(GLint(rect.x), GLint(rect.y), GLsizei(rect.width), GLsizei(rect.height))
+    target.setViewport(
+      x: GLint(rect.x), y: GLint(rect.y), width: GLsizei(rect.width), height: GLsizei(rect.height))
+    target.setScissorTest(clip != nil)
     if let clip {
-      epoxy_glEnable(GLenum(GL_SCISSOR_TEST))
-      epoxy_glScissor(
-        GLint(clip.x), GLint(clip.y), GLsizei(clip.width), GLsizei(clip.height))
-    } else {
-      epoxy_glDisable(GLenum(GL_SCISSOR_TEST))
+      target.setScissor(
+        x: GLint(clip.x), y: GLint(clip.y), width: GLsizei(clip.width),
+        height: GLsizei(clip.height))
     }
-    epoxy_glEnable(GLenum(GL_BLEND))
-    epoxy_glBlendEquation(GLenum(GL_FUNC_ADD))
-    epoxy_glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
+    target.blend()
     epoxy_glUseProgram(program.id)
     epoxy_glUniform2i(origin, GLint(rect.x), GLint(rect.y))
     epoxy_glActiveTexture(GLenum(GL_TEXTURE0))

@@ -347,14 +347,12 @@ private func pointAttribute(_ attribute: RecordAttribute, stride: Int, first: In
 /// (glTexEnv's, which would blur the atlas or sharpen it into noise). Callers save the host's state first
 /// (``HostGLState``).
 package func applySpriteState(for info: GLInfo) {
-  epoxy_glEnable(GLenum(GL_BLEND))
   epoxy_glEnable(GLenum(GL_PROGRAM_POINT_SIZE))
-  epoxy_glEnable(GLenum(GL_SCISSOR_TEST))
+  info.firstTarget.setScissorTest(true)
   for capability in HostGLState.disabledForSprites { epoxy_glDisable(capability) }
   // The fragment shader writes premultiplied colour.
-  epoxy_glBlendEquation(GLenum(GL_FUNC_ADD))
-  epoxy_glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
-  epoxy_glColorMask(GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE))
+  info.firstTarget.blend()
+  info.firstTarget.writeAllChannels()
   // A quad's triangles filled, whatever a host draws its own as.
   epoxy_glPolygonMode(GLenum(GL_FRONT_AND_BACK), GLenum(GL_FILL))
   epoxy_glActiveTexture(GLenum(GL_TEXTURE0))
@@ -434,13 +432,13 @@ package struct SpriteProjection {
     guard Self.pixelsPerPoint(rect, window: window) != nil else { return false }
     let viewport = viewport(for: rect)
     // Clamped: a rectangle near the ends of GL's integers is the GL's to clip, not a trap.
-    epoxy_glViewport(
-      GLint(clamping: viewport.x), GLint(clamping: viewport.y), GLsizei(clamping: viewport.width),
-      GLsizei(clamping: viewport.height))
+    info.firstTarget.setViewport(
+      x: GLint(clamping: viewport.x), y: GLint(clamping: viewport.y),
+      width: GLsizei(clamping: viewport.width), height: GLsizei(clamping: viewport.height))
     let scissor = clip.map(rect.intersection) ?? rect
-    epoxy_glScissor(
-      GLint(clamping: scissor.x), GLint(clamping: scissor.y), GLsizei(clamping: scissor.width),
-      GLsizei(clamping: scissor.height))
+    info.firstTarget.setScissor(
+      x: GLint(clamping: scissor.x), y: GLint(clamping: scissor.y),
+      width: GLsizei(clamping: scissor.width), height: GLsizei(clamping: scissor.height))
     setUniforms(rect: rect, window: window, program: program, meter: &meter)
     return true
   }

@@ -62,11 +62,25 @@ final class LibraryTests: HeadlessGLTestCase {
     epoxy_glActiveTexture(GLenum(GL_TEXTURE3))
     epoxy_glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 8)
     epoxy_glPixelStorei(GLenum(GL_UNPACK_ROW_LENGTH), 7)
+    // Draw buffer 1 and viewport 1 set apart from the first, where the GL keeps them apart.
+    epoxy_glEnablei(GLenum(GL_BLEND), 1)
+    epoxy_glColorMaski(1, GLboolean(GL_FALSE), GLboolean(GL_TRUE), GLboolean(GL_FALSE), 1)
+    if context.info.firstTarget.blendsPerDrawBuffer {
+      epoxy_glBlendFuncSeparatei(
+        1, GLenum(GL_SRC_ALPHA), GLenum(GL_ONE), GLenum(GL_ZERO), GLenum(GL_DST_ALPHA))
+      epoxy_glBlendEquationSeparatei(1, GLenum(GL_MIN), GLenum(GL_FUNC_REVERSE_SUBTRACT))
+    }
+    if context.info.firstTarget.hasViewportArray {
+      epoxy_glViewportIndexedf(1, 2, 3, 40, 50)
+      epoxy_glScissorIndexed(1, 6, 7, 80, 90)
+      epoxy_glEnablei(GLenum(GL_SCISSOR_TEST), 1)
+    }
   }
 
   /// What the contract says a call does not touch, which a draw through the light layer binds
   /// or could set (the layer's own framebuffer, its clear): the draw and read framebuffers, the
-  /// renderbuffer and the clear colour.
+  /// renderbuffer and the clear colour; and draw buffer 1's blending and colour mask and
+  /// viewport 1's box and scissor, which the calls that set the whole state would set too.
   private func untouchedState() -> [Float] {
     var bindings: [GLint] = [0, 0, 0]
     for (index, name) in [
@@ -76,7 +90,29 @@ final class LibraryTests: HeadlessGLTestCase {
     }
     var clear: [GLfloat] = [0, 0, 0, 0]
     epoxy_glGetFloatv(GLenum(GL_COLOR_CLEAR_VALUE), &clear)
-    return bindings.map(Float.init) + clear
+    var second: [GLint] = [GLint(epoxy_glIsEnabledi(GLenum(GL_BLEND), 1))]
+    var mask = [GLboolean](repeating: 0, count: 4)
+    epoxy_glGetBooleani_v(GLenum(GL_COLOR_WRITEMASK), 1, &mask)
+    second += mask.map(GLint.init)
+    func indexed(_ names: [Int32], count: Int) {
+      for name in names {
+        var values = [GLint](repeating: 0, count: count)
+        epoxy_glGetIntegeri_v(GLenum(name), 1, &values)
+        second += values
+      }
+    }
+    if context.info.firstTarget.blendsPerDrawBuffer {
+      indexed(
+        [
+          GL_BLEND_SRC_RGB, GL_BLEND_DST_RGB, GL_BLEND_SRC_ALPHA, GL_BLEND_DST_ALPHA,
+          GL_BLEND_EQUATION_RGB, GL_BLEND_EQUATION_ALPHA,
+        ], count: 1)
+    }
+    if context.info.firstTarget.hasViewportArray {
+      indexed([GL_VIEWPORT, GL_SCISSOR_BOX], count: 4)
+      second.append(GLint(epoxy_glIsEnabledi(GLenum(GL_SCISSOR_TEST), 1)))
+    }
+    return bindings.map(Float.init) + clear + second.map(Float.init)
   }
 
   /// The host's state as a draw saves it: its clip origin too, where the GL has one.
@@ -150,6 +186,7 @@ final class LibraryTests: HeadlessGLTestCase {
     // scissoring, capture, and release: each must leave the state alone.
     let system = try ConfettiSystem(preset: "sparkle", size: size, seed: 3)
     XCTAssertEqual(hostState(), before, "creating the system changed the host's state")
+    XCTAssertEqual(untouchedState(), untouched, "creating the system")
     system.trigger(.start, time: 1)
     system.trigger(.click, at: Point(x: 100, y: 90), time: 1)
     try system.draw(in: PixelRect(x: 8, y: 4, width: 48, height: 40), time: 1.4)
@@ -157,12 +194,12 @@ final class LibraryTests: HeadlessGLTestCase {
     XCTAssertEqual(untouchedState(), untouched, "drawing changed the framebuffer or clear colour")
     XCTAssertTrue(system.isAlive(time: 1.4))
 
-    epoxy_glEnable(GLenum(GL_SCISSOR_TEST))
+    context.info.firstTarget.setScissorTest(true)  // (viewport 1's own is on already)
     let scissored = hostState()
     try system.draw(in: PixelRect(width: 64, height: 64), time: 1.5)
     XCTAssertEqual(hostState(), scissored, "drawing with the host's scissor on")
     XCTAssertEqual(untouchedState(), untouched, "drawing with the host's scissor on")
-    epoxy_glDisable(GLenum(GL_SCISSOR_TEST))
+    context.info.firstTarget.setScissorTest(false)
 
     let renderer = try ParticleRenderer(capacity: 16, info: context.info)
     var ring = ParticleRing(capacity: 16)
@@ -176,6 +213,7 @@ final class LibraryTests: HeadlessGLTestCase {
 
     system.release()
     XCTAssertEqual(hostState(), before, "releasing changed the host's state")
+    XCTAssertEqual(untouchedState(), untouched, "capture, tables or release")
     XCTAssertEqual(epoxy_glGetError(), GLenum(GL_NO_ERROR))
   }
 
