@@ -46,9 +46,12 @@
  * system on each context that draws. confetti_destroy deletes the system's GL objects when its
  * own context is current; with another current, or none, it deletes nothing there (another
  * context's objects of the same names are never touched) and leaves them to their own context,
- * freed when that is destroyed. A draw into a framebuffer that is not complete is
- * CONFETTI_ERROR_GL, naming its status, and leaves no GL error. Each call sets every piece of
- * state it needs and restores, before it returns, what it changed:
+ * freed when that is destroyed. A context made after the system's was destroyed is another,
+ * even where EGL or GLX gives it the same address: a small buffer of the system's own, read
+ * back, tells them apart at confetti_destroy and at each draw (but for a draw with
+ * CONFETTI_CACHE_GL_STATE, which asks the GL nothing). A draw into a framebuffer that is not
+ * complete is CONFETTI_ERROR_GL, naming its status, and leaves no GL error. Each call sets every
+ * piece of state it needs and restores, before it returns, what it changed:
  *   - the viewport, the scissor box and test, the colour mask, the polygon mode (it draws
  *     filled);
  *   - blending: on or off, its functions and equations;

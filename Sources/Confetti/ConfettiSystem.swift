@@ -107,6 +107,13 @@ public final class ConfettiSystem {
   /// written): light adds to the backdrop, in the one draw.
   package var laysLightOverTheBackdrop = true
 
+  /// The context the system was made on, as the window system names it (nil: unknown). Tests
+  /// set another's: a context made after the system's was destroyed, at its address.
+  package var madeOn: UInt? {
+    get { renderer?.madeOn }
+    set { renderer?.madeOn = newValue }
+  }
+
   /// An effect on the current GL context.
   ///
   /// - Parameters:
@@ -180,10 +187,12 @@ public final class ConfettiSystem {
   /// flushes the GL so that the driver frees them at once (deinit does it otherwise, which is
   /// too late if the host has destroyed its context by then). With another context current, or
   /// none, nothing of it is deleted there: its objects are left to their own context, and freed
-  /// with it. Calling it again does nothing; drawing afterwards is an error.
+  /// with it. (A context made after the system's was destroyed is another, even where the
+  /// window system gives it the same address: it does not hold the system's objects.) Calling
+  /// it again does nothing; drawing afterwards is an error.
   public func release() {
     guard let renderer else { return }
-    if GLInfo.isContextCurrent, renderer.isItsContextCurrent {
+    if renderer.mayReleaseHere {
       lightLayer?.release()
       fadePass?.release()
       renderer.release()  // last: it flushes the deletions
@@ -317,6 +326,7 @@ public final class ConfettiSystem {
     // Asked only when one is wanted: a steady frame of anything else asks the GL nothing.
     func mayDraw() -> Bool {
       rect.width > 0 && rect.height > 0 && renderer.isItsContextCurrent && isAlive(time: time)
+        && (glStatePolicy == .cache || renderer.holdsItsObjects)
     }
     if laysLightOverTheBackdrop, scene.table.hasLight, mayDraw() {
       try drawThroughTheLightLayer(renderer, in: rect, time: time)

@@ -72,6 +72,9 @@ public struct GLInfo: Sendable {
       drawsWholePixelPoints: profile & GLint(GL_CONTEXT_COMPATIBILITY_PROFILE_BIT) != 0)
   }
 
+  /// The context current on this thread, as EGL or GLX names it (nil: neither knows one).
+  package static var currentContextName: UInt? { WindowSystem.currentContextName }
+
   /// Whether a GL context is current on this thread (one that answers a version).
   package static var isContextCurrent: Bool {
     // EGL's and GLX's own answer (whichever the host loaded) is kept by the calling thread and

@@ -47,7 +47,14 @@ package final class ParticleRenderer {
   /// about a tenth of a second on llvmpipe (two cores), far less on a GPU. (Tests make it tiny.)
   package var pixelsBetweenStopChecks = 1 << 24
   /// The context current when it was made, as the window system names it (nil: unknown).
-  private let madeOn = WindowSystem.currentContextName
+  /// (Tests set another context's name: a context made where the renderer's was.)
+  package var madeOn = WindowSystem.currentContextName
+  /// A small buffer holding ``token``, made with the renderer: what tells its context from a
+  /// later one at the same address, which the window system may give a context made after the
+  /// first was destroyed (``holdsItsObjects``).
+  private var tokenBuffer: GLuint = 0
+  /// Random bytes, this renderer's alone.
+  private let token = (0..<16).map { _ in UInt8.random(in: 0...255) }
 
   /// Whether the host's GL state is saved and restored around every call, or the renderer's
   /// own kept between calls (``GLStatePolicy``). Changing it sets the whole state again at the
@@ -153,6 +160,10 @@ package final class ParticleRenderer {
       throw error
     }
     (self.instances, self.recordBuffer, self.info) = (instances, recordBuffer, info)
+    // (Bound where the host's binding is put back, below.)
+    epoxy_glGenBuffers(1, &tokenBuffer)
+    epoxy_glBindBuffer(GLenum(GL_ARRAY_BUFFER), tokenBuffer)
+    epoxy_glBufferData(GLenum(GL_ARRAY_BUFFER), token.count, token, GLenum(GL_STATIC_DRAW))
     nowUniform = sprites.program.uniform("u_now")
     sendCellTable()
     meter = UploadMeter()
@@ -171,10 +182,11 @@ package final class ParticleRenderer {
     instances.release()
     epoxy_glDeleteBuffers(1, &recordBuffer)
     if feedbackBuffer != 0 { epoxy_glDeleteBuffers(1, &feedbackBuffer) }
+    if tokenBuffer != 0 { epoxy_glDeleteBuffers(1, &tokenBuffer) }
     sprites.release()
     probe?.release()
     probe = nil
-    (recordBuffer, feedbackBuffer) = (0, 0)
+    (recordBuffer, feedbackBuffer, tokenBuffer) = (0, 0, 0)
     // Sends the deletions on: llvmpipe frees a deleted program's compiled shaders only once the
     // work queued before them is flushed, so a host that made and destroyed systems with no
     // frame shown between held about 450 KB more each time, up to 130 MB (Hosts/soak.c).
@@ -185,7 +197,7 @@ package final class ParticleRenderer {
   package var objectNames: (vertexArray: GLuint, buffers: [GLuint], programs: [GLuint]) {
     let (vertexArray, indexBuffer) = instances.objectNames
     return (
-      vertexArray, [recordBuffer, indexBuffer, feedbackBuffer].filter { $0 != 0 },
+      vertexArray, [recordBuffer, indexBuffer, feedbackBuffer, tokenBuffer].filter { $0 != 0 },
       [program.id] + (probe.map { [$0.program.id] } ?? [])
     )
   }
@@ -213,6 +225,33 @@ package final class ParticleRenderer {
   /// one): only then may ``release()`` delete its objects, whose names on any other context
   /// are that context's own.
   package var isItsContextCurrent: Bool { isOnItsContext(WindowSystem.currentContextName) }
+
+  /// Whether ``release()`` may delete its objects now: a context is current, it is the one the
+  /// renderer was made on, and it holds the renderer's objects (``holdsItsObjects``).
+  package var mayReleaseHere: Bool {
+    GLInfo.isContextCurrent && isItsContextCurrent && holdsItsObjects
+  }
+
+  /// Whether the current context holds this renderer's objects, read back from it (a few
+  /// queries): false on a context made after the renderer's was destroyed, even at the same
+  /// address, where its names are that context's own. Asked where queries are made anyway: a
+  /// draw under ``GLStatePolicy/restore`` with something to draw, and ``release()``'s callers.
+  package var holdsItsObjects: Bool {
+    guard !released, epoxy_glIsBuffer(tokenBuffer) != 0 else { return false }
+    let target = GLenum(GL_COPY_READ_BUFFER)
+    var bound: GLint = 0
+    epoxy_glGetIntegerv(GLenum(GL_COPY_READ_BUFFER_BINDING), &bound)
+    epoxy_glBindBuffer(target, tokenBuffer)
+    defer { epoxy_glBindBuffer(target, GLuint(bound)) }
+    // Another context's buffer of that name may be mapped, and not readable: not this one's.
+    var (size, mapped): (GLint, GLint) = (0, 0)
+    epoxy_glGetBufferParameteriv(target, GLenum(GL_BUFFER_SIZE), &size)
+    epoxy_glGetBufferParameteriv(target, GLenum(GL_BUFFER_MAPPED), &mapped)
+    guard size == token.count, mapped == 0 else { return false }
+    var read = [UInt8](repeating: 0, count: token.count)
+    epoxy_glGetBufferSubData(target, 0, read.count, &read)
+    return read == token
+  }
 
   /// Starts counting uploads afresh.
   package func resetMeter() {
@@ -307,6 +346,9 @@ package final class ParticleRenderer {
     guard isOnItsContext(context) else { throw GLError.otherContext }
     // Nothing to send or draw: not a GL call, not even a query.
     guard !ring.pendingUploadRanges.isEmpty || !ring.drawnSlotRanges.isEmpty else { return }
+    // A context at the same address as its own, made after that was destroyed, is another.
+    // (Under the caching policy, whose steady frames ask nothing, it is not looked at.)
+    if statePolicy == .restore, !holdsItsObjects { throw GLError.otherContext }
     let host =
       statePolicy == .restore ? HostGLState.current(drawingOn: info) : nil
     defer { host?.restore() }

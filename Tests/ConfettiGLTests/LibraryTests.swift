@@ -495,6 +495,38 @@ final class LibraryTests: HeadlessGLTestCase {
     XCTAssertEqual(epoxy_glGetError(), GLenum(GL_NO_ERROR))
   }
 
+  /// A context made after the system's was destroyed may be given its address (EGL and GLX
+  /// name contexts by address): it is another all the same. A draw is refused and draws
+  /// nothing, and a release deletes nothing there, though that context has objects of every
+  /// name the system's has. (A hostile test found the old library drawing with the new
+  /// context's objects, and its destroy deleting them.)
+  func testAContextAtTheAddressOfTheSystemsOwnIsAnotherAllTheSame() throws {
+    let system = try ConfettiSystem(preset: "confetti", size: size, seed: 2)
+    system.trigger(.start, time: 1)
+    try system.draw(in: target.rect, time: 1.1)
+    let other = try HeadlessContext()
+    var objects = OwnObjects()
+    // As though the system had been made where this one is: the address alone cannot tell.
+    system.madeOn = GLInfo.currentContextName
+    XCTAssertNotNil(system.madeOn)
+    let frame = try OffscreenTarget(width: 64, height: 64, info: other.info)
+    frame.bind()
+    GLFrame.clear(to: GLFrame.background)
+    let blank = try frame.read()
+    XCTAssertThrowsError(try system.draw(in: frame.rect, time: 1.2)) {
+      XCTAssertEqual($0 as? GLError, .otherContext)
+    }
+    XCTAssert(try frame.read() == blank, "nothing was drawn")
+    XCTAssertEqual(epoxy_glGetError(), GLenum(GL_NO_ERROR))
+    system.release()
+    XCTAssertEqual(objects.missing, 0, "the other context's objects of the same names")
+    XCTAssertEqual(epoxy_glGetError(), GLenum(GL_NO_ERROR))
+    objects.delete()
+    frame.release()
+    try context.makeCurrent()
+    target.bind()
+  }
+
   /// A framebuffer with nothing attached, or none at all (a surfaceless context's default), is
   /// refused by a restoring draw with its status named, and no GL error is left for the host.
   func testAnIncompleteFramebufferIsRefusedAndNoErrorIsLeft() throws {
@@ -1099,15 +1131,15 @@ final class LibraryTests: HeadlessGLTestCase {
     XCTAssertEqual(feedbackOutputs(released.objectNames.programs[0]), 0, "a drawing program")
     _ = try released.capture(slots: 0..<1, at: Tick(1))  // makes its probe and feedback buffer
     let names = released.objectNames
-    XCTAssertEqual(names.buffers.count, 3, "records, quad indices, feedback")
+    XCTAssertEqual(names.buffers.count, 4, "records, quad indices, feedback, its token")
     XCTAssertEqual(names.programs.count, 2, "the drawing program and the capture's")
     XCTAssertEqual(
       feedbackOutputs(names.programs[1]), ParticleRenderer.capturedOutputs.count,
       "the capture's program")
-    XCTAssertEqual(isLive(names), [true, true, true, true, true, true])
+    XCTAssertEqual(isLive(names), [Bool](repeating: true, count: 7))
     released.release()
     XCTAssertEqual(
-      isLive(names), [false, false, false, false, false, false], "release() left objects behind")
+      isLive(names), [Bool](repeating: false, count: 7), "release() left objects behind")
     released.release()  // twice is harmless
 
     var deinitNames: (vertexArray: GLuint, buffers: [GLuint], programs: [GLuint])?
@@ -1116,7 +1148,7 @@ final class LibraryTests: HeadlessGLTestCase {
       deinitNames = dropped.objectNames
     }
     XCTAssertEqual(
-      isLive(deinitNames!), [false, false, false, false], "deinit left objects behind")
+      isLive(deinitNames!), [Bool](repeating: false, count: 5), "deinit left objects behind")
 
     let frame = try OffscreenTarget(width: 8, height: 8, info: context.info)
     let frameNames = frame.objectNames
