@@ -321,9 +321,10 @@ public final class ConfettiSystem {
           + "\(rect.x), \(rect.y), \(rect.width)×\(rect.height)")
     }
     advance(to: time)
-    // The layer and the fade: on the system's own context (another is refused by the renderer
-    // before any GL call), when anything may be drawn; the fade under the caching policy only.
-    // Asked only when one is wanted: a steady frame of anything else asks the GL nothing.
+    // The layer and the fade: on the system's own context (another is refused by the renderer;
+    // one at its address is told apart by what it holds, under the restoring policy), when
+    // anything may be drawn; the fade under the caching policy only. Asked only when one is
+    // wanted: a steady frame of anything else asks the GL nothing.
     func mayDraw() -> Bool {
       rect.width > 0 && rect.height > 0 && renderer.isItsContextCurrent && isAlive(time: time)
         && (glStatePolicy == .cache || renderer.holdsItsObjects)
@@ -344,8 +345,8 @@ public final class ConfettiSystem {
   /// restore policy the host's state is saved around all of it (the renderer keeps its own
   /// between the two), its framebuffer checked first and its scissor box kept.
   ///
-  /// The layer covers only the part of `rect` that can be seen (``lightLayerReach(of:clip:)``):
-  /// a rectangle far larger than any framebuffer costs no more than one the framebuffer's size.
+  /// The layer covers only the part of `rect` that can be seen (``lightLayerReach(of:clip:info:)``): a rectangle far larger than any framebuffer costs no
+  /// more than one the framebuffer's size.
   private func drawThroughTheLightLayer(
     _ renderer: ParticleRenderer, in rect: PixelRect, time: Seconds
   ) throws {
