@@ -481,12 +481,16 @@ public enum Export {
     func tellWritten() throws {
       guard let sequence else { return }
       do {
-        for frame in try sequence.finished() {
-          // A stop asked as an earlier frame was told: this one is not told, nor kept.
-          guard !shouldStop() else { break }
-          try sequence.told(frame)
-          written.append(settings.picture(frame))
-          progress?(RenderProgress(done: frame - rendered.lowerBound + 1, total: rendered.count))
+        // Until none is left to tell: a failed frame comes after those before it are told.
+        while case let frames = try sequence.finished(), !frames.isEmpty {
+          for frame in frames {
+            // A stop asked as an earlier frame was told: this one is not told, nor kept.
+            guard !shouldStop() else { return }
+            try sequence.told(frame)
+            written.append(settings.picture(frame))
+            progress?(
+              RenderProgress(done: frame - rendered.lowerBound + 1, total: rendered.count))
+          }
         }
       } catch let failure as PictureSequence.FrameFailure {
         if failure.error is PictureSequence.Stopped {

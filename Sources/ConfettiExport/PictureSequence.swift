@@ -70,17 +70,22 @@ final class PictureSequence: @unchecked Sendable {
     }
   }
 
-  /// The frames written since the last call, in order, up to the first not yet written; throws
-  /// the earliest failed frame's error (``FrameFailure``) when it comes next. Each is put in
+  /// The frames written since the last call, in order, up to the first not yet written or
+  /// failed; throws the earliest failed frame's error (``FrameFailure``) when it comes first. Each is put in
   /// place when it is ``told(_:)``; one a stop leaves untold is removed by ``stop()``.
   func finished() throws -> [Int] {
     try condition.withLock {
       var frames: [Int] = []
-      while let outcome = outcomes.removeValue(forKey: next) {
-        switch outcome {
-        case .success: frames.append(next)
-        case .failure(let error): throw FrameFailure(frame: next, error: error)
+      while let outcome = outcomes[next] {
+        if case .failure(let error) = outcome {
+          // The frames before it are given first, to be told and put in place; the failure
+          // waits for the next call.
+          guard frames.isEmpty else { break }
+          outcomes[next] = nil
+          throw FrameFailure(frame: next, error: error)
         }
+        outcomes[next] = nil
+        frames.append(next)
         next += 1
       }
       return frames
