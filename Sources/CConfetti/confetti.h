@@ -47,17 +47,20 @@
  * own context is current; with another current, or none, it deletes nothing there (another
  * context's objects of the same names are never touched) and leaves them to their own context,
  * freed when that is destroyed. A context made after the system's was destroyed is another,
- * even where EGL or GLX gives it the same address: a small buffer of the system's own, read
- * back, tells them apart at confetti_destroy and at each draw (but for a draw with
- * CONFETTI_CACHE_GL_STATE, which asks the GL nothing). A draw into a framebuffer that is not
+ * even where EGL or GLX gives it the same address and it shares the system's objects: a mark
+ * in the system's vertex array (which no other context has), read back, tells them apart at
+ * confetti_destroy and at each draw (but for a draw with CONFETTI_CACHE_GL_STATE, which asks
+ * the GL nothing). A draw into a framebuffer that is not
  * complete is CONFETTI_ERROR_GL, naming its status, and leaves no GL error. Each call sets every
  * piece of state it needs and restores, before it returns, what it changed:
  *   - the viewport, the scissor box and test, the colour mask, the polygon mode (it draws
  *     filled);
  *   - blending: on or off, its functions and equations;
  *   - (where the GL keeps blending and the colour mask for each draw buffer, or the viewport
- *     and scissor for each viewport, those of draw buffer 0 and viewport 0 alone, which it
- *     draws to: the others are never set);
+ *     and scissor for each viewport, those of draw buffer 0 and viewport 0 alone: the others
+ *     are never set. Its shaders write one colour, to draw buffer 0: a framebuffer with other
+ *     draw buffers on gets undefined values in those, as GL has it, so draw confetti with
+ *     draw buffer 0 alone, or the others' colour masks off);
  *   - the capabilities depth test, stencil test, face culling, program point size, rasterizer
  *     discard, colour logic op, alpha-to-coverage, alpha-to-one, sample coverage, sample mask,
  *     primitive restart and clip distances 0-7 (turned off for its own draw);

@@ -49,12 +49,14 @@ package final class ParticleRenderer {
   /// The context current when it was made, as the window system names it (nil: unknown).
   /// (Tests set another context's name: a context made where the renderer's was.)
   package var madeOn = WindowSystem.currentContextName
-  /// A small buffer holding ``token``, made with the renderer: what tells its context from a
-  /// later one at the same address, which the window system may give a context made after the
-  /// first was destroyed (``holdsItsObjects``).
-  private var tokenBuffer: GLuint = 0
-  /// Random bytes, this renderer's alone.
-  private let token = (0..<16).map { _ in UInt8.random(in: 0...255) }
+  /// What tells its context from a later one at the same address, which the window system may
+  /// give a context made after the first was destroyed (``holdsItsObjects``): the last attribute
+  /// of its vertex array, which no shader reads, never enabled, pointed this far into the
+  /// record buffer. Vertex arrays are never shared between contexts, so no other has it, not
+  /// even one sharing the rest of the renderer's objects. (A random number, this renderer's
+  /// alone: an identity, not a part of any picture.)
+  private let token = UInt.random(in: 1...UInt(Int32.max))
+  private var tokenAttribute: GLuint = 0
 
   /// Whether the host's GL state is saved and restored around every call, or the renderer's
   /// own kept between calls (``GLStatePolicy``). Changing it sets the whole state again at the
@@ -160,10 +162,14 @@ package final class ParticleRenderer {
       throw error
     }
     (self.instances, self.recordBuffer, self.info) = (instances, recordBuffer, info)
-    // (Bound where the host's binding is put back, below.)
-    epoxy_glGenBuffers(1, &tokenBuffer)
-    epoxy_glBindBuffer(GLenum(GL_ARRAY_BUFFER), tokenBuffer)
-    epoxy_glBufferData(GLenum(GL_ARRAY_BUFFER), token.count, token, GLenum(GL_STATIC_DRAW))
+    // (Its vertex array is bound; both bindings are the host's again below.)
+    var attributes: GLint = 16
+    epoxy_glGetIntegerv(GLenum(GL_MAX_VERTEX_ATTRIBS), &attributes)
+    tokenAttribute = GLuint(max(attributes, 16) - 1)
+    epoxy_glBindBuffer(GLenum(GL_ARRAY_BUFFER), recordBuffer)
+    epoxy_glVertexAttribPointer(
+      tokenAttribute, 1, GLenum(GL_UNSIGNED_BYTE), GLboolean(GL_FALSE), 0,
+      UnsafeRawPointer(bitPattern: token))
     nowUniform = sprites.program.uniform("u_now")
     sendCellTable()
     meter = UploadMeter()
@@ -182,11 +188,10 @@ package final class ParticleRenderer {
     instances.release()
     epoxy_glDeleteBuffers(1, &recordBuffer)
     if feedbackBuffer != 0 { epoxy_glDeleteBuffers(1, &feedbackBuffer) }
-    if tokenBuffer != 0 { epoxy_glDeleteBuffers(1, &tokenBuffer) }
     sprites.release()
     probe?.release()
     probe = nil
-    (recordBuffer, feedbackBuffer, tokenBuffer) = (0, 0, 0)
+    (recordBuffer, feedbackBuffer) = (0, 0)
     // Sends the deletions on: llvmpipe frees a deleted program's compiled shaders only once the
     // work queued before them is flushed, so a host that made and destroyed systems with no
     // frame shown between held about 450 KB more each time, up to 130 MB (Hosts/soak.c).
@@ -197,7 +202,7 @@ package final class ParticleRenderer {
   package var objectNames: (vertexArray: GLuint, buffers: [GLuint], programs: [GLuint]) {
     let (vertexArray, indexBuffer) = instances.objectNames
     return (
-      vertexArray, [recordBuffer, indexBuffer, feedbackBuffer, tokenBuffer].filter { $0 != 0 },
+      vertexArray, [recordBuffer, indexBuffer, feedbackBuffer].filter { $0 != 0 },
       [program.id] + (probe.map { [$0.program.id] } ?? [])
     )
   }
@@ -237,20 +242,16 @@ package final class ParticleRenderer {
   /// address, where its names are that context's own. Asked where queries are made anyway: a
   /// draw under ``GLStatePolicy/restore`` with something to draw, and ``release()``'s callers.
   package var holdsItsObjects: Bool {
-    guard !released, epoxy_glIsBuffer(tokenBuffer) != 0 else { return false }
-    let target = GLenum(GL_COPY_READ_BUFFER)
+    let vertexArray = instances.objectNames.vertexArray
+    guard !released, epoxy_glIsVertexArray(vertexArray) != 0 else { return false }
     var bound: GLint = 0
-    epoxy_glGetIntegerv(GLenum(GL_COPY_READ_BUFFER_BINDING), &bound)
-    epoxy_glBindBuffer(target, tokenBuffer)
-    defer { epoxy_glBindBuffer(target, GLuint(bound)) }
-    // Another context's buffer of that name may be mapped, and not readable: not this one's.
-    var (size, mapped): (GLint, GLint) = (0, 0)
-    epoxy_glGetBufferParameteriv(target, GLenum(GL_BUFFER_SIZE), &size)
-    epoxy_glGetBufferParameteriv(target, GLenum(GL_BUFFER_MAPPED), &mapped)
-    guard size == token.count, mapped == 0 else { return false }
-    var read = [UInt8](repeating: 0, count: token.count)
-    epoxy_glGetBufferSubData(target, 0, read.count, &read)
-    return read == token
+    epoxy_glGetIntegerv(GLenum(GL_VERTEX_ARRAY_BINDING), &bound)
+    epoxy_glBindVertexArray(vertexArray)
+    defer { epoxy_glBindVertexArray(GLuint(bound)) }
+    var pointer: UnsafeMutableRawPointer?
+    epoxy_glGetVertexAttribPointerv(
+      tokenAttribute, GLenum(GL_VERTEX_ATTRIB_ARRAY_POINTER), &pointer)
+    return UInt(bitPattern: pointer) == token
   }
 
   /// Starts counting uploads afresh.

@@ -501,10 +501,19 @@ final class LibraryTests: HeadlessGLTestCase {
   /// name the system's has. (A hostile test found the old library drawing with the new
   /// context's objects, and its destroy deleting them.)
   func testAContextAtTheAddressOfTheSystemsOwnIsAnotherAllTheSame() throws {
+    for sharing in [false, true] {
+      try checkAContextAtTheAddressOfTheSystemsOwn(sharing: sharing)
+    }
+  }
+
+  /// The check of the test above, with a context of its own or one that shares the system's
+  /// objects but its vertex arrays (as one made to share with a context the system's shared
+  /// with would).
+  private func checkAContextAtTheAddressOfTheSystemsOwn(sharing: Bool) throws {
     let system = try ConfettiSystem(preset: "confetti", size: size, seed: 2)
     system.trigger(.start, time: 1)
     try system.draw(in: target.rect, time: 1.1)
-    let other = try HeadlessContext()
+    let other = sharing ? try HeadlessContext(sharingWith: context) : try HeadlessContext()
     var objects = OwnObjects()
     // As though the system had been made where this one is: the address alone cannot tell.
     system.madeOn = GLInfo.currentContextName
@@ -513,13 +522,13 @@ final class LibraryTests: HeadlessGLTestCase {
     frame.bind()
     GLFrame.clear(to: GLFrame.background)
     let blank = try frame.read()
-    XCTAssertThrowsError(try system.draw(in: frame.rect, time: 1.2)) {
+    XCTAssertThrowsError(try system.draw(in: frame.rect, time: 1.2), "sharing: \(sharing)") {
       XCTAssertEqual($0 as? GLError, .otherContext)
     }
-    XCTAssert(try frame.read() == blank, "nothing was drawn")
+    XCTAssert(try frame.read() == blank, "nothing was drawn (sharing: \(sharing))")
     XCTAssertEqual(epoxy_glGetError(), GLenum(GL_NO_ERROR))
     system.release()
-    XCTAssertEqual(objects.missing, 0, "the other context's objects of the same names")
+    XCTAssertEqual(objects.missing, 0, "that context's objects (sharing: \(sharing))")
     XCTAssertEqual(epoxy_glGetError(), GLenum(GL_NO_ERROR))
     objects.delete()
     frame.release()
@@ -1131,15 +1140,15 @@ final class LibraryTests: HeadlessGLTestCase {
     XCTAssertEqual(feedbackOutputs(released.objectNames.programs[0]), 0, "a drawing program")
     _ = try released.capture(slots: 0..<1, at: Tick(1))  // makes its probe and feedback buffer
     let names = released.objectNames
-    XCTAssertEqual(names.buffers.count, 4, "records, quad indices, feedback, its token")
+    XCTAssertEqual(names.buffers.count, 3, "records, quad indices, feedback")
     XCTAssertEqual(names.programs.count, 2, "the drawing program and the capture's")
     XCTAssertEqual(
       feedbackOutputs(names.programs[1]), ParticleRenderer.capturedOutputs.count,
       "the capture's program")
-    XCTAssertEqual(isLive(names), [Bool](repeating: true, count: 7))
+    XCTAssertEqual(isLive(names), [Bool](repeating: true, count: 6))
     released.release()
     XCTAssertEqual(
-      isLive(names), [Bool](repeating: false, count: 7), "release() left objects behind")
+      isLive(names), [Bool](repeating: false, count: 6), "release() left objects behind")
     released.release()  // twice is harmless
 
     var deinitNames: (vertexArray: GLuint, buffers: [GLuint], programs: [GLuint])?
@@ -1148,7 +1157,7 @@ final class LibraryTests: HeadlessGLTestCase {
       deinitNames = dropped.objectNames
     }
     XCTAssertEqual(
-      isLive(deinitNames!), [Bool](repeating: false, count: 5), "deinit left objects behind")
+      isLive(deinitNames!), [Bool](repeating: false, count: 4), "deinit left objects behind")
 
     let frame = try OffscreenTarget(width: 8, height: 8, info: context.info)
     let frameNames = frame.objectNames
