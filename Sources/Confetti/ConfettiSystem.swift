@@ -345,8 +345,11 @@ public final class ConfettiSystem {
   /// restore policy the host's state is saved around all of it (the renderer keeps its own
   /// between the two), its framebuffer checked first and its scissor box kept.
   ///
-  /// The layer covers only the part of `rect` that can be seen (``lightLayerReach(of:clip:info:)``): a rectangle far larger than any framebuffer costs no
-  /// more than one the framebuffer's size.
+  /// The layer covers only the part of `rect` that can be seen
+  /// (``lightLayerReach(of:clip:info:)``): however large the rectangle, no more than the GL's
+  /// largest texture (16,384 pixels a side on llvmpipe, a gigabyte), and no more than the
+  /// host's scissor box where scissoring is on. (The framebuffer's own size, which GL does not
+  /// tell of a window's, is not asked.)
   private func drawThroughTheLightLayer(
     _ renderer: ParticleRenderer, in rect: PixelRect, time: Seconds
   ) throws {

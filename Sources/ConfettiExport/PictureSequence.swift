@@ -71,8 +71,9 @@ final class PictureSequence: @unchecked Sendable {
   }
 
   /// The frames written since the last call, in order, up to the first not yet written or
-  /// failed; throws the earliest failed frame's error (``FrameFailure``) when it comes first. Each is put in
-  /// place when it is ``told(_:)``; one a stop leaves untold is removed by ``stop()``.
+  /// failed; throws the earliest failed frame's error (``FrameFailure``) when it comes first.
+  /// Each is put in place when it is ``told(_:)``; one a stop leaves untold is removed by
+  /// ``stop()``.
   func finished() throws -> [Int] {
     try condition.withLock {
       var frames: [Int] = []
