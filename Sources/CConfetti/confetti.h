@@ -57,10 +57,10 @@
  *     filled);
  *   - blending: on or off, its functions and equations;
  *   - (where the GL keeps blending and the colour mask for each draw buffer, or the viewport
- *     and scissor for each viewport, those of draw buffer 0 and viewport 0 alone: the others
- *     are never set. Its shaders write one colour, to draw buffer 0: a framebuffer with other
- *     draw buffers on gets undefined values in those, as GL has it, so draw confetti with
- *     draw buffer 0 alone, or the others' colour masks off);
+ *     and scissor for each viewport, those of draw buffer 0 and viewport 0 alone; and since
+ *     its shaders write one colour, to draw buffer 0, a draw turns the colour masks of draw
+ *     buffers 1 on off, so that a framebuffer with several draw buffers on keeps the others
+ *     as they were);
  *   - the capabilities depth test, stencil test, face culling, program point size, rasterizer
  *     discard, colour logic op, alpha-to-coverage, alpha-to-one, sample coverage, sample mask,
  *     primitive restart and clip distances 0-7 (turned off for its own draw);
@@ -173,9 +173,9 @@ enum {
    * for each other: one sets its whole state again when another drew last. What a draw
    * leaves: premultiplied blending on, scissoring on with the draw's rectangle as its box (a
    * host's glClear is clipped to it), program point size on, depth, stencil, culling and the
-   * rest off, its program and vertex array bound, its texture on unit 0, the clip origin at
-   * the lower left where the GL has clip control, and a viewport a margin wider than the
-   * rectangle. The host's own scissor box is not read: the confetti is clipped to the draw's
+   * rest off, the colour masks of draw buffers 1 on off, its program and vertex array bound,
+   * its texture on unit 0, the clip origin at the lower left where the GL has clip control,
+   * and a viewport a margin wider than the rectangle. The host's own scissor box is not read: the confetti is clipped to the draw's
    * rectangle only. */
   CONFETTI_CACHE_GL_STATE = 2,
   /* For confetti_celebrate_options.flags, with confetti_celebration_start (confetti_celebrate

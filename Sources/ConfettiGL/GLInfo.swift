@@ -16,6 +16,9 @@ public struct GLInfo: Sendable {
   public var maxTextureSize = 0
   /// What the GL keeps for each draw buffer and viewport, of the state a draw sets.
   package var firstTarget = FirstTarget(version: 33)
+  /// How many draw buffers a framebuffer may write at once (GL_MAX_DRAW_BUFFERS): a draw turns
+  /// the colour masks of all but the first off, which its shaders write no colour to.
+  package var maxDrawBuffers = 1
   /// Whether draws can start at an instance other than 0 (GL 4.2, or ARB_base_instance): a
   /// ring's live span is then drawn from where it starts with no attribute pointers moved.
   public var hasBaseInstance: Bool
@@ -62,10 +65,12 @@ public struct GLInfo: Sendable {
     epoxy_glGetIntegerv(GLenum(GL_CONTEXT_PROFILE_MASK), &profile)
     var textureSize: GLint = 0
     epoxy_glGetIntegerv(GLenum(GL_MAX_TEXTURE_SIZE), &textureSize)
+    var drawBuffers: GLint = 1
+    epoxy_glGetIntegerv(GLenum(GL_MAX_DRAW_BUFFERS), &drawBuffers)
     return GLInfo(
       renderer: renderer, version: versionString, maxPointSize: pointSizes[1],
       maxViewport: (Int(viewport[0]), Int(viewport[1])), maxTextureSize: Int(textureSize),
-      firstTarget: FirstTarget(version: version),
+      firstTarget: FirstTarget(version: version), maxDrawBuffers: max(1, Int(drawBuffers)),
       hasBaseInstance: version >= 42 || epoxy_has_gl_extension("GL_ARB_base_instance"),
       hasClipControl: version >= 45 || epoxy_has_gl_extension("GL_ARB_clip_control"),
       viewportBounds: hasBounds && bounds[0] <= bounds[1] ? Int(bounds[0])...Int(bounds[1]) : nil,

@@ -144,6 +144,9 @@ package struct HostGLState: Equatable {
   /// Whether each of ``compatibilityCapabilities`` was enabled, read where a draw turns them off
   /// (``GLInfo/drawsWholePixelPoints``); nil where not read.
   package var compatibilityEnabled: [Bool]? = nil
+  /// The colour masks of draw buffers 1 on (four channels each), read where a draw turns them
+  /// off (``GLInfo/maxDrawBuffers``); nil where not read.
+  package var otherColorMasks: [GLboolean]? = nil
   /// Texture unit 0's level-of-detail bias (glTexEnv's), read where a draw sets it
   /// (``GLInfo/drawsWholePixelPoints``); nil where not read.
   package var lodBias: GLfloat? = nil
@@ -195,6 +198,13 @@ package struct HostGLState: Equatable {
       colorMask: colorMask, polygonMode: polygonMode, texture2D: texture2D, sampler: sampler,
       feedbackBinding: [Int(feedbackBuffer), Int(range[0]), Int(range[1])], clipControl: clip,
       compatibilityEnabled: compatibility,
+      otherColorMasks: draw.map { info in
+        (1..<max(1, info.maxDrawBuffers)).flatMap { index in
+          var mask = [GLboolean](repeating: 0, count: 4)
+          epoxy_glGetBooleani_v(GLenum(GL_COLOR_WRITEMASK), GLuint(index), &mask)
+          return mask
+        }
+      },
       lodBias: draw?.drawsWholePixelPoints == true ? lodBias : nil,
       target: draw?.firstTarget ?? .current)
   }
@@ -288,6 +298,11 @@ package struct HostGLState: Equatable {
     target.setScissor(
       x: scissorBox[0], y: scissorBox[1], width: scissorBox[2], height: scissorBox[3])
     target.setColorMask(colorMask)
+    let masks = otherColorMasks ?? []
+    for start in stride(from: 0, to: masks.count, by: 4) {
+      epoxy_glColorMaski(
+        GLuint(start / 4 + 1), masks[start], masks[start + 1], masks[start + 2], masks[start + 3])
+    }
     if let clipControl { epoxy_glClipControl(GLenum(clipControl[0]), GLenum(clipControl[1])) }
   }
 

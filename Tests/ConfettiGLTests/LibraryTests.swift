@@ -536,6 +536,61 @@ final class LibraryTests: HeadlessGLTestCase {
     target.bind()
   }
 
+  /// A host's framebuffer with two draw buffers on: confetti draws into the first and leaves
+  /// the second as it was, paper and light alike. (Its shaders write one colour; the other
+  /// draw buffer got undefined values, every pixel of the rectangle with light.)
+  func testASecondDrawBufferIsLeftAsItWas() throws {
+    let side: GLsizei = 64
+    var framebuffer: GLuint = 0
+    var renderbuffers: [GLuint] = [0, 0]
+    epoxy_glGenFramebuffers(1, &framebuffer)
+    epoxy_glGenRenderbuffers(2, &renderbuffers)
+    defer {
+      epoxy_glDeleteFramebuffers(1, &framebuffer)
+      epoxy_glDeleteRenderbuffers(2, &renderbuffers)
+      target.bind()
+    }
+    epoxy_glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
+    let attachments = [GL_COLOR_ATTACHMENT0, GL_COLOR_ATTACHMENT1].map { GLenum($0) }
+    for (renderbuffer, attachment) in zip(renderbuffers, attachments) {
+      epoxy_glBindRenderbuffer(GLenum(GL_RENDERBUFFER), renderbuffer)
+      epoxy_glRenderbufferStorage(GLenum(GL_RENDERBUFFER), GLenum(GL_RGBA8), side, side)
+      epoxy_glFramebufferRenderbuffer(
+        GLenum(GL_FRAMEBUFFER), attachment, GLenum(GL_RENDERBUFFER), renderbuffer)
+    }
+    epoxy_glBindRenderbuffer(GLenum(GL_RENDERBUFFER), 0)
+    epoxy_glDrawBuffers(2, attachments)
+    XCTAssertEqual(
+      epoxy_glCheckFramebufferStatus(GLenum(GL_FRAMEBUFFER)), GLenum(GL_FRAMEBUFFER_COMPLETE))
+    /// The pixels of `attachment`.
+    func pixels(of attachment: GLenum) -> [UInt8] {
+      var bytes = [UInt8](repeating: 0, count: Int(side * side) * 4)
+      epoxy_glReadBuffer(attachment)
+      epoxy_glReadPixels(0, 0, side, side, GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), &bytes)
+      return bytes
+    }
+    for (preset, time) in [("confetti", 1.5), ("fireworks", 3.0)] {
+      epoxy_glClearBufferfv(GLenum(GL_COLOR), 0, [0, 0, 0, 1])
+      epoxy_glClearBufferfv(GLenum(GL_COLOR), 1, [0.5, 0.25, 0.75, 1])
+      let second = pixels(of: attachments[1])
+      let system = try ConfettiSystem(
+        preset: preset, size: Size(width: Double(side), height: Double(side)), seed: 4)
+      defer { system.release() }
+      system.fireOpening(time: 1)
+      try system.draw(in: PixelRect(width: Int(side), height: Int(side)), time: time)
+      let first = pixels(of: attachments[0])
+      let lit = stride(from: 0, to: first.count, by: 4).filter {
+        first[$0..<$0 + 3].contains { $0 > 0 }
+      }
+      XCTAssertGreaterThan(lit.count, 20, "\(preset) drew into draw buffer 0")
+      XCTAssertEqual(pixels(of: attachments[1]), second, "\(preset): draw buffer 1 as it was")
+      var mask = [GLboolean](repeating: 0, count: 4)
+      epoxy_glGetBooleani_v(GLenum(GL_COLOR_WRITEMASK), 1, &mask)
+      XCTAssertEqual(mask, [1, 1, 1, 1], "\(preset): draw buffer 1's mask is the host's again")
+    }
+    XCTAssertEqual(epoxy_glGetError(), GLenum(GL_NO_ERROR))
+  }
+
   /// A framebuffer with nothing attached, or none at all (a surfaceless context's default), is
   /// refused by a restoring draw with its status named, and no GL error is left for the host.
   func testAnIncompleteFramebufferIsRefusedAndNoErrorIsLeft() throws {
