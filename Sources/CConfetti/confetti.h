@@ -175,8 +175,8 @@ enum {
    * host's glClear is clipped to it), program point size on, depth, stencil, culling and the
    * rest off, the colour masks of draw buffers 1 on off, its program and vertex array bound,
    * its texture on unit 0, the clip origin at the lower left where the GL has clip control,
-   * and a viewport a margin wider than the rectangle. The host's own scissor box is not read: the confetti is clipped to the draw's
-   * rectangle only. */
+   * and a viewport a margin wider than the rectangle. The host's own scissor box is not read:
+   * the confetti is clipped to the draw's rectangle only. */
   CONFETTI_CACHE_GL_STATE = 2,
   /* For confetti_celebrate_options.flags, with confetti_celebration_start (confetti_celebrate
    * refuses it): keep going until cancelled (a continuous effect emits on, a one-off effect is
