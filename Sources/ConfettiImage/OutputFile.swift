@@ -91,12 +91,15 @@ public enum OutputFile {
     return file
   }
 
-  /// Puts prepared files (``prepare(_:for:)``) in their places, all or none: one that cannot be
-  /// put there removes those put before it.
+  /// Puts prepared files (``prepare(_:for:)``) in their places, all or none: each is made
+  /// ready first (any failing removes them all, and each name keeps what it held), then all are
+  /// renamed; a rename that fails removes those put before it.
   public static func commit(_ files: [(file: ExclusiveFile, path: String)]) throws {
+    defer { for (file, _) in files { file.remove() } }
+    for (file, path) in files { try file.ready(for: path) }
     for (index, (file, path)) in files.enumerated() {
       do {
-        try file.commit(to: path)
+        try file.place(at: path)
       } catch {
         for (_, placed) in files[..<index] { unlink(placed) }
         throw error
@@ -157,15 +160,25 @@ public final class ExclusiveFile {
   deinit { remove() }
 
   /// Puts the file, flushed to disk and not empty, under `destination` (replacing what is
-  /// there, whose permissions it takes); removes it and throws if it cannot, if its name no longer holds it, if its folder
-  /// has moved, if it does not begin with one of `signatures` (bytes at an offset; none:
-  /// anything), described then as not `kind`, or if `check` (a last look at its contents, just
-  /// before the rename) throws.
+  /// there, whose permissions it takes); removes it and throws if it cannot, if its name no
+  /// longer holds it, if its folder has moved, if it does not begin with one of `signatures`
+  /// (bytes at an offset; none: anything), described then as not `kind`, or if `check` (a last
+  /// look at its contents, just before the rename) throws.
   public func commit(
     to destination: String, signatures: [(offset: Int, bytes: [UInt8])] = [], kind: String = "",
     check: () throws -> Void = {}
   ) throws {
     defer { remove() }
+    try ready(for: destination, signatures: signatures, kind: kind, check: check)
+    try place(at: destination)
+  }
+
+  /// Everything ``commit(to:signatures:kind:check:)`` does but the rename: throws where it
+  /// would, and leaves the file in place (``place(at:)`` renames it; ``remove()`` removes it).
+  public func ready(
+    for destination: String, signatures: [(offset: Int, bytes: [UInt8])] = [], kind: String = "",
+    check: () throws -> Void = {}
+  ) throws {
     guard fsync(descriptor) == 0 else { throw OutputFile.failure(destination) }
     var written = stat()
     guard fstat(descriptor, &written) == 0, written.st_size > 0 else {
@@ -199,6 +212,12 @@ public final class ExclusiveFile {
     {
       fchmod(descriptor, replaced.st_mode & 0o777)
     }
+  }
+
+  /// Renames the file, made ready (``ready(for:signatures:kind:check:)``), to `destination`
+  /// in its folder, and closes it.
+  public func place(at destination: String) throws {
+    let target = URL(fileURLWithPath: destination).lastPathComponent
     guard renameat(folder, name, folder, target) == 0 else { throw OutputFile.failure(destination) }
     open = false
     close(descriptor)

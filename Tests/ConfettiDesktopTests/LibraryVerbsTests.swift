@@ -254,6 +254,48 @@ final class LibraryVerbsTests: XCTestCase {
       ["keep.bin", "keep.json", "keep.png"])
   }
 
+  /// Files put in place together (a picture and its records) are all made ready first: one
+  /// that cannot be, its folder moved once it was written, leaves every name as it was, the
+  /// first's too, and nothing hidden behind. (The picture was once put in place before its
+  /// records failed, then removed: the old picture was lost.)
+  func testFilesPutInPlaceTogetherLeaveEveryNameWhenOneCannotBe() throws {
+    let folder = try temporaryDirectory()
+    let (pictures, records) = (
+      folder.appendingPathComponent("pictures"), folder.appendingPathComponent("records")
+    )
+    for made in [pictures, records] {
+      try FileManager.default.createDirectory(at: made, withIntermediateDirectories: true)
+    }
+    let picture = pictures.appendingPathComponent("p.png")
+    try Data("old".utf8).write(to: picture)
+    func prepared() throws -> [(file: ExclusiveFile, path: String)] {
+      [
+        (try OutputFile.prepare(Data("new picture".utf8), for: picture.path), picture.path),
+        (
+          try OutputFile.prepare(
+            Data("new records".utf8), for: records.appendingPathComponent("r.bin").path),
+          records.appendingPathComponent("r.bin").path
+        ),
+      ]
+    }
+    let files = try prepared()
+    let moved = folder.appendingPathComponent("moved")
+    try FileManager.default.moveItem(at: records, to: moved)
+    XCTAssertThrowsError(try OutputFile.commit(files)) {
+      XCTAssert("\($0)".contains("its folder was moved or removed"), "\($0)")
+    }
+    XCTAssertEqual(try String(contentsOf: picture, encoding: .utf8), "old")
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: pictures.path), ["p.png"])
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: moved.path), [])
+    // Back in place: both are put there.
+    try FileManager.default.moveItem(at: moved, to: records)
+    try OutputFile.commit(try prepared())
+    XCTAssertEqual(try String(contentsOf: picture, encoding: .utf8), "new picture")
+    XCTAssertEqual(
+      try String(contentsOf: records.appendingPathComponent("r.bin"), encoding: .utf8),
+      "new records")
+  }
+
   /// A sequence's pictures are written on other threads, some before they are told: one asked
   /// to stop at its first frame keeps that frame alone, every time, and leaves the files the
   /// later frames' names held as they were (pictures written ahead of the stop once replaced
