@@ -142,17 +142,25 @@ def _shown(value: object) -> str:
     return text if len(text) <= 60 else text[:40] + "…" + text[-10:]
 
 
-def _number(value: object, name: str, low: float = -math.inf, high: float = math.inf) -> float:
+def _number(value: object, name: str, low: float = -math.inf, high: float = math.inf,
+            below: bool = False) -> float:
+    """`value` as a float from `low` to `high` (under it, with `below`), or ArgumentError."""
+    span = f"from {low} to {'under ' if below else ''}{high}"
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise ArgumentError(f"{name} must be a number, not {type(value).__name__} {_shown(value)}")
     try:
         number = float(value)
     except OverflowError:
-        raise ArgumentError(f"{name} must be a number from {low} to {high}, not {_shown(value)}") \
-            from None
-    if not (math.isfinite(number) and low <= number <= high):
-        raise ArgumentError(f"{name} must be a finite number from {low} to {high}, not {_shown(value)}")
+        raise ArgumentError(f"{name} must be a number {span}, not {_shown(value)}") from None
+    within = number < high if below else number <= high
+    if not (math.isfinite(number) and low <= number and within):
+        raise ArgumentError(f"{name} must be a finite number {span}, not {_shown(value)}")
     return number
+
+
+def _reading(value: object) -> float:
+    """A clock reading, as the library takes them: finite, from 0 to under _LATEST_READING."""
+    return _number(value, "time", 0, _LATEST_READING, below=True)
 
 
 def _whole(value: object, name: str, low: int, high: int) -> int:
@@ -220,6 +228,7 @@ _UNTIL_OVER, _BEST_QUALITY = 16, 32
 #: pace, or "best", slower, for a master copy.
 QUALITIES = ("standard", "best")
 _LARGEST_SIDE = 1_048_576.0
+#: Clock readings are under this (the library's Tick.latestHostReading: 2^43 s less 40 minutes).
 _LATEST_READING = float(2**43) - 2400.0
 
 
@@ -382,7 +391,7 @@ class System(_Handle):
         """Starts every emitter with `trigger` at clock reading `time`, at `at` (x, y) in
         points, or at its configured place."""
         trigger = _trigger(trigger)
-        time = _number(time, "time", 0, _LATEST_READING)
+        time = _reading(time)
         if at is None:
             _lib.confetti_trigger(self._live(), int(trigger), time)
         else:
@@ -393,7 +402,7 @@ class System(_Handle):
         """Fires what opens the effect, as the confetti program opens it: its start emitters,
         or, where it has none, its key ones (or its click ones). `confetti render --time T` is
         what draw() draws T seconds after the reading it was opened at."""
-        _lib.confetti_fire_opening(self._live(), _number(time, "time", 0, _LATEST_READING))
+        _lib.confetti_fire_opening(self._live(), _reading(time))
 
     def stop_emitting(self) -> None:
         """Stops every emitter: a continuous effect's last pieces live out their lives."""
@@ -401,13 +410,13 @@ class System(_Handle):
 
     def advance(self, time: float) -> None:
         """Emits what the running emitters owe up to `time`, without drawing."""
-        _lib.confetti_advance(self._live(), _number(time, "time", 0, _LATEST_READING))
+        _lib.confetti_advance(self._live(), _reading(time))
 
     def draw(self, x: int, y: int, width: int, height: int, time: float) -> None:
         """Draws the effect at `time` into the bound framebuffer's rectangle, in pixels."""
         rect = [_whole(v, n, -(2**31), 2**31 - 1)
                 for v, n in zip((x, y, width, height), ("x", "y", "width", "height"))]
-        _lib.confetti_draw(self._live(), *rect, _number(time, "time", 0, _LATEST_READING))
+        _lib.confetti_draw(self._live(), *rect, _reading(time))
 
     def reset_gl_state_cache(self) -> None:
         """With cache_gl_state: you changed the GL state since the last draw."""
@@ -425,7 +434,7 @@ class System(_Handle):
     def is_alive(self, time: float) -> bool:
         """Whether anything is, or may yet be, drawn at or after `time`."""
         alive = ctypes.c_bool()
-        _lib.confetti_is_alive(self._live(), _number(time, "time", 0, _LATEST_READING),
+        _lib.confetti_is_alive(self._live(), _reading(time),
                                ctypes.byref(alive))
         return alive.value
 
@@ -440,7 +449,7 @@ class System(_Handle):
     def alive_count(self, time: float) -> int:
         """How many particles are visible at `time`."""
         count = ctypes.c_int64()
-        _lib.confetti_alive_count(self._live(), _number(time, "time", 0, _LATEST_READING),
+        _lib.confetti_alive_count(self._live(), _reading(time),
                                   ctypes.byref(count))
         return count.value
 

@@ -108,6 +108,15 @@ def test_a_system_answers_what_it_holds_on_a_headless_context():
             assert snow.end_time is not None and snow.end_time > 1.6
         with pytest.raises(confetti.ArgumentError):
             confetti.System("snow", width=64, height=64).trigger(7, 1.0)
+        # The latest clock reading is refused by the binding's own bound, which says "under"
+        # as the library's does (it said "to", and let the library refuse it), and the reading
+        # before it is taken.
+        with confetti.System("confetti", width=64, height=64) as late:
+            latest = 2.0**43 - 2400.0
+            with pytest.raises(confetti.ArgumentError) as raised:
+                late.advance(latest)
+            assert "from 0 to under 8796093019808.0" in str(raised.value)
+            late.advance(latest - 1.0)
     finally:
         context.release()
 
