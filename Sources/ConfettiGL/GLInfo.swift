@@ -51,8 +51,12 @@ public struct GLInfo: Sendable {
     let versionString = string(GL_VERSION)
     guard epoxy_is_desktop_gl(), version >= 33 else {
       throw GLError.unsupported(
-        "OpenGL 3.3 is required, but \(renderer) offers \(versionString); "
-          + "update the graphics driver, or use Mesa's llvmpipe (LIBGL_ALWAYS_SOFTWARE=1)")
+        "OpenGL 3.3 is required, but the current context is \(versionString) (\(renderer)): "
+          + "make a context of 3.3 or newer, core or compatibility profile"
+          + (renderer.contains("llvmpipe")
+            ? ""
+            : "; where the driver offers none, update it, or use Mesa's llvmpipe "
+              + "(LIBGL_ALWAYS_SOFTWARE=1)"))
     }
     var pointSizes: [GLfloat] = [0, 0]
     epoxy_glGetFloatv(GLenum(GL_ALIASED_POINT_SIZE_RANGE), &pointSizes)
