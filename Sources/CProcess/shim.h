@@ -18,6 +18,15 @@ static inline int confetti_signal_is_ignored(int number) {
   return sigaction(number, NULL, &current) == 0 && current.sa_handler == SIG_IGN;
 }
 
+/* Why a child's end cannot be waited for in this process, or NULL where it can: with SIGCHLD
+   ignored, the kernel reaps every child as it ends, and its exit status is lost. */
+static inline const char *confetti_children_unwaitable(void) {
+  return confetti_signal_is_ignored(SIGCHLD)
+             ? "this process ignores SIGCHLD, so its children's ends are lost; give SIGCHLD its "
+               "default action first (signal(SIGCHLD, SIG_DFL))"
+             : NULL;
+}
+
 /* Asks the kernel to send this process SIGTERM when its parent ends, even by SIGKILL: the
    celebration of a `confetti run` that was killed ends with it. Returns 0, or -1 (errno). */
 static inline int confetti_end_with_parent(void) {

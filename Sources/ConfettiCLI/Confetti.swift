@@ -15,6 +15,9 @@ enum Main {
   /// Parses and runs `confetti …`. Every error is one line on stderr and a non-zero exit code.
   static func main() {
     StandardStreams.keepOpen()
+    // Started with SIGCHLD ignored (some daemons and shells leave it so), its children's ends
+    // and statuses would be lost: ffmpeg's, the celebration's, `confetti run`'s command's.
+    signal(SIGCHLD, SIG_DFL)
     ChildProcess.keepStartingEnvironment()  // confetti run's command gets it untouched
     DriverMessages.quietDrivers()
     HeapPolicy.keepFreedMemory()  // where refused, frames on a software GL are only slower

@@ -170,6 +170,9 @@ public final class Celebration: @unchecked Sendable {
     temporaryFolder: String?, overlayArguments: [String], goesOnAlone: Bool = false
   ) throws {
     try options.check()
+    if let why = confetti_children_unwaitable() {
+      throw CelebrationError("cannot follow a celebration: \(String(cString: why))")
+    }
     guard let program = program ?? Self.program() else {
       throw CelebrationError(
         "cannot find the confetti program that shows a celebration: install the confetti "

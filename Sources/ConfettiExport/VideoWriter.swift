@@ -206,6 +206,10 @@ package final class VideoWriter {
         description: "cannot write \(path): \(format.name) is made by ffmpeg, which is not "
           + "installed — apt-get install ffmpeg")
     }
+    if let why = confetti_children_unwaitable() {
+      throw VideoError(
+        description: "cannot write \(path) with ffmpeg: \(String(cString: why))")
+    }
     try OutputFile.check(path)
     self.shouldStop = shouldStop
     self.path = path
@@ -308,6 +312,11 @@ package final class VideoWriter {
     let started = Date()
     while !hasEnded() {
       try stopIfInterrupted()
+      if lost {
+        throw failure(
+          "ffmpeg's end was lost: this process reaps its children itself (a SIGCHLD handler "
+            + "that waits for any child); let confetti wait for its own")
+      }
       if Date().timeIntervalSince(started) > Self.stallLimit {
         throw failure("ffmpeg did not finish within \(Int(Self.stallLimit)) s of the last frame")
       }
@@ -318,9 +327,14 @@ package final class VideoWriter {
     // after some failed writes, a full disk's among them).
     if let said = complaints.lastLine() { throw failure("ffmpeg reported an error", said: said) }
     do {
+      // A stop asked up to the rename, ffmpeg's end and the read-back included, is honoured.
       try temporary.commit(
         to: path, signatures: format.signatures,
-        kind: "a \(format.name) file, though ffmpeg said all went well", check: readBack)
+        kind: "a \(format.name) file, though ffmpeg said all went well",
+        check: {
+          try readBack()
+          try stopIfInterrupted()
+        })
     } catch let error as OutputFileError {
       finished = true
       throw VideoError(description: error.description)
@@ -418,10 +432,18 @@ package final class VideoWriter {
   private func hasEnded() -> Bool {
     guard status == nil else { return true }
     var ending: Int32 = 0
-    guard waitpid(child, &ending, WNOHANG) == child else { return false }
+    let result = waitpid(child, &ending, WNOHANG)
+    guard result == child else {
+      lost = result < 0 && errno == ECHILD  // reaped by someone else: its status is gone
+      return false
+    }
     status = confetti_exit_status(ending)
     return true
   }
+
+  /// Whether ffmpeg was reaped by someone else (a host's SIGCHLD handler): its end and status
+  /// cannot be known.
+  private var lost = false
 
   /// How a program ended, in words, from its ``status(_:)``.
   private static func describe(_ status: Int32) -> String {

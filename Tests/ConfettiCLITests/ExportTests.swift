@@ -648,6 +648,30 @@ final class ExportTests: XCTestCase {
     }
   }
 
+  /// A stop signal that comes as ffmpeg ends, after the last frame and before the clip is put
+  /// in place, is honoured: the old file of that name stays, and the status says the signal.
+  /// (It was not: within about 20 ms of ffmpeg's end the clip replaced the old file, status 0.)
+  func testAStopAsFFmpegEndsLeavesTheOldFile() throws {
+    _ = try ffmpeg()
+    let directory = try temporaryDirectory()
+    let out = directory.appendingPathComponent("clip.webm")
+    for (name, number) in [("TERM", SIGTERM), ("INT", SIGINT), ("HUP", SIGHUP)] {
+      try Data("old".utf8).write(to: out)
+      // ffmpeg writes the whole clip, then the stop comes, then it ends.
+      let environment = try fakeFFmpeg(
+        "/usr/bin/ffmpeg \"$@\"; ended=$?; kill -\(name) $PPID; exit $ended", in: directory)
+      let result = try confetti(
+        ["render", "--size", "64x64", "--frames", "3", "--out", out.path],
+        environment: environment)
+      XCTAssertEqual(result.status, 128 + number, "\(name): \(result.stderr)")
+      XCTAssert(result.stderr.hasSuffix("\(out.path) was not written\n"), result.stderr)
+      XCTAssertEqual(try String(contentsOf: out, encoding: .utf8), "old", name)
+      XCTAssertEqual(
+        try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted(),
+        ["bin", "clip.webm"], name)
+    }
+  }
+
   func testAFolderMovedDuringAnExportKeepsNothingInEitherPlace() throws {
     // The hidden file was left, whole, in the folder's new place.
     _ = try ffmpeg()

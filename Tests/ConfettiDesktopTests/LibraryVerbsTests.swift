@@ -254,6 +254,34 @@ final class LibraryVerbsTests: XCTestCase {
       ["keep.bin", "keep.json", "keep.png"])
   }
 
+  /// In a host that ignores SIGCHLD, the kernel reaps every child as it ends and its status is
+  /// lost: an animation (ffmpeg) and a celebration (the overlay) are refused at once, in a line
+  /// that says why and what to do. (A clip waited 20 s and blamed ffmpeg; a celebration with no
+  /// desktop was taken for a success.) A picture needs no child, and is written.
+  func testAHostThatIgnoresSIGCHLDIsToldWhyAnimationsAndCelebrationsCannotBeFollowed() throws {
+    _ = try requiredProgram("ffmpeg", for: "animations")
+    let folder = try temporaryDirectory()
+    let previous = signal(SIGCHLD, SIG_IGN)
+    defer { signal(SIGCHLD, previous) }
+    let started = Date()
+    XCTAssertThrowsError(
+      try Export.render(
+        try Effect.preset("cannon"), settings(folder.appendingPathComponent("c.webm"), frames: 3))
+    ) {
+      XCTAssert("\($0)".contains("this process ignores SIGCHLD"), "\($0)")
+      XCTAssert("\($0)".contains("signal(SIGCHLD, SIG_DFL)"), "\($0)")
+    }
+    XCTAssertThrowsError(try Celebration(CelebrationOptions(), program: confettiBinary)) {
+      XCTAssert("\($0)".contains("this process ignores SIGCHLD"), "\($0)")
+    }
+    XCTAssertLessThan(Date().timeIntervalSince(started), 5, "refused at once")
+    let picture = folder.appendingPathComponent("p.png")
+    _ = try Export.render(try Effect.preset("cannon"), settings(picture, frames: 1))
+    XCTAssert(FileManager.default.fileExists(atPath: picture.path))
+    XCTAssertEqual(
+      try FileManager.default.contentsOfDirectory(atPath: folder.path), ["p.png"], "nothing else")
+  }
+
   /// Files put in place together (a picture and its records) are all made ready first: one
   /// that cannot be, its folder moved once it was written, leaves every name as it was, the
   /// first's too, and nothing hidden behind. (The picture was once put in place before its

@@ -16,6 +16,33 @@ final class RunCommandTests: XCTestCase {
     XCTAssertEqual(result.stderr, "err\n", "nothing of confetti's own after a failure")
   }
 
+  /// Started with SIGCHLD ignored (a parent may leave it so, and exec keeps it), the command's
+  /// status still comes through, and a clip is still written. (The kernel reaped the command
+  /// as it ended: `run` said "lost the command" and exited 1, and a clip hung 20 s on ffmpeg.)
+  func testAProgramStartedWithSIGCHLDIgnoredStillWaitsForItsChildren() throws {
+    let ignoring = URL(fileURLWithPath: "/bin/sh")
+    for (command, status) in [("exit 7", Int32(7)), ("true", 0), ("exit 1", 1)] {
+      let result = try runProgram(
+        ignoring,
+        ["-c", "trap '' CHLD; exec \"$0\" run -- sh -c \"$1\"", confettiBinary.path, command],
+        environment: headless)
+      XCTAssertEqual(result.status, status, "\(command): \(result.stderr)")
+      XCTAssertFalse(result.stderr.contains("lost"), result.stderr)
+    }
+    _ = try requiredProgram("ffmpeg", for: "a clip")
+    let clip = try temporaryDirectory().appendingPathComponent("c.webm")
+    let started = Date()
+    let rendered = try runProgram(
+      ignoring,
+      [
+        "-c", "trap '' CHLD; exec \"$0\" render --size 64x48 --frames 3 --out \"$1\"",
+        confettiBinary.path, clip.path,
+      ], environment: headless)
+    XCTAssertEqual(rendered.status, 0, rendered.stderr)
+    XCTAssertLessThan(Date().timeIntervalSince(started), 15, "no wait for a lost ffmpeg")
+    XCTAssert(FileManager.default.fileExists(atPath: clip.path))
+  }
+
   func testASuccessWithNoDesktopSaysSoInOneLineAndKeepsTheStatus() throws {
     let result = try confetti(["run", "--", "true"], environment: headless)
     XCTAssertEqual(result.status, 0)
