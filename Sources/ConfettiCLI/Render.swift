@@ -21,8 +21,9 @@ struct Render: ParsableCommand {
       A clip starts at 0 (one picture at 0.6 s, with its pieces in flight) unless --time says \
       otherwise. --duration auto ends it when the effect is over, exactly: its last piece gone \
       (the default for an animation given neither --frames nor --duration).
-      A sequence (--frames N > 1 or --duration S) goes to numbered PNGs (OUT with a frame \
-      number of at least 4 digits before the extension), or, with --out NAME.gif, .webm, .mp4 or .mov, to one \
+      A sequence (more than one frame: --frames N > 1, or a --duration S longer than one) goes \
+      to numbered PNGs (OUT with a frame number of at least 4 digits before the extension), or, \
+      with --out NAME.gif, .webm, .mp4 or .mov, to one \
       animation made by ffmpeg (apt-get install ffmpeg). --background transparent keeps the \
       alpha: in PNGs (straight alpha), GIF, WebM (VP9) and .mov (ProRes 4444); MP4 (H.264) has \
       none. --frame-range A:B renders frames A to B-1 of the sequence only, exactly as in the \

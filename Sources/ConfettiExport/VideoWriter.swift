@@ -41,7 +41,7 @@ public enum VideoFormat: String, CaseIterable, Sendable {
     case .gif: "with one-bit transparency"
     case .webm: "with alpha (yuva420p, in a side stream: ffprobe lists the video as yuv420p)"
     case .mp4: "with no alpha"
-    case .mov: "with alpha (yuva444p10le)"
+    case .mov: "with alpha (yuva444p10le, which ffprobe lists as ProRes's own yuva444p12le)"
     }
   }
 

@@ -145,7 +145,8 @@ def _shown(value: object) -> str:
 def _number(value: object, name: str, low: float = -math.inf, high: float = math.inf,
             below: bool = False) -> float:
     """`value` as a float from `low` to `high` (under it, with `below`), or ArgumentError."""
-    span = f"from {low} to {'under ' if below else ''}{high}"
+    span = f"from {low} to {'under ' if below else ''}{high}" if math.isfinite(high) else \
+        f"of at least {low}"
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise ArgumentError(f"{name} must be a number, not {type(value).__name__} {_shown(value)}")
     try:

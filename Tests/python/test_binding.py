@@ -361,6 +361,10 @@ def test_a_looping_celebration_runs_until_it_is_cancelled(desktop, monkeypatch):
         wait_for("the overlay's window", desktop.windows)
         assert celebration.running
         assert celebration.wait(timeout=0.5) is False
+        # Any finite timeout from 0 is taken; an infinite one is refused in plain words.
+        with pytest.raises(confetti.ArgumentError) as raised:
+            celebration.wait(timeout=float("inf"))
+        assert str(raised.value) == "timeout must be a finite number of at least 0, not inf"
         celebration.cancel()
         assert celebration.wait(timeout=30) is True
         assert not celebration.running
