@@ -751,20 +751,28 @@ final class LibraryTests: HeadlessGLTestCase {
     XCTAssertGreaterThan(inside, 1000, "the rectangle should be well covered")
   }
 
+  /// Paper `paper` pt wide and high, turned `turned`°, under a green light 40 pt square in the
+  /// middle of the area, and a dim blue light `side` pt square on its own at `lone`.
+  private func lights(
+    paper: (Int, Int), turned: Int, lone: (x: Double, y: Double, side: Int)
+  ) throws -> EffectConfig {
+    try EffectConfig.decode(
+      """
+      {"name": "lights", "emitters": [{"position": {"x": 0.5, "y": 0.5}, "cells": [
+        {"count": 1, "lifetime": 5, "gravity": 0, "drag": 0, "rotation": \(turned),
+         "sizes": [[\(paper.0), \(paper.1)]], "colors": ["#ff0000"]},
+        {"count": 1, "lifetime": 5, "gravity": 0, "drag": 0, "rotation": 0,
+         "sizes": [[40, 40]], "colors": ["#00ff00"], "blend": "additive"}]},
+        {"position": {"x": \(lone.x), "y": \(lone.y)}, "cells": [
+        {"count": 1, "lifetime": 5, "gravity": 0, "drag": 0, "rotation": 0,
+         "sizes": [[\(lone.side), \(lone.side)]], "colors": ["#000060"], "blend": "additive"}]}]}
+      """)
+  }
+
   func testLightLaidFromItsLayerCoversTheBackdropAsMuchAsItShines() throws {
     // A green light 40 pt square in the middle of the area, over a red paper square twice as
     // big, and a dim blue light on its own to the left.
-    let config = try EffectConfig.decode(
-      """
-      {"name": "lights", "emitters": [{"position": {"x": 0.5, "y": 0.5}, "cells": [
-        {"count": 1, "lifetime": 5, "gravity": 0, "drag": 0, "rotation": 0,
-         "sizes": [[80, 80]], "colors": ["#ff0000"]},
-        {"count": 1, "lifetime": 5, "gravity": 0, "drag": 0, "rotation": 0,
-         "sizes": [[40, 40]], "colors": ["#00ff00"], "blend": "additive"}]},
-        {"position": {"x": 0.15, "y": 0.5}, "cells": [
-        {"count": 1, "lifetime": 5, "gravity": 0, "drag": 0, "rotation": 0,
-         "sizes": [[30, 30]], "colors": ["#000060"], "blend": "additive"}]}]}
-      """)
+    let config = try lights(paper: (80, 80), turned: 0, lone: (x: 0.15, y: 0.5, side: 30))
     let frame = try OffscreenTarget(width: 200, height: 120, info: context.info)
     defer { frame.release() }
     frame.bind()
@@ -872,17 +880,7 @@ final class LibraryTests: HeadlessGLTestCase {
     }
     // Paper and light over black, into a rectangle reaching past the framebuffer on every
     // side: the layer's picture is the additive one exactly, as within the framebuffer.
-    let config = try EffectConfig.decode(
-      """
-      {"name": "lights", "emitters": [{"position": {"x": 0.5, "y": 0.5}, "cells": [
-        {"count": 1, "lifetime": 5, "gravity": 0, "drag": 0, "rotation": 30,
-         "sizes": [[80, 60]], "colors": ["#ff0000"]},
-        {"count": 1, "lifetime": 5, "gravity": 0, "drag": 0, "rotation": 0,
-         "sizes": [[40, 40]], "colors": ["#00ff00"], "blend": "additive"}]},
-        {"position": {"x": 0.1, "y": 0.1}, "cells": [
-        {"count": 1, "lifetime": 5, "gravity": 0, "drag": 0, "rotation": 0,
-         "sizes": [[50, 50]], "colors": ["#000060"], "blend": "additive"}]}]}
-      """)
+    let config = try lights(paper: (80, 60), turned: 30, lone: (x: 0.1, y: 0.1, side: 50))
     let frame = try OffscreenTarget(width: 200, height: 120, info: info)
     defer { frame.release() }
     frame.bind()
