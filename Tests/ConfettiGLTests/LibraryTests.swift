@@ -467,28 +467,7 @@ final class LibraryTests: HeadlessGLTestCase {
   /// deletes nothing there: that context's own objects, of the same names, live on.
   func testAnotherContextIsRefusedAndItsObjectsAreNeverTouched() throws {
     for sharing in [false, true] {
-      let system = try ConfettiSystem(preset: "confetti", size: size, seed: 2)
-      system.trigger(.start, time: 1)
-      try system.draw(in: target.rect, time: 1.1)  // its objects exist, and records were sent
-      let other = sharing ? try HeadlessContext(sharingWith: context) : try HeadlessContext()
-      var objects = OwnObjects()
-      let frame = try OffscreenTarget(width: 64, height: 64, info: other.info)
-      frame.bind()
-      GLFrame.clear(to: GLFrame.background)
-      let blank = try frame.read()
-      XCTAssertThrowsError(try system.draw(in: frame.rect, time: 1.2), "sharing: \(sharing)") {
-        XCTAssertEqual($0 as? GLError, .otherContext)
-        XCTAssert("\($0)".contains("not the one this system was made on"), "\($0)")
-      }
-      XCTAssert(try frame.read() == blank, "nothing was drawn (sharing: \(sharing))")
-      XCTAssertEqual(epoxy_glGetError(), GLenum(GL_NO_ERROR), "sharing: \(sharing)")
-      // Released there: nothing is deleted (its objects are left to their own context).
-      system.release()
-      XCTAssertEqual(objects.missing, 0, "the other context's objects (sharing: \(sharing))")
-      XCTAssertEqual(epoxy_glGetError(), GLenum(GL_NO_ERROR))
-      objects.delete()
-      frame.release()
-      try context.makeCurrent()
+      try checkAnotherContext(sharing: sharing, atItsAddress: false)
     }
     // Its own context still draws what the test case draws, unharmed.
     target.bind()
@@ -498,42 +477,49 @@ final class LibraryTests: HeadlessGLTestCase {
   /// A context made after the system's was destroyed may be given its address (EGL and GLX
   /// name contexts by address): it is another all the same. A draw is refused and draws
   /// nothing, and a release deletes nothing there, though that context has objects of every
-  /// name the system's has. (A hostile test found the old library drawing with the new
-  /// context's objects, and its destroy deleting them.)
+  /// name the system's has, whether or not it shares the rest of them (vertex arrays it never
+  /// shares). (A hostile test found the old library drawing with the new context's objects,
+  /// and its destroy deleting them.)
   func testAContextAtTheAddressOfTheSystemsOwnIsAnotherAllTheSame() throws {
     for sharing in [false, true] {
-      try checkAContextAtTheAddressOfTheSystemsOwn(sharing: sharing)
+      try checkAnotherContext(sharing: sharing, atItsAddress: true)
     }
+    target.bind()
+    XCTAssertEqual(epoxy_glGetError(), GLenum(GL_NO_ERROR))
   }
 
-  /// The check of the test above, with a context of its own or one that shares the system's
-  /// objects but its vertex arrays (as one made to share with a context the system's shared
-  /// with would).
-  private func checkAContextAtTheAddressOfTheSystemsOwn(sharing: Bool) throws {
+  /// A system drawn on its own context, then on another (sharing its objects or not, and
+  /// `atItsAddress`: as though made where the system's was), which holds objects of the same
+  /// names: the draw is refused and draws nothing, the release deletes nothing there.
+  private func checkAnotherContext(sharing: Bool, atItsAddress: Bool) throws {
     let system = try ConfettiSystem(preset: "confetti", size: size, seed: 2)
     system.trigger(.start, time: 1)
-    try system.draw(in: target.rect, time: 1.1)
+    try system.draw(in: target.rect, time: 1.1)  // its objects exist, and records were sent
     let other = sharing ? try HeadlessContext(sharingWith: context) : try HeadlessContext()
     var objects = OwnObjects()
-    // As though the system had been made where this one is: the address alone cannot tell.
-    system.madeOn = GLInfo.currentContextName
-    XCTAssertNotNil(system.madeOn)
+    if atItsAddress {
+      // The address alone cannot tell the two apart.
+      system.madeOn = GLInfo.currentContextName
+      XCTAssertNotNil(system.madeOn)
+    }
+    let about = "sharing: \(sharing), at its address: \(atItsAddress)"
     let frame = try OffscreenTarget(width: 64, height: 64, info: other.info)
     frame.bind()
     GLFrame.clear(to: GLFrame.background)
     let blank = try frame.read()
-    XCTAssertThrowsError(try system.draw(in: frame.rect, time: 1.2), "sharing: \(sharing)") {
+    XCTAssertThrowsError(try system.draw(in: frame.rect, time: 1.2), about) {
       XCTAssertEqual($0 as? GLError, .otherContext)
+      XCTAssert("\($0)".contains("not the one this system was made on"), "\($0)")
     }
-    XCTAssert(try frame.read() == blank, "nothing was drawn (sharing: \(sharing))")
-    XCTAssertEqual(epoxy_glGetError(), GLenum(GL_NO_ERROR))
+    XCTAssert(try frame.read() == blank, "nothing was drawn (\(about))")
+    XCTAssertEqual(epoxy_glGetError(), GLenum(GL_NO_ERROR), about)
+    // Released there: nothing is deleted (its objects are left to their own context).
     system.release()
-    XCTAssertEqual(objects.missing, 0, "that context's objects (sharing: \(sharing))")
-    XCTAssertEqual(epoxy_glGetError(), GLenum(GL_NO_ERROR))
+    XCTAssertEqual(objects.missing, 0, "that context's objects (\(about))")
+    XCTAssertEqual(epoxy_glGetError(), GLenum(GL_NO_ERROR), about)
     objects.delete()
     frame.release()
     try context.makeCurrent()
-    target.bind()
   }
 
   /// A host's framebuffer with two draw buffers on: confetti draws into the first and leaves
