@@ -55,7 +55,10 @@ final class PictureSequence: @unchecked Sendable {
         encoded = monotonicSeconds()
         // A stop asked meanwhile: the picture is not written (nor told).
         guard !shouldStop() else { throw Stopped() }
-        return (try OutputFile.prepare(file, for: path), path)
+        // Written, flushed and checked here, on this thread; only renamed when told.
+        let prepared = try OutputFile.prepare(file, for: path)
+        try prepared.ready(for: path)
+        return (prepared, path)
       }
       let ended = monotonicSeconds()
       condition.withLock {
@@ -98,8 +101,9 @@ final class PictureSequence: @unchecked Sendable {
   func told(_ frame: Int) throws {
     guard let written = condition.withLock({ ahead.removeValue(forKey: frame) }) else { return }
     do {
-      try written.file.commit(to: written.path)
+      try written.file.place(at: written.path)
     } catch {
+      written.file.remove()
       throw FrameFailure(frame: frame, error: error)
     }
   }
