@@ -30,14 +30,6 @@ package enum RecordExport {
     }
   }
 
-  /// Writes the records to `path` and the rest to the `.json` beside it.
-  package static func write(
-    _ frame: (records: [UInt8], uniforms: [UniformValue], viewport: PixelRect, copies: Int),
-    to path: String, size: PixelSize, background: RGBA8, time: Seconds
-  ) throws {
-    try OutputFile.commit(prepare(frame, for: path, size: size, background: background, time: time))
-  }
-
   /// The records for `path` and the description beside it, written into hidden files not yet
   /// in their places (``OutputFile/commit(_:)``).
   package static func prepare(
