@@ -19,6 +19,9 @@ public struct GLInfo: Sendable {
   /// How many draw buffers a framebuffer may write at once (GL_MAX_DRAW_BUFFERS): a draw turns
   /// the colour masks of all but the first off, which its shaders write no colour to.
   package var maxDrawBuffers = 1
+  /// The draw buffers after the first (from GL_MAX_DRAW_BUFFERS), which a draw's shaders
+  /// write no colour to: their colour masks are off while it draws, and put back after.
+  package var otherDrawBuffers: Range<GLuint> { 1..<GLuint(maxDrawBuffers) }
   /// Whether draws can start at an instance other than 0 (GL 4.2, or ARB_base_instance): a
   /// ring's live span is then drawn from where it starts with no attribute pointers moved.
   public var hasBaseInstance: Bool

@@ -145,7 +145,7 @@ package struct HostGLState: Equatable {
   /// (``GLInfo/drawsWholePixelPoints``); nil where not read.
   package var compatibilityEnabled: [Bool]? = nil
   /// The colour masks of draw buffers 1 on (four channels each), read where a draw turns them
-  /// off (``GLInfo/maxDrawBuffers``); nil where not read.
+  /// off (``GLInfo/otherDrawBuffers``); nil where not read.
   package var otherColorMasks: [GLboolean]? = nil
   /// Texture unit 0's level-of-detail bias (glTexEnv's), read where a draw sets it
   /// (``GLInfo/drawsWholePixelPoints``); nil where not read.
@@ -199,9 +199,9 @@ package struct HostGLState: Equatable {
       feedbackBinding: [Int(feedbackBuffer), Int(range[0]), Int(range[1])], clipControl: clip,
       compatibilityEnabled: compatibility,
       otherColorMasks: draw.map { info in
-        (1..<max(1, info.maxDrawBuffers)).flatMap { index in
+        info.otherDrawBuffers.flatMap { index in
           var mask = [GLboolean](repeating: 0, count: 4)
-          epoxy_glGetBooleani_v(GLenum(GL_COLOR_WRITEMASK), GLuint(index), &mask)
+          epoxy_glGetBooleani_v(GLenum(GL_COLOR_WRITEMASK), index, &mask)
           return mask
         }
       },

@@ -356,9 +356,7 @@ package func applySpriteState(for info: GLInfo) {
   // The shaders write one colour, to draw buffer 0: any other the host's framebuffer has on
   // would get undefined values.
   let off = GLboolean(GL_FALSE)
-  for index in 1..<max(1, info.maxDrawBuffers) {
-    epoxy_glColorMaski(GLuint(index), off, off, off, off)
-  }
+  for index in info.otherDrawBuffers { epoxy_glColorMaski(index, off, off, off, off) }
   // A quad's triangles filled, whatever a host draws its own as.
   epoxy_glPolygonMode(GLenum(GL_FRONT_AND_BACK), GLenum(GL_FILL))
   epoxy_glActiveTexture(GLenum(GL_TEXTURE0))
