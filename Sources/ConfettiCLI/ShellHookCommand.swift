@@ -102,6 +102,8 @@ struct ShellHookCommand: ParsableCommand {
           case ${3-} in *__confetti_hook_preexec*) ;; *) __confetti_hook_user_trap=${3-} ;; esac
         }
         __confetti_hook_take_trap "$(trap -p DEBUG)"
+        # Gives $? back. Always called as `__confetti_hook_status_is N && :`: a command that
+        # fails before && is no failure to `set -e`, and the list's status is still N.
         __confetti_hook_status_is() { return "$1"; }
         __confetti_hook_preexec() {
           local hook_status=$?
@@ -111,14 +113,14 @@ struct ShellHookCommand: ParsableCommand {
             __confetti_hook_started=$__confetti_hook_time
           fi
           [ -n "$__confetti_hook_user_trap" ] || return 0
-          __confetti_hook_status_is "$hook_status"
+          __confetti_hook_status_is "$hook_status" && :
           eval "$__confetti_hook_user_trap"
         }
         __confetti_hook_precmd() {
           __confetti_hook_now
           if [ -n "$__confetti_hook_started" ] && [ "$__confetti_hook_status" = 0 ] &&
             [ $((__confetti_hook_time - __confetti_hook_started)) -ge \(after)000000 ]; then
-            \(celebrate) 2>/dev/null
+            \(celebrate) 2>/dev/null || :
           fi
           __confetti_hook_started=
           __confetti_hook_armed=1
@@ -129,7 +131,7 @@ struct ShellHookCommand: ParsableCommand {
         case "${PROMPT_COMMAND[*]-}" in
           *__confetti_hook_precmd*) ;;
           *)
-            __confetti_hook_first='__confetti_hook_status=$?; __confetti_hook_status_is "$__confetti_hook_status"'
+            __confetti_hook_first='__confetti_hook_status=$?; __confetti_hook_status_is "$__confetti_hook_status" && :'
             if [[ "$(declare -p PROMPT_COMMAND 2>/dev/null)" == "declare -a"* ]]; then
               PROMPT_COMMAND=("$__confetti_hook_first" "${PROMPT_COMMAND[@]}" __confetti_hook_precmd)
             else
@@ -150,7 +152,7 @@ struct ShellHookCommand: ParsableCommand {
           local hook_status=$?
           if [[ -n $__confetti_hook_started ]] &&
             (( hook_status == 0 && EPOCHREALTIME - __confetti_hook_started >= \(after) )); then
-            \(celebrate) 2>/dev/null
+            \(celebrate) 2>/dev/null || :
           fi
           __confetti_hook_started=
         }

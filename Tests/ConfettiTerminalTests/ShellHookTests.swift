@@ -131,14 +131,18 @@ final class ShellHookTests: XCTestCase {
 
   /// What an interactive `shell`, started by `start` with its prompt empty, prints reading
   /// the lines `lines` makes of `source`, the line that reads the shell's hook.
+  /// The hook runs `program` (by default one that does nothing and succeeds) after a
+  /// command of `after` seconds or more.
   private func interactive(
-    _ shell: String, start: String, _ lines: (_ source: String) -> [String]
+    _ shell: String, start: String, program: String = "/bin/true", after: Int = 10,
+    _ lines: (_ source: String) -> [String]
   ) throws -> String {
     _ = try requiredProgram(shell, for: "its shell hook")
     let folder = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: folder) }
     let hook = folder.appendingPathComponent("hook")
-    let made = try confetti(["shell-hook", shell, "--program", "/bin/true"])
+    let made = try confetti(
+      ["shell-hook", shell, "--program", program, "--after", String(after)])
     try made.stdout.write(to: hook, atomically: true, encoding: .utf8)
     let input = folder.appendingPathComponent("input")
     try (lines(". '\(hook.path)'").joined(separator: "\n") + "\n")
@@ -175,6 +179,41 @@ final class ShellHookTests: XCTestCase {
       XCTAssert(said.contains("done"), "\(shell): \(said)")
       for complaint in ["unbound variable", "parameter not set"] {
         XCTAssertFalse(said.contains(complaint), "\(shell): \(said)")
+      }
+    }
+  }
+
+  /// The hook never changes a shell's fate: under `set -e` (with `set -u` and pipefail, a
+  /// DEBUG trap of your own, a PROMPT_COMMAND as text or array) a failed command where errexit
+  /// lets it be (`! true`, `false || …`) leaves the shell alive, each command sees the status the
+  /// one before left, and a celebration that fails (here a program that exits 1 after a
+  /// command long enough to be celebrated) is not the shell's failure. (The hook once gave a
+  /// status back with a command that failed, and errexit ended the shell.)
+  func testTheHooksKeepAShellWithErrexitAlive() throws {
+    let bashSetUps: [(name: String, lines: [String])] = [
+      ("set -e", ["set -e"]),
+      ("set -euo pipefail", ["set -euo pipefail"]),
+      ("a DEBUG trap of yours", ["trap ': yours' DEBUG", "set -e"]),
+      ("PROMPT_COMMAND as text", ["PROMPT_COMMAND='echo prompt $?'", "set -e"]),
+      ("PROMPT_COMMAND as an array", ["PROMPT_COMMAND=('echo prompt $?')", "set -e"]),
+    ]
+    let commands = [
+      "! true", "echo alive 1", "false || echo alive 2 $?", "(exit 3) || echo status $?",
+      "sleep 1.2", "echo alive 3",
+    ]
+    for (shell, setUps, start) in [
+      ("bash", bashSetUps, "PS1= bash --norc -i"),
+      ("zsh", [("setopt errexit", ["setopt errexit"])], "PS1= zsh -f -i"),
+    ] {
+      for (name, lines) in setUps {
+        let said = try interactive(shell, start: start, program: "/bin/false", after: 1) {
+          lines + [$0] + commands
+        }
+        for line in ["alive 1", "alive 2 1", "status 3", "alive 3"] {
+          XCTAssert(
+            said.split(separator: "\n").contains { $0.hasSuffix(line) },
+            "\(shell), \(name): the shell lived on to say \"\(line)\": \(said)")
+        }
       }
     }
   }
