@@ -10,6 +10,7 @@
 #include <stdio_ext.h>
 #include <unistd.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 
 /* Whether signal `number` was ignored when the program started, as it may be: nohup ignores
    SIGHUP, and a shell script's background jobs start with SIGINT and SIGQUIT ignored. */
@@ -82,4 +83,16 @@ static inline int confetti_flush_standard_output(void) {
 static inline void confetti_discard_standard_output(void) {
   __fpurge(stdout);
   clearerr(stdout);
+}
+
+/* A descriptor that stands for process `pid` until it is closed (Linux 5.3's pidfd): a signal
+   sent through it reaches that process or none, never one that took its number since. Returns
+   the descriptor, or -1 (errno). */
+static inline int confetti_process_descriptor(pid_t pid) {
+  return (int)syscall(SYS_pidfd_open, pid, 0);
+}
+
+/* Sends `signal` to the process `descriptor` stands for. Returns 0, or -1 (errno). */
+static inline int confetti_signal_process(int descriptor, int signal) {
+  return (int)syscall(SYS_pidfd_send_signal, descriptor, signal, NULL, 0);
 }

@@ -180,40 +180,6 @@ struct RunCommand: ParsableCommand {
   static let showingLimit: TimeInterval = 10
 }
 
-/// The celebration the last `confetti run` left on the screen, named in a file of this user's:
-/// the next run ends it and starts its own over it, so that two never pile up.
-enum LeftCelebration {
-  /// `$XDG_RUNTIME_DIR/confetti-celebration.pid` (the user's own folder, gone with the login
-  /// session), else one in the temporary folder with the user's number in its name.
-  static var file: String {
-    if let folder = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"], !folder.isEmpty {
-      return "\(folder)/confetti-celebration.pid"
-    }
-    return URL(fileURLWithPath: NSTemporaryDirectory())
-      .appendingPathComponent("confetti-celebration-\(getuid()).pid").path
-  }
-
-  /// Ends the celebration the file names, if it is still one that a run left (a process number
-  /// is reused: its command line must say so) and this user's.
-  static func endTheLast() {
-    var status = stat()
-    guard stat(file, &status) == 0, status.st_uid == getuid(),
-      let text = try? String(contentsOfFile: file, encoding: .utf8),
-      let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 1,
-      let command = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline")
-    else { return }
-    let words = command.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
-    guard words.dropFirst().first == "overlay", words.contains("--shown-fd") else { return }
-    kill(pid, SIGTERM)
-    unlink(file)
-  }
-
-  /// Names `pid` as the celebration left on the screen.
-  static func note(_ pid: pid_t) {
-    try? Data("\(pid)\n".utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
-  }
-}
-
 /// A child process that shares the terminal, its status returned as a shell gives it.
 enum ChildProcess {
   /// The child being waited for, for the signal handlers (0: none).

@@ -281,6 +281,86 @@ final class HostileInputTests: XCTestCase {
     }
   }
 
+  /// The file that names the celebration `confetti run` left on the screen is read as if an
+  /// attacker had planted it: a folder others can write in is not used at all (the user's own
+  /// state folder instead); in the user's own, a link is not followed, a FIFO not waited on, a
+  /// huge file not read; and a process it names is signalled only if it is this program's own
+  /// celebration, not any whose arguments read `overlay --shown-fd`. (Each of these once ate
+  /// memory without end, hung, or sent SIGTERM to another program.)
+  func testACelebrationsFilePlantedAnywhereIsNeitherFollowedNorTrusted() throws {
+    let root = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let (shared, own, state) = (
+      root.appendingPathComponent("shared"), root.appendingPathComponent("own"),
+      root.appendingPathComponent("state")
+    )
+    for folder in [shared, own, state] {
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+    chmod(shared.path, 0o1777)  // as /tmp
+    chmod(own.path, 0o700)  // as the login session makes XDG_RUNTIME_DIR
+    let name = "confetti-celebration.pid"
+
+    /// `confetti run -- true` with no display to celebrate on (it ends the last celebration
+    /// all the same, then says it cannot show one), in `runtime`, within 512 MiB and 20 s.
+    func run(runtime: URL) throws -> RunResult {
+      let result = try runProgram(
+        URL(fileURLWithPath: "/usr/bin/prlimit"),
+        ["--as=536870912", confettiBinary.path, "run", "--", "true"],
+        environment: [
+          "DISPLAY": ":97", "WAYLAND_DISPLAY": nil, "XDG_RUNTIME_DIR": runtime.path,
+          "XDG_STATE_HOME": state.path,
+        ], timeout: 20)
+      XCTAssertEqual(result.status, 0, result.stderr)
+      XCTAssert(result.stderr.contains("the command succeeded"), result.stderr)
+      return result
+    }
+    let link = { (folder: URL) in
+      try FileManager.default.createSymbolicLink(
+        atPath: folder.appendingPathComponent(name).path, withDestinationPath: "/proc/self/pagemap")
+    }
+
+    // A folder anyone can write in: not used, and nothing written there.
+    try link(shared)
+    _ = try run(runtime: shared)
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: shared.path), [name])
+
+    // The user's own folder: a link, a FIFO, a gigabyte.
+    try link(own)
+    _ = try run(runtime: own)
+    let file = own.appendingPathComponent(name)
+    try FileManager.default.removeItem(at: file)
+    XCTAssertEqual(mkfifo(file.path, 0o600), 0)
+    _ = try run(runtime: own)
+    try FileManager.default.removeItem(at: file)
+    XCTAssert(FileManager.default.createFile(atPath: file.path, contents: nil))
+    XCTAssertEqual(truncate(file.path, 1 << 30), 0)
+    _ = try run(runtime: own)
+
+    // Another program whose arguments read as a celebration's: left alone.
+    let script = root.appendingPathComponent("overlay")
+    try "import time\ntime.sleep(60)\n".write(to: script, atomically: true, encoding: .utf8)
+    let python = try requiredProgram("python3", for: "a program that reads as a celebration")
+    let other = Process()
+    other.executableURL = python
+    other.arguments = ["overlay", "--shown-fd", "3"]
+    other.currentDirectoryURL = root
+    try other.run()
+    defer { if other.isRunning { other.terminate() } }
+    // Its command line is read once it has started: then it reads as a celebration's.
+    let started = Date().addingTimeInterval(10)
+    while Date() < started,
+      (try? String(contentsOfFile: "/proc/\(other.processIdentifier)/cmdline", encoding: .utf8))?
+        .contains("--shown-fd") != true
+    {
+      usleep(10_000)
+    }
+    try FileManager.default.removeItem(at: file)
+    try "\(other.processIdentifier)\n".write(to: file, atomically: true, encoding: .utf8)
+    _ = try run(runtime: own)
+    XCTAssert(other.isRunning, "a program that is not confetti's celebration was not signalled")
+  }
+
   /// A file its owner made read-only is not replaced (a rename would pass over its protection):
   /// as root, the render runs as nobody, for whom the file is protected.
   func testAReadOnlyPictureIsNotReplaced() throws {
