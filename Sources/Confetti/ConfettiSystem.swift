@@ -1,5 +1,6 @@
 import ConfettiCore
 import ConfettiGL
+import Glibc
 
 /// An effect running on the host program's GL context: the one object a host needs.
 ///
@@ -114,6 +115,12 @@ public final class ConfettiSystem {
     set { renderer?.madeOn = newValue }
   }
 
+  /// The process the system was made in: a child forked since cannot draw with it.
+  private let madeIn = getpid()
+
+  /// Why the system cannot draw in this process (a child forked since it was made), or nil.
+  package var forkedAway: String? { ForkedProcess.whyNotHere("this system", madeIn: madeIn) }
+
   /// An effect on the current GL context.
   ///
   /// - Parameters:
@@ -192,7 +199,8 @@ public final class ConfettiSystem {
   /// it again does nothing; drawing afterwards is an error.
   public func release() {
     guard let renderer else { return }
-    if renderer.mayReleaseHere {
+    // In a forked child the parent's GL is not to be touched: its objects stay the parent's.
+    if forkedAway == nil, renderer.mayReleaseHere {
       lightLayer?.release()
       fadePass?.release()
       renderer.release()  // last: it flushes the deletions
@@ -314,6 +322,7 @@ public final class ConfettiSystem {
   ///   clears it), while release builds do not ask. The host's state is restored all the same.
   public func draw(in rect: PixelRect, time: Seconds) throws {
     guard let renderer else { preconditionFailure("the confetti system was released") }
+    if let why = forkedAway { throw GLError.noContext(why) }
     // GL takes 32-bit integers; the renderer's sums of them cannot overflow Int.
     guard [rect.x, rect.y, rect.width, rect.height].allSatisfy({ Int32(exactly: $0) != nil }) else {
       throw EffectError(
@@ -408,6 +417,7 @@ public final class ConfettiSystem {
   {
     try draw(in: rect, time: time)
     guard let renderer else { preconditionFailure("the confetti system was released") }
+    if let why = forkedAway { throw GLError.noContext(why) }
     let state = renderer.drawState(of: scene.ring, in: rect)
     var bytes: [UInt8] = []
     for range in scene.ring.drawnSlotRanges {

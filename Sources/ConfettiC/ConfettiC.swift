@@ -145,6 +145,7 @@ public func confetti_draw(
           "a rectangle's width and height are 0 or more, not \(width)×\(height)")
       }
       let time = try checkedTime(time)
+      if let why = confetti.forkedAway { throw GLError.noContext(why) }
       guard GLInfo.isContextCurrent else {
         throw GLError.noContext(
           "no OpenGL context is current on this thread: make the one the system was made on "

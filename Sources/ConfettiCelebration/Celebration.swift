@@ -65,10 +65,17 @@ public final class Celebration: @unchecked Sendable {
   private var cancelled = false
   /// The file a JSON effect was written to for the program, removed once it has ended.
   private let effectFile: String?
-  /// Where the program says its first frame is on screen (one byte); -1 when it is not asked.
+  /// Where the program says its first frame is on screen (one byte).
   private let shownPipe: Int32
   /// Left to go on by itself (``leave()``): no longer ended with this object.
   private var isLeft = false
+  /// The process that started it: only that one can wait for it or end it (a child forked
+  /// since would take another's end for its own, or end its parent's celebration).
+  private let startedBy = getpid()
+  /// Whether its first frame was said to be on screen (down ``shownPipe``).
+  private var wasShown = false
+  /// The program it runs, as named.
+  private let program: String
 
   /// The effect thrown over the desktop when none is named: a celebration over in about 4 s
   /// (``Presets/celebrationName``).
@@ -188,9 +195,10 @@ public final class Celebration: @unchecked Sendable {
       effectFile = file
     }
     var arguments = ["overlay", "--seed", String(options.seed)]
-    arguments +=
-      goesOnAlone
-      ? ["--shown-fd", String(Self.shownDescriptor)] : ["--parent", String(getpid())]
+    arguments += goesOnAlone ? [] : ["--parent", String(getpid())]
+    // It says when its first frame is on screen: a program that ends without saying so never
+    // showed a celebration, whatever its status.
+    arguments += ["--shown-fd", String(Self.shownDescriptor)]
     arguments += effect
     arguments += options.monitor.map { ["--monitor", String($0)] } ?? []
     arguments += options.duration.map { ["--duration", String($0)] } ?? []
@@ -200,47 +208,58 @@ public final class Celebration: @unchecked Sendable {
     var environment = environment ?? ProcessInfo.processInfo.environment
     if options.reduceMotion == false { environment["CONFETTI_REDUCE_MOTION"] = "0" }
     var shown: [Int32] = [-1, -1]
-    if goesOnAlone, confetti_private_pipe(&shown) != 0 {
+    if confetti_private_pipe(&shown) != 0 {
       if let effectFile { unlink(effectFile) }
       throw CelebrationError("cannot start the celebration: \(String(cString: strerror(errno)))")
     }
     defer { if shown[1] >= 0 { close(shown[1]) } }
     do {
       (child, errors) = try Self.spawn(
-        [program.path] + arguments, environment: environment,
-        shown: shown[1] >= 0 ? shown[1] : nil)
+        [program.path] + arguments, environment: environment, shown: shown[1])
     } catch {
       if let effectFile { unlink(effectFile) }
       if shown[0] >= 0 { close(shown[0]) }
       throw error
     }
     self.effectFile = effectFile
+    self.program = program.path
     shownPipe = shown[0]
+    // Read as it comes, never waited on, as standard error is.
+    _ = fcntl(shownPipe, F_SETFL, fcntl(shownPipe, F_GETFL) | O_NONBLOCK)
   }
 
   deinit {
-    if !isLeft { end() }
+    if !isLeft, !isForked { end() }
     close(errors)
-    if shownPipe >= 0 { close(shownPipe) }
+    close(shownPipe)
   }
 
-  /// The descriptor a celebration that goes on alone says it is on screen down.
+  /// The descriptor the program says its first frame is on screen down.
   private static let shownDescriptor: Int32 = 3
+
+  /// Whether this is a child forked since it was started: not its process to wait for or end.
+  private var isForked: Bool { getpid() != startedBy }
 
   /// The program's process.
   package var processIdentifier: pid_t { child }
 
-  /// For a celebration that goes on alone: waits until its first frame is on screen (true),
+  /// Waits until its first frame is on screen (true),
   /// it has ended (false; a failure throws ``CelebrationError`` with its reason, as
   /// ``wait(timeout:)``), or `timeout` seconds have passed (false).
   package func waitUntilShown(timeout: Seconds) throws -> Bool {
-    precondition(shownPipe >= 0, "a celebration that goes on alone")
     let deadline = Date().addingTimeInterval(max(0, timeout))
     while Date() < deadline {
+      lock.lock()
+      let said = wasShown
+      lock.unlock()
+      if said { return true }
       var ready = pollfd(fd: shownPipe, events: Int16(POLLIN), revents: 0)
       if poll(&ready, 1, 50) > 0 {
-        var byte: UInt8 = 0
-        if read(shownPipe, &byte, 1) == 1 { return true }
+        lock.lock()
+        readShown()
+        let shown = wasShown
+        lock.unlock()
+        if shown { return true }
         // Closed without a word: it has ended, or is ending; its end says how.
         try wait(timeout: Self.gracePeriod)
         return false
@@ -266,6 +285,7 @@ public final class Celebration: @unchecked Sendable {
   /// Ends it and waits for that: cancelled, then killed if it has not ended within
   /// ``gracePeriod``. What ``deinit`` and `confetti_celebration_destroy` do.
   public func end() {
+    guard !isForked else { return }
     cancel()
     if (try? wait(timeout: Self.gracePeriod)) == false {
       lock.lock()
@@ -277,6 +297,7 @@ public final class Celebration: @unchecked Sendable {
 
   /// Whether it is still on the desktop.
   public var isRunning: Bool {
+    guard !isForked else { return false }
     lock.lock()
     defer { lock.unlock() }
     drain()
@@ -286,6 +307,7 @@ public final class Celebration: @unchecked Sendable {
   /// Ends it now, if it still runs: its pieces vanish, and ``wait(timeout:)`` then returns
   /// without an error (a celebration that had already failed still says why).
   public func cancel() {
+    guard !isForked else { return }
     lock.lock()
     defer { lock.unlock() }
     guard !reaped() else { return }
@@ -298,6 +320,11 @@ public final class Celebration: @unchecked Sendable {
   /// could not be shown or failed (no desktop, no compositor), once it is over.
   @discardableResult
   public func wait(timeout: Seconds? = nil) throws -> Bool {
+    if isForked {
+      throw CelebrationError(
+        "this celebration was started before this process was forked (by process "
+          + "\(startedBy)), and only that process can wait for it: start a new one in the child")
+    }
     let deadline = timeout.map { Date().addingTimeInterval(max(0, $0)) }
     while true {
       lock.lock()
@@ -321,7 +348,15 @@ public final class Celebration: @unchecked Sendable {
     // Ended as asked: by the cancel's SIGTERM (cleanly, or by the signal), or killed after its
     // grace period.
     let endedAsAsked = cancelled && [0, 128 + SIGTERM, 128 + SIGKILL].contains(status ?? 0)
-    guard let status, status != 0, !endedAsAsked else { return true }
+    guard !endedAsAsked else { return true }
+    // A clean end counts only once it was shown: a program that exits 0 without a frame on
+    // the screen (not the overlay, or one that could not draw) celebrated nothing.
+    guard let status, status != 0 else {
+      if wasShown { return true }
+      throw CelebrationError(
+        "the celebration was never shown: \(program) ended without a frame on the screen; "
+          + "check that it is the confetti program (\(Self.programVariable))")
+    }
     let lines = String(decoding: said, as: UTF8.self).split(whereSeparator: \.isNewline)
     let line = lines.last.map { String($0) }.map {
       oneLine($0.hasPrefix("confetti: ") ? String($0.dropFirst("confetti: ".count)) : $0)
@@ -335,6 +370,7 @@ public final class Celebration: @unchecked Sendable {
   /// Reads what the program has written to its standard error so far, keeping the last 64 KiB
   /// (its last line is its reason). Call holding the lock.
   private func drain() {
+    readShown()
     var buffer = [UInt8](repeating: 0, count: 4096)
     while true {
       let count = buffer.withUnsafeMutableBytes { read(errors, $0.baseAddress, $0.count) }
@@ -342,6 +378,12 @@ public final class Celebration: @unchecked Sendable {
       said += buffer[..<count]
       if said.count > 65536 { said.removeFirst(said.count - 65536) }
     }
+  }
+
+  /// Notes whether the program has said its first frame is on screen. Call holding the lock.
+  private func readShown() {
+    var byte: UInt8 = 0
+    if !wasShown, read(shownPipe, &byte, 1) == 1 { wasShown = true }
   }
 
   /// Whether the program has ended, reaping it if it just has. Call holding the lock.

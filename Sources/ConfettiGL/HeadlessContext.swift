@@ -28,6 +28,8 @@ public final class HeadlessContext {
   /// Makes a context of `profile` (by default a compatibility profile where there is one) and
   /// makes it current.
   public init(profile: Profile = .compatibility) throws {
+    if let why = ForkedProcess.whyNoGL { throw GLError.noContext(why) }
+    ForkedProcess.noteGL()
     var failures: [String] = []
     for candidate in Self.candidateDisplays() {
       do {

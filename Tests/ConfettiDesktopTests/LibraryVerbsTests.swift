@@ -125,6 +125,27 @@ final class LibraryVerbsTests: XCTestCase {
     ) { XCTAssert("\($0)".hasPrefix("cannot start the celebration"), "\($0)") }
   }
 
+  /// A celebration counts once the program said its first frame was on the screen: one that
+  /// exits 0 without saying so (not confetti, or one that drew nothing) is an error that says
+  /// so, not a celebration. (`/bin/true` once passed for one.)
+  func testAProgramThatEndsWithoutShowingIsNoCelebration() throws {
+    let folder = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    XCTAssertThrowsError(
+      try Celebration(program: URL(fileURLWithPath: "/bin/true")).wait(timeout: 30)
+    ) {
+      XCTAssertEqual(
+        "\($0)",
+        "the celebration was never shown: /bin/true ended without a frame on the screen; check "
+          + "that it is the confetti program (CONFETTI_PROGRAM)")
+    }
+    // One that says it was shown, as the overlay does, and ends: a celebration.
+    let shows = folder.appendingPathComponent("shows")
+    try "#!/bin/sh\nprintf x >&3\n".write(to: shows, atomically: true, encoding: .utf8)
+    chmod(shows.path, 0o755)
+    XCTAssertTrue(try Celebration(program: shows).wait(timeout: 30))
+  }
+
   // MARK: Render
 
   /// The settings of the comparison renders below.

@@ -397,6 +397,27 @@ final class PackageTests: XCTestCase {
     XCTAssertEqual(run.stdout, "draw 0\ndestroy 0\n", run.stderr)
   }
 
+  /// A host that forks after a render and a draw (`Hosts/fork.c`): in the child every call
+  /// works (a trigger, a destroy that leaves the parent's GL alone) or fails at once saying
+  /// fork() is why (a render, twice; a draw of the parent's system), never a hang; the parent
+  /// goes on drawing and rendering. (A child's second render once hung for ever.)
+  func testAForkedHostsChildFailsAtOnceAndItsParentGoesOn() throws {
+    let package = try installed()
+    let host = try compileC(
+      repository.appendingPathComponent("Tests/ConfettiInstalledTests/Hosts/fork.c"),
+      packages: ["confetti", "epoxy"], package: package)
+    let folder = try temporaryDirectory()
+    let run = try runInstalled(host, [folder.path], package)
+    XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+    XCTAssertEqual(
+      run.stdout.split(separator: "\n").filter { $0.hasSuffix("passed, 0 failed") }.count, 2,
+      run.stdout)
+    XCTAssertEqual(run.stderr, "", "the library says nothing on stderr")
+    XCTAssertEqual(
+      try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(),
+      ["parent-after.png", "parent.png"])
+  }
+
   func testTheCWindowHostThrowsConfettiWhereItIsClicked() throws {
     let package = try installed()
     let host = try compileC(
@@ -572,6 +593,36 @@ final class PackageTests: XCTestCase {
       refused.stderr.contains("compatible with requested version \"1.0\"")
         && refused.stderr.contains("version: \(ConfettiVersion.current)"), refused.stderr)
 
+    // Components it does not have are refused when required, each named, and what it has
+    // said (none: Confetti::confetti is the whole package); optional ones are only not found.
+    for (components, refusedToo) in [
+      ("REQUIRED COMPONENTS static nonsense", true), ("OPTIONAL_COMPONENTS static", false),
+    ] {
+      let asking = try temporaryDirectory()
+      try """
+      cmake_minimum_required(VERSION 3.16)
+      project(components C)
+      find_package(Confetti 0.5 CONFIG \(components))
+      message(STATUS "found: ${Confetti_FOUND}; static: ${Confetti_static_FOUND}")
+      """.write(
+        to: asking.appendingPathComponent("CMakeLists.txt"), atomically: true, encoding: .utf8)
+      let asked = try runProgram(
+        cmake,
+        [
+          "-S", asking.path, "-B", asking.appendingPathComponent("build").path,
+          "-DCMAKE_PREFIX_PATH=\(prefix)",
+        ], timeout: 300)
+      if refusedToo {
+        XCTAssertNotEqual(asked.status, 0, asked.stdout)
+        XCTAssert(
+          asked.stderr.contains("Confetti has no components static, nonsense")
+            && asked.stderr.contains("Confetti::confetti"), asked.stderr)
+      } else {
+        XCTAssertEqual(asked.status, 0, asked.stderr)
+        XCTAssert(asked.stdout.contains("found: 1; static: FALSE"), asked.stdout)
+      }
+    }
+
     let picture = try temporaryDirectory().appendingPathComponent("cmake.png").path
     let rendered = try runInstalled(
       try XCTUnwrap(built["celebrate-render"]), ["render", picture, "1"], package)
@@ -653,6 +704,14 @@ final class PackageTests: XCTestCase {
       nowhere.stdout.hasPrefix("celebrate: status 5: no desktop to show the overlay on"),
       nowhere.stdout)
     XCTAssertEqual(nowhere.stderr, "")
+    // A program that ends well without ever showing a frame is no celebration.
+    let unshown = try runInstalled(
+      host, ["celebrate"], package, environment: ["CONFETTI_PROGRAM": "/bin/true"])
+    XCTAssertEqual(unshown.status, 1, unshown.stdout)
+    XCTAssert(
+      unshown.stdout.hasPrefix(
+        "celebrate: status 5: the celebration was never shown: /bin/true ended without a frame"),
+      unshown.stdout)
 
     let display = try compositedDisplay()
     var shown = ""
