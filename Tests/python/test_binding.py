@@ -428,3 +428,26 @@ def test_a_chatty_program_is_read_as_it_writes_and_never_stalls(tmp_path, monkey
     celebration = confetti.celebrate(wait=False)
     wait_for("the chatty program to end, polled by running", lambda: not celebration.running)
     celebration.close()
+
+
+def _render_in_child(out):
+    return str(confetti.render(out, "cannon", size=(64, 48), time=0.5))
+
+
+def test_a_forked_child_is_told_at_once_and_never_hangs(tmp_path):
+    """multiprocessing's fork start method after a render here: the child's renders fail at once
+    naming fork() (its parent's GL is not the child's), never a hang; the spawn start method
+    renders; and this process renders on. (A forked pool's map_async once never answered.)"""
+    import multiprocessing
+    confetti.render(tmp_path / "parent.png", "cannon", size=(64, 48), time=0.5)
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        for name in ("first.png", "second.png"):
+            waiting = pool.apply_async(_render_in_child, (str(tmp_path / name),))
+            with pytest.raises(confetti.GLError, match=r"fork\(\).*spawn"):
+                waiting.get(timeout=120)
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        spawned = pool.apply_async(_render_in_child, (str(tmp_path / "spawned.png"),))
+        assert spawned.get(timeout=120) == str(tmp_path / "spawned.png")
+    confetti.render(tmp_path / "again.png", "cannon", size=(64, 48), time=0.5)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["again.png", "parent.png",
+                                                          "spawned.png"]
