@@ -115,9 +115,14 @@ public enum TerminalCelebration {
     let context = try HeadlessContext()
     screen.enter()
     defer { screen.leave() }
-    let linux = settings.environment["TERM"] == "linux"
+    // kitty's graphics are asked after only where their answer can choose them: not where
+    // graphics were named, nor in the Linux console (which prints the query) or inside tmux and
+    // screen (which take it for the window's title, and draw no pictures here anyway).
+    let asksKitty =
+      settings.graphics == nil && settings.environment["TERM"] != "linux"
+      && !TerminalChoice.isMultiplexer(settings.environment)
     var replies = screen.ask(
-      linux ? TerminalReplies.queryWithoutKitty : TerminalReplies.query,
+      asksKitty ? TerminalReplies.query : TerminalReplies.queryWithoutKitty,
       timeout: settings.replyTimeout)
     var choice = TerminalChoice.choose(
       environment: settings.environment, replies: replies, forced: settings.graphics)

@@ -52,7 +52,8 @@ public struct TerminalReplies: Sendable, Equatable {
   /// kitty's graphics query.
   static let kittyQuery = Array("\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\".utf8)
 
-  /// The same questions without kitty's, for terminals that would print it (the Linux console).
+  /// The same questions without kitty's, for terminals that would print it (the Linux console)
+  /// or take it for a title (tmux, screen).
   public static let queryWithoutKitty: [UInt8] = Array(
     "\u{1B}[14t\u{1B}]11;?\u{1B}\\\u{1B}[c".utf8)
 
@@ -228,6 +229,14 @@ public struct TerminalChoice: Sendable, Equatable {
     (self.graphics, self.colors) = (graphics, colors)
   }
 
+  /// Whether `environment` is inside tmux or screen, which pass pictures on unreliably and take
+  /// kitty's graphics query for a title.
+  public static func isMultiplexer(_ environment: [String: String]) -> Bool {
+    let term = environment["TERM"] ?? ""
+    return !(environment["TMUX"] ?? "").isEmpty || !(environment["STY"] ?? "").isEmpty
+      || term.hasPrefix("screen") || term.hasPrefix("tmux")
+  }
+
   /// What to draw with in the terminal `environment` describes (TERM, COLORTERM, NO_COLOR,
   /// TMUX) and that gave `replies`: the graphics asked for (`forced`), else kitty's where it
   /// answered, else sixels where it has them, else cells; never pictures inside tmux or
@@ -239,12 +248,10 @@ public struct TerminalChoice: Sendable, Equatable {
   ) -> TerminalChoice {
     let term = environment["TERM"] ?? ""
     let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
-    let multiplexed =
-      !(environment["TMUX"] ?? "").isEmpty || term.hasPrefix("screen") || term.hasPrefix("tmux")
     var graphics = TerminalGraphics.cells
     if let forced {
       graphics = forced
-    } else if !noColor && !multiplexed {
+    } else if !noColor && !isMultiplexer(environment) {
       if replies.kittyGraphics {
         graphics = .kitty
       } else if replies.sixel {

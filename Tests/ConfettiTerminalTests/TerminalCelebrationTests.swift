@@ -136,6 +136,74 @@ final class TerminalCelebrationTests: XCTestCase {
     XCTAssertEqual(lines.last, "$ x", "the key is left for the shell: \(screen)")
   }
 
+  /// Inside tmux, and inside a tmux inside tmux, a celebration leaves every pane's title, its
+  /// window's name and the pane's modes as they were: nothing is asked that tmux takes for a
+  /// title. (kitty's graphics query once became the pane's title for good.)
+  func testInsideTmuxAndNestedTmuxTheTitlesAndModesStayAsTheyWere() throws {
+    let tmux = try Tmux(columns: 80, rows: 24)
+    let folder = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let inner = "confetti-inner-\(UUID().uuidString.prefix(8))"
+    let tmuxProgram = try requiredProgram("tmux", for: "tmux inside tmux")
+    defer { _ = try? runProgram(tmuxProgram, ["-L", inner, "kill-server"], timeout: 30) }
+    /// The outer pane's title and window name, and the inner pane's where it runs.
+    func titles() throws -> [String] {
+      var seen = [try tmux.value("#{pane_title}"), try tmux.value("#{window_name}")]
+      let nested = try runProgram(
+        tmuxProgram, ["-L", inner, "display-message", "-p", "#{pane_title}|#{window_name}"],
+        timeout: 30)
+      if nested.status == 0 { seen.append(nested.stdout) }
+      return seen
+    }
+    /// A celebration drawn in the pane that runs a shell now, ended by a key once drawn (Enter,
+    /// which is left for the shell: an empty line).
+    func celebrate(_ name: String) throws {
+      let snapshot = folder.appendingPathComponent("\(name).png").path
+      try tmux.type("\(overlay([], snapshot: snapshot)); echo \(name)-over")
+      try waitUntil("the celebration \(name)", timeout: 60) {
+        FileManager.default.fileExists(atPath: snapshot + ".choice")
+      }
+      try tmux.press("Enter")
+      try waitUntil("its end", timeout: 30) { try tmux.screen().contains("\(name)-over") }
+    }
+
+    // Window names as a terminal's sequences set them (allow-rename), not as tmux follows the
+    // program that runs (automatic-rename), which would change them by itself.
+    let names = [
+      ["set-option", "-g", "allow-rename", "on"], ["set-option", "-g", "automatic-rename", "off"],
+    ]
+    for option in names { try tmux.command(option) }
+    try tmux.command(["rename-window", "-t", "0", "outer"])
+    try tmux.type("printf '\\033]2;my title\\033\\\\'; clear; echo ready")
+    try waitUntil("the shell", timeout: 30) { try tmux.screen().contains("ready") }
+    let before = try titles()
+    XCTAssertEqual(before, ["my title", "outer"])
+    try celebrate("outer")
+    XCTAssertEqual(try titles(), before, "tmux's titles")
+    XCTAssertFalse(try tmux.borrowed)
+    XCTAssertTrue(try tmux.cursorShown)
+
+    try tmux.type(
+      "env -u TMUX \(tmuxProgram.path) -L \(inner) -f /dev/null new-session "
+        + "\"env PS1='$ ' bash --norc --noprofile\"")
+    try waitUntil("tmux inside tmux", timeout: 30) {
+      (try? runProgram(tmuxProgram, ["-L", inner, "has-session"], timeout: 30))?.status == 0
+    }
+    for option in names + [["rename-window", "inner"]] {
+      _ = try runProgram(tmuxProgram, ["-L", inner] + option, timeout: 30)
+    }
+    try tmux.type("printf '\\033]2;inner title\\033\\\\'; clear; echo inner-ready")
+    try waitUntil("the inner shell", timeout: 30) { try tmux.screen().contains("inner-ready") }
+    let nestedBefore = try titles()
+    XCTAssertEqual(nestedBefore, ["my title", "outer", "inner title|inner\n"])
+    try celebrate("inner")
+    XCTAssertEqual(try titles(), nestedBefore, "both tmux's titles")
+    let innerModes = try runProgram(
+      tmuxProgram, ["-L", inner, "display-message", "-p", "#{alternate_on}#{cursor_flag}"],
+      timeout: 30)
+    XCTAssertEqual(innerModes.stdout, "01\n", "the inner pane given back")
+  }
+
   /// A command typed ahead while the one before ran (`make`, then the next line) is in the
   /// terminal's input when the celebration starts: it is read with the terminal's replies, so
   /// it ends the celebration as a key does, and it is given back to the shell, which runs it.
