@@ -71,6 +71,10 @@ let package = Package(
         .linkedLibrary("wayland-client"), .linkedLibrary("wayland-egl"), .linkedLibrary("EGL"),
       ]
     ),
+    // A crash as its user sees it: the terminal given back, a line and a short backtrace; and
+    // Swift's own crash handler, which holds a terminal at a 30-second prompt, kept out of the
+    // program and of libconfetti's hosts.
+    .target(name: "CCrash"),
     // glibc's allocator settings, for the program (HeapPolicy).
     .systemLibrary(name: "CMalloc"),
     // Linux's process controls: confetti run's overlay ends with confetti run.
@@ -122,7 +126,7 @@ let package = Package(
       name: "ConfettiC",
       dependencies: [
         "Confetti", "ConfettiCore", "ConfettiGL", "ConfettiExport", "ConfettiCelebration",
-        "CConfetti",
+        "CConfetti", "CCrash",
       ],
       exclude: ["exports.map"],
       linkerSettings: [
@@ -159,7 +163,7 @@ let package = Package(
     // command line.
     .target(
       name: "ConfettiTerminal",
-      dependencies: ["Confetti", "ConfettiCore", "ConfettiGL", "ConfettiImage", "CChafa"]
+      dependencies: ["Confetti", "ConfettiCore", "ConfettiGL", "ConfettiImage", "CChafa", "CCrash"]
     ),
 
     // The bench: its scenes, the baseline renderers, GPU timing and statistics.
@@ -184,7 +188,7 @@ let package = Package(
       dependencies: [
         "Confetti", "ConfettiCore", "ConfettiConfig", "ConfettiPresets", "ConfettiImage",
         "ConfettiGL", "ConfettiBench", "ConfettiExport", "ConfettiDesktop", "ConfettiCelebration",
-        "ConfettiTerminal", "CMalloc", "CProcess",
+        "ConfettiTerminal", "CCrash", "CMalloc", "CProcess",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       plugins: ["EmbedFiles"]

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CCrash
 import CProcess
 import Confetti
 import ConfettiBench
@@ -18,6 +19,11 @@ enum Main {
     // Started with SIGCHLD ignored (some daemons and shells leave it so), its children's ends
     // and statuses would be lost: ffmpeg's, the celebration's, `confetti run`'s command's.
     signal(SIGCHLD, SIG_DFL)
+    // A crash gives the terminal back and says so in a few lines, never holding it at Swift's
+    // 30-second prompt. Swift's own handler was kept out as the program loaded; the variable
+    // that did it is not the commands' it runs.
+    confetti_crash_handlers_install("confetti")
+    if confetti_crash_backtrace_was_set() != 0 { unsetenv("SWIFT_BACKTRACE") }
     ChildProcess.keepStartingEnvironment()  // confetti run's command gets it untouched
     DriverMessages.quietDrivers()
     HeapPolicy.keepFreedMemory()  // where refused, frames on a software GL are only slower

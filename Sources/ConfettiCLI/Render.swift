@@ -1,4 +1,5 @@
 import ArgumentParser
+import CCrash
 import CProcess
 import Confetti
 import ConfettiCore
@@ -406,6 +407,7 @@ enum Interruption {
       Thread.detachNewThread {
         while sem_wait(Interruption.arrived) != 0 {}
         Thread.sleep(forTimeInterval: deadline)
+        confetti_give_back_terminal_now()  // a terminal borrowed is given back first
         _exit(0)
       }
     }

@@ -441,13 +441,14 @@ extension TerminalScreen {
 /// How a terminal of some size is drawn in: its cells, the picture rendered for them, and the
 /// points the effect lives in.
 struct TerminalLayout {
-  /// The columns drawn: all of them, but for sixels no more than the terminal shows.
+  /// The columns drawn: all of them, up to ``mostCells``; for sixels no more than the
+  /// terminal shows.
   var columns: Int
   /// The rows drawn: all of them for cells; for pictures all but the last, which a picture
-  /// reaching it would scroll; for sixels no more than the terminal shows.
+  /// reaching it would scroll; up to ``mostCells``; for sixels no more than the terminal shows.
   var rows: Int
-  /// The cell the drawing starts at, counted from 0 at the top left: where sixels fewer than
-  /// the terminal's columns or rows are centred, else the top left.
+  /// The cell the drawing starts at, counted from 0 at the top left: where fewer than the
+  /// terminal's columns or rows are drawn they are centred, else the top left.
   var origin: (column: Int, row: Int) = (0, 0)
   /// A cell's size in pixels: the terminal's where it says, else a common one.
   var cell: PixelSize
@@ -463,6 +464,12 @@ struct TerminalLayout {
   /// a 4K screen's. A terminal claiming more pixels asked for gigabytes (65,535² pixels:
   /// GLib could not allocate), or a frame a second.
   static let largestSixels = PixelSize(width: 4096, height: 4096)
+
+  /// The most cells drawn, across and down, whatever the terminal says: more than a screen
+  /// shows (a 4K screen in a 6-pixel font is 640 columns), and what chafa and the GL can make
+  /// of them each frame (as cells, a 4096×4096 picture). A terminal claiming 65,535 each way
+  /// once had GLib trap allocating its canvas.
+  static let mostCells = (columns: 512, rows: 256)
 
   /// The fewest pixels down a sixel picture may have: chafa draws sixels six rows at a time,
   /// and stops with a floating-point exception on a picture under six.
@@ -508,30 +515,38 @@ struct TerminalLayout {
     }
     cell =
       cellSize(in: size.pixels) ?? lastCell ?? cellSize(in: replies.textArea) ?? Self.usualCell
+    // Cells fill the terminal; a picture all but its last row.
+    let room = (
+      columns: columns, rows: choice.graphics == .cells ? size.rows : max(0, size.rows - 1)
+    )
+    rows = room.rows
+    // However big the terminal says it is, no more than ``mostCells`` are drawn.
+    var fitting = (
+      columns: min(columns, Self.mostCells.columns), rows: min(rows, Self.mostCells.rows)
+    )
+    if choice.graphics == .sixel {
+      isSixels = true
+      // A sixel picture bigger than the terminal shows is not shown at all (xterm's is
+      // 1000×1000 at most): as many cells as fit.
+      let said = replies.largestSixels ?? Self.largestSixels
+      let largest = PixelSize(
+        width: min(said.width, Self.largestSixels.width),
+        height: min(said.height, Self.largestSixels.height))
+      fitting = (
+        columns: min(fitting.columns, largest.width / cell.width),
+        rows: min(fitting.rows, largest.height / cell.height)
+      )
+    }
+    // Fewer than there are: centred.
+    origin = ((room.columns - fitting.columns) / 2, (room.rows - fitting.rows) / 2)
+    (columns, rows) = fitting
     if choice.graphics == .cells {
-      rows = size.rows
       picture = PixelSize(
         width: columns * Self.cellPicture.width, height: rows * Self.cellPicture.height)
       points = Size(
         width: Double(columns) * Self.cellPoints.width,
         height: Double(rows) * Self.cellPoints.height)
     } else {
-      rows = max(0, size.rows - 1)
-      if choice.graphics == .sixel {
-        isSixels = true
-        // A sixel picture bigger than the terminal shows is not shown at all (xterm's is
-        // 1000×1000 at most): as many cells as fit, centred.
-        let said = replies.largestSixels ?? Self.largestSixels
-        let largest = PixelSize(
-          width: min(said.width, Self.largestSixels.width),
-          height: min(said.height, Self.largestSixels.height))
-        let fitting = (
-          columns: min(columns, largest.width / cell.width),
-          rows: min(rows, largest.height / cell.height)
-        )
-        origin = ((columns - fitting.columns) / 2, (rows - fitting.rows) / 2)
-        (columns, rows) = fitting
-      }
       let width = columns * cell.width
       let height = rows * cell.height
       // The effect lives in the terminal's own pixels; the picture is at most so wide.

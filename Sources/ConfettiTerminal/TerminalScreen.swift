@@ -1,4 +1,5 @@
 import CChafa
+import CCrash
 import ConfettiGL
 import Foundation
 
@@ -14,13 +15,16 @@ final class TerminalScreen {
   let output: Int32
   /// Where keys and replies come from; nil: none (no controlling terminal).
   private let input: Int32?
-  /// The input's settings as they were.
+  /// The input's settings as they were, where they could be read.
   private var saved = termios()
+  private var savedMode = false
   private var entered = false
   /// Whether a write stopped part-way (``write(_:shouldStop:)``): a frame may be left open.
   private var cutShort = false
   /// Whether pictures (kitty's) were drawn, to be deleted as the screen is left.
-  var drewKittyPictures = false
+  var drewKittyPictures = false {
+    didSet { if entered { noteGivingBack() } }
+  }
   /// Rounds of questions (``ask(_:timeout:)``) whose replies have not all come: a terminal on a
   /// slow link answers after confetti stopped waiting, and what comes then is not a key.
   private var owedRounds = 0
@@ -87,6 +91,7 @@ final class TerminalScreen {
     guard !entered else { return }
     entered = true
     if let input, tcgetattr(input, &saved) == 0 {
+      savedMode = true
       var quiet = saved
       // Keys come one at a time and are not echoed; Ctrl-C still sends SIGINT.
       quiet.c_lflag &= ~tcflag_t(ICANON | ECHO)
@@ -96,7 +101,23 @@ final class TerminalScreen {
       }
       tcsetattr(input, TCSANOW, &quiet)
     }
+    noteGivingBack()
     try? write(Self.entering)
+  }
+
+  /// What gives the terminal back should the process end without leaving it (a crash, a
+  /// signal's deadline): the sequences that end any frame cut short and leave the screen, and
+  /// the input's settings as they were.
+  private func noteGivingBack() {
+    let bytes =
+      Self.endingACutFrame + (drewKittyPictures ? Self.deletingPictures : []) + Self.leaving
+    bytes.withUnsafeBytes { bytes in
+      if let input, savedMode {
+        confetti_crash_gives_back(output, bytes.baseAddress, bytes.count, input, &saved)
+      } else {
+        confetti_crash_gives_back(output, bytes.baseAddress, bytes.count, -1, nil)
+      }
+    }
   }
 
   /// The sequences that borrow the screen: the alternate screen (its cursor saved), cleared,
@@ -145,7 +166,8 @@ final class TerminalScreen {
       giveBack(typedAhead: keysTypedAhead, typedSince: typedSince)
     }
     (keysTypedAhead, keysRead) = ([], [])
-    if let input { tcsetattr(input, TCSANOW, &saved) }
+    if let input, savedMode { tcsetattr(input, TCSANOW, &saved) }
+    confetti_crash_gives_back_nothing()
   }
 
   /// Asks `questions` and reads the replies until the terminal has answered the last (the

@@ -656,6 +656,85 @@ final class SixelTerminalTests: XCTestCase {
     XCTAssert(silent.sixelSizes.allSatisfy { $0.width <= 4096 && $0.height <= 4096 })
   }
 
+  /// A terminal that says it is 65,535 cells and pixels each way (the most it can say) is
+  /// drawn in every graphics mode, on at most 512×256 of its cells in the middle, and given
+  /// back: never a crash (kitty's graphics once trapped in GLib, the terminal left borrowed) nor
+  /// a picture the GL cannot make (cells once asked for one of 524,280×1,048,560 pixels).
+  func testAGiantTerminalIsDrawnInEveryModeAndGivenBack() throws {
+    var replies = FakeTerminal.Replies()
+    replies.largestSixels = nil
+    for graphics in ["kitty", "sixel", "cells"] {
+      let folder = try temporaryDirectory()
+      defer { try? FileManager.default.removeItem(at: folder) }
+      let snapshot = folder.appendingPathComponent("giant.png").path
+      let terminal = try FakeTerminal(
+        still(["--terminal-graphics", graphics], snapshot: snapshot), columns: 65_535,
+        rows: 65_535, pixels: (65_535, 65_535), replies: replies)
+      let output = { String(decoding: terminal.output.suffix(300), as: UTF8.self) }
+      XCTAssertEqual(try terminal.status(within: 120), 0, "\(graphics): \(output())")
+      let layout = try String(contentsOfFile: snapshot + ".layout", encoding: .utf8)
+        .split(separator: " ").compactMap {
+          Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+      XCTAssertEqual(layout.count, 6, layout.description)
+      if layout.count == 6 {
+        XCTAssertLessThanOrEqual(layout[0], 512, "\(graphics): columns drawn")
+        XCTAssertLessThanOrEqual(layout[1], 256, "\(graphics): rows drawn")
+        XCTAssertGreaterThan(layout[2], 30_000, "\(graphics): in the middle, across")
+        XCTAssertGreaterThan(layout[3], 30_000, "\(graphics): in the middle, down")
+      }
+      XCTAssert(
+        output().hasSuffix("\u{1B}[?25h\u{1B}[?1049l"), "\(graphics): given back: \(output())")
+    }
+  }
+
+  /// A crash mid-celebration gives the terminal back first (the frame ended, the main screen,
+  /// the cursor), then says so in a line and a short backtrace, and ends at once by its signal:
+  /// never Swift's interactive prompt, which held the terminal for 30 s.
+  func testACrashGivesTheTerminalBackAndHoldsNothing() throws {
+    let terminal = try FakeTerminal(
+      still(["--terminal-graphics", "cells"], duration: "60"), columns: 60, rows: 20,
+      pixels: (480, 320))
+    try waitUntil("the first frame") {
+      String(decoding: terminal.output, as: UTF8.self).contains("\u{1B}[?2026l")
+    }
+    let celebration = try XCTUnwrap(terminal.celebration)
+    let crashed = Date()
+    XCTAssertEqual(kill(celebration, SIGSEGV), 0)
+    XCTAssertNotEqual(try terminal.status(within: 60), 0)
+    XCTAssertLessThan(Date().timeIntervalSince(crashed), 10, "ended at once, no prompt")
+    let said = String(decoding: terminal.output, as: UTF8.self)
+    let report = try XCTUnwrap(said.range(of: "confetti: crashed with a segmentation fault"), said)
+    let givenBack = try XCTUnwrap(said.range(of: "\u{1B}[?25h\u{1B}[?1049l", options: .backwards))
+    XCTAssertLessThan(givenBack.lowerBound, report.lowerBound, "given back before the report")
+    XCTAssertFalse(said.contains("Press space"), said)
+    XCTAssertLessThanOrEqual(said[report.lowerBound...].split(separator: "\n").count, 20)
+  }
+
+  /// Ctrl-C in a celebration the overlay drew in the terminal when its desktop failed (a display
+  /// that is not there), while the replies the terminal owes keep it waiting as it leaves: the
+  /// overlay's deadline for ending (half a second after the signal) gives the terminal back
+  /// before it ends the process, its modes as they were. (It once ended the process first: the
+  /// terminal left without echo, and a frame cut there left synchronised output open.)
+  func testTheDeadlineAfterASignalGivesTheTerminalBackFirst() throws {
+    var replies = FakeTerminal.Replies()
+    replies.delays = [3]  // owed until after the end
+    let terminal = try FakeTerminal(
+      ["overlay", "--terminal-still", "1", "--duration", "60", "--seed", "7"], columns: 60,
+      rows: 20, pixels: (480, 320), replies: replies, display: ":97")
+    try waitUntil("the first frame") {
+      String(decoding: terminal.output, as: UTF8.self).contains("\u{1B}[?2026l")
+    }
+    XCTAssertFalse(terminal.echoesAndEditsLines, "borrowed: keys one at a time, unechoed")
+    XCTAssertEqual(kill(try XCTUnwrap(terminal.celebration), SIGINT), 0)
+    XCTAssertEqual(try terminal.status(within: 60), 0)
+    let said = String(decoding: terminal.output, as: UTF8.self)
+    XCTAssertTrue(
+      terminal.echoesAndEditsLines,
+      "the terminal's modes given back: \(said.suffix(300).debugDescription)")
+    XCTAssert(said.hasSuffix("\u{1B}[?25h\u{1B}[?1049l"), said.suffix(200).debugDescription)
+  }
+
   func testRepliesThatComeLateDoNotEndTheCelebration() throws {
     // A terminal over a slow link answers a second after it is asked, past the half second
     // confetti waits: its first round of replies, or its second (the largest sixel picture).

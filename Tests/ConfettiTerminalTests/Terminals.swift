@@ -244,6 +244,8 @@ final class FakeTerminal {
     var (unanswered, scanned) = (0, 0)
     /// Signalled once the terminal's last byte is read (confetti and its children gone).
     let closed = DispatchSemaphore(value: 0)
+    /// The terminal's local modes then.
+    var lastModes: tcflag_t?
 
     /// Keeps `more`, and returns the questions it ends (up to the device attributes' `ESC [ c`,
     /// which ends each round of them), to be answered; empty when none.
@@ -276,10 +278,10 @@ final class FakeTerminal {
   private let record = Record()
 
   /// `arguments` given to confetti in a terminal of `columns`×`rows` cells of `pixels`
-  /// (nil: it says none), answering `replies`.
+  /// (nil: it says none), answering `replies`, with the X display `display` named (nil: none).
   init(
     _ arguments: [String], columns: Int, rows: Int, pixels: (width: Int, height: Int)?,
-    replies: Replies = Replies()
+    replies: Replies = Replies(), display: String? = nil
   ) throws {
     var (master, slave): (Int32, Int32) = (-1, -1)
     var size = Self.size(columns: columns, rows: rows, pixels: pixels)
@@ -293,6 +295,7 @@ final class FakeTerminal {
     var environment = ProcessInfo.processInfo.environment
     (environment["DISPLAY"], environment["WAYLAND_DISPLAY"], environment["TMUX"]) = (nil, nil, nil)
     (environment["TERM"], environment["COLORTERM"]) = ("xterm-256color", "truecolor")
+    environment["DISPLAY"] = display
     process.environment = environment
     let terminal = FileHandle(fileDescriptor: slave, closeOnDealloc: true)
     (process.standardInput, process.standardOutput, process.standardError) =
@@ -326,8 +329,13 @@ final class FakeTerminal {
         let count = read(descriptor, &buffer, buffer.count)
         if count < 0, errno == EINTR { continue }
         guard count > 0 else {
-          // Every end of the terminal closed (EIO): all confetti wrote has been kept. Closed
-          // after the answers still to write, so that none goes to a number reused since.
+          // Every end of the terminal closed (EIO): all confetti wrote has been kept, and its
+          // modes are as it left them. Closed after the answers still to write, so that none
+          // goes to a number reused since.
+          var mode = termios()
+          if tcgetattr(descriptor, &mode) == 0 {
+            record.lock.withLock { record.lastModes = mode.c_lflag }
+          }
           answering.sync { _ = close(descriptor) }
           record.closed.signal()
           return
@@ -406,6 +414,24 @@ final class FakeTerminal {
 
   /// Waits (up to `timeout` seconds) for confetti to end and everything it wrote to be read,
   /// and returns its exit status.
+  /// Whether the terminal echoes keys and edits lines, as a shell leaves it (its settings,
+  /// read from this side of it; once confetti has ended, as it left them).
+  var echoesAndEditsLines: Bool {
+    var mode = termios()
+    let lastModes = record.lock.withLock { record.lastModes }
+    guard let modes = lastModes ?? (tcgetattr(master, &mode) == 0 ? mode.c_lflag : nil) else {
+      return false
+    }
+    return modes & tcflag_t(ECHO | ICANON) == tcflag_t(ECHO | ICANON)
+  }
+
+  /// confetti's own process (setsid's child).
+  var celebration: pid_t? {
+    let pid = process.processIdentifier
+    return (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8))
+      .flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+  }
+
   func status(within timeout: TimeInterval = 60) throws -> Int32 {
     try waitUntil("confetti to end in its terminal", timeout: timeout) { !process.isRunning }
     guard record.closed.wait(timeout: .now() + timeout) == .success else {

@@ -451,3 +451,36 @@ def test_a_forked_child_is_told_at_once_and_never_hangs(tmp_path):
     confetti.render(tmp_path / "again.png", "cannon", size=(64, 48), time=0.5)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["again.png", "parent.png",
                                                           "spawned.png"]
+
+
+def test_a_host_that_crashes_on_a_terminal_is_not_held_by_swifts_crash_prompt():
+    """The library keeps Swift's own crash handler out of its host (SWIFT_BACKTRACE=enable=no
+    where unset): a Python host that crashes on a terminal after loading it ends at once by its
+    signal, as without the library, never at Swift's 30-second "Press space to interact"."""
+    import pty
+    import time
+    leader, follower = pty.openpty()
+    started = time.monotonic()
+    crashing = subprocess.Popen(
+        [sys.executable, "-c", "import ctypes, os, signal, confetti_gl\n"
+         "getenv = ctypes.CDLL(None).getenv\n"
+         "getenv.restype = ctypes.c_char_p\n"
+         "print('set:', getenv(b'SWIFT_BACKTRACE'), flush=True)\n"
+         "os.kill(os.getpid(), signal.SIGSEGV)"],
+        stdin=follower, stdout=follower, stderr=follower, start_new_session=True,
+        env={k: v for k, v in os.environ.items() if k != "SWIFT_BACKTRACE"})
+    os.close(follower)
+    assert crashing.wait(timeout=60) == -signal.SIGSEGV
+    assert time.monotonic() - started < 20, "ended at once"
+    said = b""
+    while True:
+        try:
+            more = os.read(leader, 65536)
+        except OSError:
+            break
+        if not more:
+            break
+        said += more
+    os.close(leader)
+    assert b"set: b'enable=no'" in said, said
+    assert b"Press space" not in said and b"Program crashed" not in said, said
