@@ -1,4 +1,5 @@
 import CProcess
+import ConfettiImage
 import Foundation
 
 /// The celebration the last `confetti run` left on the screen, named in a file that only this
@@ -71,17 +72,10 @@ enum LeftCelebration {
   /// The process `file` names: read only if it is a regular file of this user's, opened
   /// without following a link (nor waiting on a FIFO), of at most ``largest`` bytes.
   static func named(in file: String) -> pid_t? {
-    let descriptor = open(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
-    guard descriptor >= 0 else { return nil }
-    defer { close(descriptor) }
-    var status = stat()
-    guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
-      status.st_uid == getuid(), status.st_size <= largest
-    else { return nil }
-    var bytes = [UInt8](repeating: 0, count: largest + 1)
-    let count = read(descriptor, &bytes, bytes.count)
-    guard count > 0, count <= largest else { return nil }
-    let text = String(decoding: bytes[..<count], as: UTF8.self)
+    guard let bytes = SmallFile.read(file, atMost: largest, ownedAndNoLink: true) else {
+      return nil
+    }
+    let text = String(decoding: bytes, as: UTF8.self)
     guard let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 1
     else { return nil }
     return pid
@@ -97,6 +91,7 @@ enum LeftCelebration {
       me.st_dev == it.st_dev, me.st_ino == it.st_ino,
       stat("/proc/\(pid)", &process) == 0, process.st_uid == getuid()
     else { return false }
+    // (/proc's files say they hold nothing: read up to the cap, whatever fstat says.)
     let descriptor = open("/proc/\(pid)/cmdline", O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { return false }
     defer { close(descriptor) }

@@ -1,3 +1,4 @@
+import ConfettiImage
 import Foundation
 
 /// The desktop's own "reduce animations" setting, which the window and the overlay honour as
@@ -40,9 +41,14 @@ package enum DesktopMotion {
     return gnomeAnimationsOff(environment)
   }
 
+  /// The largest settings file read, in bytes.
+  static let largestSettingsFile = 1_048_576
+
   /// The value of `key` in section `section` of the INI file at `path`, if it is there.
   package static func iniValue(_ key: String, in section: String, of path: String) -> String? {
-    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+    // A settings file is small: a FIFO, a device or a huge file in its place is not read.
+    guard let bytes = SmallFile.read(path, atMost: largestSettingsFile) else { return nil }
+    let text = String(decoding: bytes, as: UTF8.self)
     var current = ""
     var found: String?
     for line in text.split(whereSeparator: \.isNewline) {

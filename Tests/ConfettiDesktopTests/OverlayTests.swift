@@ -1,4 +1,5 @@
 import ConfettiCore
+import ConfettiDesktop
 import ConfettiImage
 import ConfettiPresets
 import ConfettiTestSupport
@@ -353,6 +354,44 @@ final class OverlayTests: XCTestCase {
       usleep(useconds_t(delay * 1_000_000))
       assertEndsWithinASecond(overlay, after: signal, " at \(delay) s")
     }
+  }
+
+  /// The desktop's settings files are read as files that may not be what they seem: a FIFO in
+  /// the place of one is not waited on (it held the window and the overlay for ever), a device
+  /// or a file past a megabyte is not read; a small file beside them still counts.
+  func testSettingsFilesThatAreNotSmallFilesAreNotRead() throws {
+    let config = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: config) }
+    for folder in ["gtk-3.0", "gtk-4.0"] {
+      try FileManager.default.createDirectory(
+        at: config.appendingPathComponent(folder), withIntermediateDirectories: true)
+    }
+    XCTAssertEqual(mkfifo(config.appendingPathComponent("gtk-3.0/settings.ini").path, 0o600), 0)
+    try FileManager.default.createSymbolicLink(
+      atPath: config.appendingPathComponent("gtk-4.0/settings.ini").path,
+      withDestinationPath: "/dev/zero")
+    let kde = config.appendingPathComponent("kdeglobals")
+    let setting = "[KDE]\nAnimationDurationFactor=0\n"
+    try (setting + String(repeating: "# a comment\n", count: 100_000)).write(
+      to: kde, atomically: true, encoding: .utf8)
+    let environment = ["XDG_CONFIG_HOME": config.path, "PATH": "/nonexistent"]
+    /// What the settings say, read on a thread of its own: a read that hangs fails the test.
+    func reduced() throws -> Bool {
+      final class Answer: @unchecked Sendable { var reduced = false }
+      let answer = Answer()
+      let done = DispatchSemaphore(value: 0)
+      Thread.detachNewThread {
+        answer.reduced = DesktopMotion.isReduced(in: environment)
+        done.signal()
+      }
+      guard done.wait(timeout: .now() + 20) == .success else {
+        throw TestFailure("reading the desktop's settings hung")
+      }
+      return answer.reduced
+    }
+    XCTAssertFalse(try reduced(), "a settings file past a megabyte is not read")
+    try setting.write(to: kde, atomically: true, encoding: .utf8)
+    XCTAssertTrue(try reduced(), "the small one beside the FIFO and the device counts")
   }
 
   /// The desktop's own setting for fewer animations (GTK's, GNOME's, KDE's) gives the window
