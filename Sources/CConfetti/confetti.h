@@ -93,6 +93,20 @@
  * Celebrations may be waited on and cancelled from any thread. confetti_last_error() is per
  * thread.
  *
+ * FORK. A child made by fork() after the library used the GL has its parent's memory but none
+ * of the GL driver's threads, so it cannot draw with what its parent set up: there
+ * confetti_render, and confetti_draw of a system made before the fork, return CONFETTI_ERROR_GL
+ * at once, naming fork(), and confetti_celebration_wait of a celebration started before it
+ * returns CONFETTI_ERROR_DESKTOP. The child may still fire and advance such a system, destroy it
+ * (its GL objects stay the parent's) and destroy such a celebration (it goes on in the parent).
+ * A child started anew (fork then exec, posix_spawn; Python: multiprocessing's "spawn" start
+ * method) uses the library as any program does, and so does a fork made before any GL use.
+ *
+ * CRASHES. Where Swift's runtime is linked into the library (the package, the wheel), loading it
+ * sets SWIFT_BACKTRACE=enable=no in the process's environment unless it is set already: Swift's
+ * own crash handler is then not installed in the host, whose crashes end as they would without
+ * the library (never at a 30-second prompt on its terminal).
+ *
  * LIFETIMES. A confetti_system is a handle, not memory: after confetti_destroy every call with
  * it returns CONFETTI_ERROR_HANDLE, and no later system gets the same handle. Strings passed in
  * are read during the call only; strings returned belong to the library.
