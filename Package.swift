@@ -71,10 +71,11 @@ let package = Package(
         .linkedLibrary("wayland-client"), .linkedLibrary("wayland-egl"), .linkedLibrary("EGL"),
       ]
     ),
-    // A crash as its user sees it: the terminal given back, a line and a short backtrace; and
-    // Swift's own crash handler, which holds a terminal at a 30-second prompt, kept out of the
-    // program and of libconfetti's hosts.
+    // A crash of the program as its user sees it: the terminal given back, a line and a short
+    // backtrace, in place of Swift's own handler (which holds a terminal at a 30-second prompt).
     .target(name: "CCrash"),
+    // libconfetti, as it loads, keeps Swift's own crash handler out of its host.
+    .target(name: "CHostCrash"),
     // glibc's allocator settings, for the program (HeapPolicy).
     .systemLibrary(name: "CMalloc"),
     // Linux's process controls: confetti run's overlay ends with confetti run.
@@ -126,7 +127,7 @@ let package = Package(
       name: "ConfettiC",
       dependencies: [
         "Confetti", "ConfettiCore", "ConfettiGL", "ConfettiExport", "ConfettiCelebration",
-        "CConfetti", "CCrash",
+        "CConfetti", "CHostCrash",
       ],
       exclude: ["exports.map"],
       linkerSettings: [

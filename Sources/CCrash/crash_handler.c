@@ -1,6 +1,6 @@
-/* A crash of confetti's, as its user sees it: the terminal given back, one line and a short
- * backtrace, the process ended by its signal. And Swift's own crash handler kept out of every
- * process that loads the program or libconfetti, where nobody asked for it. */
+/* A crash of the program's, as its user sees it: the terminal given back, one line and a short
+ * backtrace, the process ended by its signal (never Swift's own handler, which holds a terminal
+ * at a 30-second prompt: these replace it as the program starts). */
 #define _GNU_SOURCE
 #include "confetti_crash.h"
 
@@ -11,20 +11,6 @@
 #include <string.h>
 #include <termios.h>
 #include <unistd.h>
-
-static int backtrace_was_set;
-
-/* Before Swift's runtime reads SWIFT_BACKTRACE where the runtime is linked into the same file
- * (the packaged program and libconfetti): a constructor of priority 101 runs before those of
- * default priority. (Where the runtime is a library of its own, it has read it already: the
- * program's handlers below replace its handler all the same.) */
-__attribute__((constructor(101))) static void confetti_crash_keep_swift_backtrace_out(void) {
-  if (getenv("SWIFT_BACKTRACE") == NULL && setenv("SWIFT_BACKTRACE", "enable=no", 0) == 0) {
-    backtrace_was_set = 1;
-  }
-}
-
-int confetti_crash_backtrace_was_set(void) { return backtrace_was_set; }
 
 static volatile sig_atomic_t borrowed;
 static int give_back_output = -1, give_back_input = -1, has_mode;

@@ -20,10 +20,8 @@ enum Main {
     // and statuses would be lost: ffmpeg's, the celebration's, `confetti run`'s command's.
     signal(SIGCHLD, SIG_DFL)
     // A crash gives the terminal back and says so in a few lines, never holding it at Swift's
-    // 30-second prompt. Swift's own handler was kept out as the program loaded; the variable
-    // that did it is not the commands' it runs.
+    // 30-second prompt.
     confetti_crash_handlers_install("confetti")
-    if confetti_crash_backtrace_was_set() != 0 { unsetenv("SWIFT_BACKTRACE") }
     ChildProcess.keepStartingEnvironment()  // confetti run's command gets it untouched
     DriverMessages.quietDrivers()
     HeapPolicy.keepFreedMemory()  // where refused, frames on a software GL are only slower

@@ -1,19 +1,13 @@
-/* What a crash of the program does, and what every process of libconfetti's does at load:
- * crash_handler.c. */
+/* What a crash of the program does: crash_handler.c. */
 #ifndef CONFETTI_CRASH_H
 #define CONFETTI_CRASH_H
 
 #include <stddef.h>
 
-/* Whether this process set SWIFT_BACKTRACE itself as it loaded (to "enable=no"): Swift's own
- * crash handler, which on a terminal waits 30 s at a prompt ("Press space to interact…"), is
- * then not installed. Where SWIFT_BACKTRACE was set already, it is left as it was. */
-int confetti_crash_backtrace_was_set(void);
-
-/* Installs the program's crash handlers (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT):
- * the terminal is given back (confetti_crash_gives_back), one line says `program` crashed and
- * a short backtrace follows on standard error, and the process ends by the same signal (a core
- * dump where the system keeps one). */
+/* Installs the program's crash handlers (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT) in
+ * place of Swift's: the terminal is given back (confetti_crash_gives_back), one line says
+ * `program` crashed and a short backtrace follows on standard error, and the process ends by the
+ * same signal (a core dump where the system keeps one). */
 void confetti_crash_handlers_install(const char *program);
 
 /* What giving the terminal back takes: `count` bytes written to `output` (at most 256) and,
