@@ -484,3 +484,11 @@ def test_a_host_that_crashes_on_a_terminal_is_not_held_by_swifts_crash_prompt():
     os.close(leader)
     assert b"set: b'enable=no'" in said, said
     assert b"Press space" not in said and b"Program crashed" not in said, said
+
+
+def test_a_program_that_ends_without_showing_is_no_celebration(monkeypatch):
+    """A program that exits 0 without saying its first frame was on the screen (not confetti)
+    is a DesktopError that says so, not a celebration: /bin/true once passed for one."""
+    monkeypatch.setenv("CONFETTI_PROGRAM", "/bin/true")
+    with pytest.raises(confetti.DesktopError, match="never shown: /bin/true ended without a frame"):
+        confetti.celebrate()
