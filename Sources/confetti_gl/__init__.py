@@ -59,10 +59,9 @@ def program() -> Optional[pathlib.Path]:
     return bundled if bundled.exists() else None
 
 
+# Celebrations find the wheel's program beside the library, as the library finds it anywhere:
+# nothing is written in the environment.
 _lib = ctypes.CDLL(_find_library())
-# Celebrations find the program beside the library; the wheel's is named for them here.
-if program() is not None and "CONFETTI_PROGRAM" not in os.environ:
-    os.environ["CONFETTI_PROGRAM"] = str(program())
 
 
 # MARK: Errors

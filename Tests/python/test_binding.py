@@ -34,6 +34,18 @@ def test_the_wheel_carries_the_library_and_the_program():
     assert (pathlib.Path(confetti.__file__).parent / "py.typed").exists()
 
 
+def test_importing_the_package_names_nothing_in_the_environment():
+    """The library finds the wheel's program beside itself (a celebration over the desktop shows
+    it, below): the package no longer writes $CONFETTI_PROGRAM into the environment on import,
+    where every program the host starts would have inherited it."""
+    said = subprocess.run(
+        [sys.executable, "-c", "import os, confetti_gl; print(os.environ.get('CONFETTI_PROGRAM'))"],
+        env={k: v for k, v in os.environ.items() if k != "CONFETTI_PROGRAM"},
+        capture_output=True, text=True, timeout=120)
+    assert said.returncode == 0, said.stderr
+    assert said.stdout.strip() == "None"
+
+
 def test_the_program_runs_as_a_module_and_as_a_command():
     said = program("--version")
     assert said.returncode == 0, said.stderr
