@@ -574,20 +574,20 @@ final class PackageTests: XCTestCase {
       XCTAssertEqual(compiled.status, 0, compiled.stdout + compiled.stderr)
       built[name] = build.appendingPathComponent(name)
     }
+    /// CMake configuring a project of `lines` after `cmake_minimum_required` and `project`.
+    func configure(_ lines: String) throws -> RunResult {
+      let project = try temporaryDirectory()
+      try "cmake_minimum_required(VERSION 3.16)\nproject(asking C)\n\(lines)\n".write(
+        to: project.appendingPathComponent("CMakeLists.txt"), atomically: true, encoding: .utf8)
+      return try runProgram(
+        cmake,
+        [
+          "-S", project.path, "-B", project.appendingPathComponent("build").path,
+          "-DCMAKE_PREFIX_PATH=\(prefix)",
+        ], timeout: 300)
+    }
     // A version past the package's is refused, as the version file says.
-    let newer = try temporaryDirectory()
-    try """
-    cmake_minimum_required(VERSION 3.16)
-    project(newer C)
-    find_package(Confetti 1.0 CONFIG REQUIRED)
-    """.write(
-      to: newer.appendingPathComponent("CMakeLists.txt"), atomically: true, encoding: .utf8)
-    let refused = try runProgram(
-      cmake,
-      [
-        "-S", newer.path, "-B", newer.appendingPathComponent("build").path,
-        "-DCMAKE_PREFIX_PATH=\(prefix)",
-      ], timeout: 300)
+    let refused = try configure("find_package(Confetti 1.0 CONFIG REQUIRED)")
     XCTAssertNotEqual(refused.status, 0)
     XCTAssert(
       refused.stderr.contains("compatible with requested version \"1.0\"")
@@ -595,33 +595,17 @@ final class PackageTests: XCTestCase {
 
     // Components it does not have are refused when required, each named, and what it has
     // said (none: Confetti::confetti is the whole package); optional ones are only not found.
-    for (components, refusedToo) in [
-      ("REQUIRED COMPONENTS static nonsense", true), ("OPTIONAL_COMPONENTS static", false),
-    ] {
-      let asking = try temporaryDirectory()
-      try """
-      cmake_minimum_required(VERSION 3.16)
-      project(components C)
-      find_package(Confetti 0.5 CONFIG \(components))
-      message(STATUS "found: ${Confetti_FOUND}; static: ${Confetti_static_FOUND}")
-      """.write(
-        to: asking.appendingPathComponent("CMakeLists.txt"), atomically: true, encoding: .utf8)
-      let asked = try runProgram(
-        cmake,
-        [
-          "-S", asking.path, "-B", asking.appendingPathComponent("build").path,
-          "-DCMAKE_PREFIX_PATH=\(prefix)",
-        ], timeout: 300)
-      if refusedToo {
-        XCTAssertNotEqual(asked.status, 0, asked.stdout)
-        XCTAssert(
-          asked.stderr.contains("Confetti has no components static, nonsense")
-            && asked.stderr.contains("Confetti::confetti"), asked.stderr)
-      } else {
-        XCTAssertEqual(asked.status, 0, asked.stderr)
-        XCTAssert(asked.stdout.contains("found: 1; static: FALSE"), asked.stdout)
-      }
-    }
+    let report = "message(STATUS \"found: ${Confetti_FOUND}; static: ${Confetti_static_FOUND}\")"
+    let required = try configure(
+      "find_package(Confetti 0.5 CONFIG REQUIRED COMPONENTS static nonsense)\n\(report)")
+    XCTAssertNotEqual(required.status, 0, required.stdout)
+    XCTAssert(
+      required.stderr.contains("Confetti has no components static, nonsense")
+        && required.stderr.contains("Confetti::confetti"), required.stderr)
+    let optional = try configure(
+      "find_package(Confetti 0.5 CONFIG OPTIONAL_COMPONENTS static)\n\(report)")
+    XCTAssertEqual(optional.status, 0, optional.stderr)
+    XCTAssert(optional.stdout.contains("found: 1; static: FALSE"), optional.stdout)
 
     let picture = try temporaryDirectory().appendingPathComponent("cmake.png").path
     let rendered = try runInstalled(

@@ -16,9 +16,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "expectations.h"
 #include "surfaceless.h"
 
-static int passed, failed;
 
 /* A call's status, and a message that holds `words` (NULL: none, as on success). */
 static void expect(const char *what, confetti_status got, confetti_status wanted,
@@ -33,14 +33,6 @@ static void expect(const char *what, confetti_status got, confetti_status wanted
   }
 }
 
-static void check(const char *what, int holds) {
-  if (holds) {
-    passed++;
-  } else {
-    failed++;
-    printf("FAIL %s\n", what);
-  }
-}
 
 static confetti_status render(const char *folder, const char *name) {
   char out[4096];

@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "expectations.h"
 #include "surfaceless.h"
 
-static int passed, failed;
 
 static void expect(const char *what, confetti_status got, confetti_status wanted) {
   const char *message = confetti_last_error();
@@ -25,15 +25,6 @@ static void expect(const char *what, confetti_status got, confetti_status wanted
   }
 }
 
-/* A yes-or-no expectation of the host's own (no status, no message). */
-static void check(const char *what, int holds) {
-  if (holds) {
-    passed++;
-  } else {
-    failed++;
-    printf("FAIL %s\n", what);
-  }
-}
 
 static EGLContext context;
 
