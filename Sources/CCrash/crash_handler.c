@@ -36,11 +36,13 @@ void confetti_crash_gives_back_nothing(void) { borrowed = 0; }
 void confetti_give_back_terminal_now(void) {
   if (!borrowed) return;
   borrowed = 0;
-  /* A terminal that reads nothing must not hold the process: what fits is written, at once. */
+  /* A terminal that reads nothing must not hold the process: what fits is written, at once.
+   * The flag is the open terminal's, which the shell shares: it is put back after. */
   int flags = fcntl(give_back_output, F_GETFL);
   if (flags >= 0) fcntl(give_back_output, F_SETFL, flags | O_NONBLOCK);
   ssize_t written = write(give_back_output, give_back_bytes, give_back_count);
   (void)written;
+  if (flags >= 0) fcntl(give_back_output, F_SETFL, flags);
   if (has_mode) tcsetattr(give_back_input, TCSANOW, &give_back_mode);
 }
 

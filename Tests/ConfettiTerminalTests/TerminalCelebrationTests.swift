@@ -708,6 +708,9 @@ final class SixelTerminalTests: XCTestCase {
     let givenBack = try XCTUnwrap(said.range(of: "\u{1B}[?25h\u{1B}[?1049l", options: .backwards))
     XCTAssertLessThan(givenBack.lowerBound, report.lowerBound, "given back before the report")
     XCTAssertFalse(said.contains("Press space"), said)
+    // The open terminal is the shell's too: not left non-blocking (its writes would fail).
+    let flags = try XCTUnwrap(terminal.flagsLeft)
+    XCTAssertEqual(flags & O_NONBLOCK, 0, "the terminal's flags as they were")
     XCTAssertLessThanOrEqual(said[report.lowerBound...].split(separator: "\n").count, 20)
   }
 
@@ -728,6 +731,7 @@ final class SixelTerminalTests: XCTestCase {
     XCTAssertFalse(terminal.echoesAndEditsLines, "borrowed: keys one at a time, unechoed")
     XCTAssertEqual(kill(try XCTUnwrap(terminal.celebration), SIGINT), 0)
     XCTAssertEqual(try terminal.status(within: 60), 0)
+    XCTAssertEqual(try XCTUnwrap(terminal.flagsLeft) & O_NONBLOCK, 0, "not left non-blocking")
     let said = String(decoding: terminal.output, as: UTF8.self)
     XCTAssertTrue(
       terminal.echoesAndEditsLines,

@@ -275,6 +275,11 @@ final class FakeTerminal {
 
   let process = Process()
   private let master: Int32
+  /// A copy of confetti's end of the terminal, closed once confetti has ended (its end of file
+  /// waits for every copy).
+  private var sharedTerminal: Int32 = -1
+  /// The open terminal's status flags (`O_NONBLOCK`…) as confetti left them, once it has ended.
+  private(set) var flagsLeft: Int32?
   private let record = Record()
 
   /// `arguments` given to confetti in a terminal of `columns`×`rows` cells of `pixels`
@@ -297,6 +302,9 @@ final class FakeTerminal {
     (environment["TERM"], environment["COLORTERM"]) = ("xterm-256color", "truecolor")
     environment["DISPLAY"] = display
     process.environment = environment
+    // The open terminal confetti is given, shared as a shell shares it: its status flags are
+    // read through this copy until confetti has ended.
+    sharedTerminal = fcntl(slave, F_DUPFD_CLOEXEC, 0)
     let terminal = FileHandle(fileDescriptor: slave, closeOnDealloc: true)
     (process.standardInput, process.standardOutput, process.standardError) =
       (terminal, terminal, terminal)
@@ -366,6 +374,7 @@ final class FakeTerminal {
   /// another's while it still reads.
   deinit {
     if process.isRunning { process.terminate() }
+    if sharedTerminal >= 0 { close(sharedTerminal) }
   }
 
   /// Everything confetti has written so far.
@@ -434,6 +443,11 @@ final class FakeTerminal {
 
   func status(within timeout: TimeInterval = 60) throws -> Int32 {
     try waitUntil("confetti to end in its terminal", timeout: timeout) { !process.isRunning }
+    if sharedTerminal >= 0 {
+      flagsLeft = fcntl(sharedTerminal, F_GETFL)
+      close(sharedTerminal)
+      sharedTerminal = -1
+    }
     guard record.closed.wait(timeout: .now() + timeout) == .success else {
       throw TestFailure("confetti's terminal was not closed \(Int(timeout)) s after it ended")
     }
