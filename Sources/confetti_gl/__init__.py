@@ -292,6 +292,9 @@ _lib.confetti_last_error.argtypes = _lib.confetti_version.argtypes = []
 version: str = _lib.confetti_version().decode()
 """libconfetti's version, "MAJOR.MINOR.PATCH"."""
 
+__version__: str = version
+"""The package's version, where Python's tools look for it: the library's, which it carries."""
+
 
 def _effect(preset: object, json: object, path: object) -> Tuple[Optional[bytes], ...]:
     given = [name for name, value in (("preset", preset), ("json", json), ("path", path))

@@ -34,6 +34,11 @@ def test_the_wheel_carries_the_library_and_the_program():
     assert (pathlib.Path(confetti.__file__).parent / "py.typed").exists()
 
 
+def test_the_package_says_its_version_where_python_looks():
+    import importlib.metadata
+    assert confetti.__version__ == confetti.version == importlib.metadata.version("confetti_gl")
+
+
 def test_importing_the_package_names_nothing_in_the_environment():
     """The library finds the wheel's program beside itself (a celebration over the desktop shows
     it, below): the package no longer writes $CONFETTI_PROGRAM into the environment on import,
