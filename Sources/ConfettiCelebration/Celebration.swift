@@ -243,9 +243,9 @@ public final class Celebration: @unchecked Sendable {
   /// The program's process.
   package var processIdentifier: pid_t { child }
 
-  /// Waits until its first frame is on screen (true),
-  /// it has ended (false; a failure throws ``CelebrationError`` with its reason, as
-  /// ``wait(timeout:)``), or `timeout` seconds have passed (false).
+  /// Waits until its first frame is on screen (true), it has ended (false; a failure throws
+  /// ``CelebrationError`` with its reason, as ``wait(timeout:)``), or `timeout` seconds have
+  /// passed (false).
   package func waitUntilShown(timeout: Seconds) throws -> Bool {
     let deadline = Date().addingTimeInterval(max(0, timeout))
     while Date() < deadline {
