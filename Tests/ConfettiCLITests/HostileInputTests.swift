@@ -347,13 +347,12 @@ final class HostileInputTests: XCTestCase {
     other.currentDirectoryURL = root
     try other.run()
     defer { if other.isRunning { other.terminate() } }
-    // Its command line is read once it has started: then it reads as a celebration's.
-    let started = Date().addingTimeInterval(10)
-    while Date() < started,
-      (try? String(contentsOfFile: "/proc/\(other.processIdentifier)/cmdline", encoding: .utf8))?
-        .contains("--shown-fd") != true
-    {
-      usleep(10_000)
+    // Once python3 runs (past any launcher script), its command line reads as a celebration's:
+    // its second word is `overlay`, then `--shown-fd`.
+    try waitUntil("python3's command line", timeout: 30) {
+      let line = FileManager.default.contents(atPath: "/proc/\(other.processIdentifier)/cmdline")
+      let words = line.map { $0.split(separator: 0).map { String(decoding: $0, as: UTF8.self) } }
+      return words.map { Array($0.dropFirst().prefix(2)) } == ["overlay", "--shown-fd"]
     }
     try FileManager.default.removeItem(at: file)
     try "\(other.processIdentifier)\n".write(to: file, atomically: true, encoding: .utf8)

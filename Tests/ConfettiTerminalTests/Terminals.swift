@@ -71,18 +71,6 @@ final class Tmux {
   var cursorShown: Bool { get throws { try value("#{cursor_flag}") == "1" } }
 }
 
-/// Waits until `condition` holds, up to `timeout` seconds; throws `what` when it never does.
-func waitUntil(
-  _ what: @autoclosure () -> String, timeout: Double = 60, _ condition: () throws -> Bool
-) throws {
-  let deadline = Date().addingTimeInterval(timeout)
-  while Date() < deadline {
-    if try condition() { return }
-    usleep(50_000)
-  }
-  throw TestFailure("waited \(Int(timeout)) s for \(what())")
-}
-
 /// A terminal's screen as cells: each cell's character and colours, read from tmux's
 /// `capture-pane -e` (its SGR sequences).
 struct ScreenCells {

@@ -29,3 +29,15 @@ package func requireTools(_ tools: [String], for what: String) throws {
   guard !missing.isEmpty else { return }
   throw unavailable("needs \(missing.joined(separator: ", ")) (for \(what))")
 }
+
+/// Waits until `condition` holds, up to `timeout` seconds; throws `what` when it never does.
+package func waitUntil(
+  _ what: @autoclosure () -> String, timeout: Double = 60, _ condition: () throws -> Bool
+) throws {
+  let deadline = Date().addingTimeInterval(timeout)
+  while Date() < deadline {
+    if try condition() { return }
+    usleep(50_000)
+  }
+  throw TestFailure("waited \(Int(timeout)) s for \(what())")
+}
