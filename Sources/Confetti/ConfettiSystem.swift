@@ -320,6 +320,7 @@ public final class ConfettiSystem {
   ///   not compile or link; and in debug builds, when the GL reports an error after one of
   ///   confetti's steps (which may be one the host left pending: reading the GL's error flag
   ///   clears it), while release builds do not ask. The host's state is restored all the same.
+  ///   In a child forked since the system was made, at once: the parent's GL is not the child's.
   public func draw(in rect: PixelRect, time: Seconds) throws {
     guard let renderer else { preconditionFailure("the confetti system was released") }
     if let why = forkedAway { throw GLError.noContext(why) }
