@@ -399,12 +399,13 @@ package final class ParticleRenderer {
   }
 
   /// How the last ``draw(_:at:in:window:)`` of `ring` into `rect` drew, for a port of the
-  /// shaders to draw the same (`confetti records`): every uniform's value now, the viewport
-  /// (the rectangle and its margin), and how many copies of each record (its trail) it drew.
+  /// shaders to draw the same with point sprites (`confetti render --records`): every uniform's
+  /// value now, the viewport (the rectangle and its margin), and how many copies of each record
+  /// (its trail) it drew.
   package func drawState(of ring: ParticleRing, in rect: PixelRect)
     -> (uniforms: [UniformValue], viewport: PixelRect, copies: Int)
   {
-    (program.uniformValues(), sprites.viewport(for: rect), Int(ring.longestTrail) + 1)
+    (sprites.uniformsForPoints(), sprites.viewport(for: rect), Int(ring.longestTrail) + 1)
   }
 
   /// Runs the vertex shader over `slots` at clock `now` and returns what it computed for each

@@ -111,6 +111,19 @@ package final class SpriteProgram {
   /// The viewport ``target(_:window:clip:meter:)`` sets for `rect`.
   package func viewport(for rect: PixelRect) -> PixelRect { projection.viewport(for: rect) }
 
+  /// Every uniform the program holds now, with those a point sprite's program declares added
+  /// where this one does not (a ring with a piece larger than the GL's points is drawn with
+  /// quads): what a port drawing point sprites must set to draw the same picture.
+  package func uniformsForPoints() -> [UniformValue] {
+    let projected =
+      projection.lastUniforms + [
+        UniformValue(
+          name: "u_maxPointSize", type: "float", size: 1, values: [Double(info.maxPointSize)])
+      ]
+    let names = Set(projected.map(\.name))
+    return program.uniformValues().filter { !names.contains($0.name) } + projected
+  }
+
   /// Sets the whole sprite state for drawing a window of `window` points into `rect`, clipped
   /// to `clip` too where given, and binds the atlas. Returns false when there is nothing to
   /// draw into.

@@ -460,6 +460,28 @@ package struct SpriteProjection {
   ) {
     if let current, current.rect == rect, current.window == window { return }
     current = (rect, window)
+    epoxy_glUseProgram(program.id)
+    for uniform in uniforms(rect: rect, window: window) {
+      let (location, v) = (program.uniform(uniform.name), uniform.values.map { Float($0) })
+      switch v.count {
+      case 4: epoxy_glUniform4f(location, v[0], v[1], v[2], v[3])
+      case 2: epoxy_glUniform2f(location, v[0], v[1])
+      default: epoxy_glUniform1f(location, v[0])
+      }
+    }
+    meter.uniformBytes += 44
+    meter.uniformWrites += 4
+  }
+
+  /// The projection's uniforms for the last rectangle and window set, as every primitive's
+  /// program declares them (each uses some): what a port drawing point sprites needs, whichever
+  /// primitive drew here. Empty before anything was set.
+  package var lastUniforms: [UniformValue] {
+    current.map { uniforms(rect: $0.rect, window: $0.window) } ?? []
+  }
+
+  /// The uniforms that map a window of `window` points onto `rect`.
+  private func uniforms(rect: PixelRect, window: Size) -> [UniformValue] {
     let (width, height) = (rect.width, rect.height)
     let viewport = viewport(for: rect)
     let (viewportWidth, viewportHeight) = (Double(viewport.width), Double(viewport.height))
@@ -471,20 +493,20 @@ package struct SpriteProjection {
       2 * Double(rect.x - viewport.x) / viewportWidth - 1,
       2 * Double(rect.y + height - viewport.y) / viewportHeight - 1
     )
-    epoxy_glUseProgram(program.id)
-    epoxy_glUniform4f(
-      program.uniform("u_pointsToClip"), Float(scale.0), Float(scale.1), Float(offset.0),
-      Float(offset.1))
-    // Points → framebuffer pixels from the bottom left, where gl_FragCoord counts.
-    epoxy_glUniform4f(
-      program.uniform("u_pointsToPixels"), Float(pixelsPerPoint.0), Float(-pixelsPerPoint.1),
-      Float(rect.x), Float(rect.y + height))
-    epoxy_glUniform2f(
-      program.uniform("u_pixelsToClip"), Float(2 / viewportWidth), Float(-2 / viewportHeight))
-    epoxy_glUniform1f(
-      program.uniform("u_pixelsPerPoint"),
-      Float(Self.pixelsPerPoint(PixelRect(width: width, height: height), window: window)!))
-    meter.uniformBytes += 44
-    meter.uniformWrites += 4
+    // As the GL holds them: in single precision.
+    func uniform(_ name: String, _ type: String, _ values: [Double]) -> UniformValue {
+      UniformValue(name: name, type: type, size: 1, values: values.map { Double(Float($0)) })
+    }
+    return [
+      uniform("u_pointsToClip", "vec4", [scale.0, scale.1, offset.0, offset.1]),
+      // Points → framebuffer pixels from the bottom left, where gl_FragCoord counts.
+      uniform(
+        "u_pointsToPixels", "vec4",
+        [pixelsPerPoint.0, -pixelsPerPoint.1, Double(rect.x), Double(rect.y + height)]),
+      uniform("u_pixelsToClip", "vec2", [2 / viewportWidth, -2 / viewportHeight]),
+      uniform(
+        "u_pixelsPerPoint", "float",
+        [Self.pixelsPerPoint(PixelRect(width: width, height: height), window: window)!]),
+    ]
   }
 }
