@@ -623,7 +623,8 @@ final class PackageTests: XCTestCase {
     let examples = package.usr.appendingPathComponent("share/doc/confetti/examples")
     for file in [
       "c-glfw/main.c", "c-glfw/CMakeLists.txt", "c-headless/main.c", "python/pyglet_window.py",
-      "python/moderngl_window.py", "python/window.py",
+      "python/moderngl_window.py", "python/window.py", "learn/confetti.c", "learn/confetti.vert",
+      "learn/confetti.frag", "learn/index.html", "webgl2/index.html",
     ] {
       XCTAssert(
         FileManager.default.fileExists(atPath: examples.appendingPathComponent(file).path), file)
