@@ -317,7 +317,7 @@ enum Shorthands {
 struct ConfettiCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "confetti",
-    abstract: "Physics-based confetti, computed entirely by the GPU's vertex shader.",
+    abstract: "Physics-based confetti: in a window, over the desktop, in a terminal, in a video.",
     discussion: """
       With no command, opens a window (its options: confetti window --help).
       \(WindowApp.controls)
