@@ -36,7 +36,7 @@ static GLuint buffer;
 static int head, drawn;     /* the next slot to write; how many slots hold pieces */
 static double now;          /* the animation's time (s) */
 static int paused;
-static float width = 800, height = 600;
+static int width = 800, height = 600;
 
 static float within(float value, float range) {  /* value ± range, uniformly */
   return value + range * (2.0f * (float)rand() / (float)RAND_MAX - 1.0f);
@@ -77,7 +77,7 @@ static void burst(float x, float y) {  /* 80 pieces flung upwards from (x, y) */
 static void cannon(void) {  /* the classic cannon: 30 pieces thrown up from below the window */
   Piece pieces[30];
   for (int i = 0; i < 30; i++)
-    pieces[i] = paper(within(width / 2, 0.35f * width), height + 20, within(0, 0.3f * width),
+    pieces[i] = paper(within(width / 2.0f, 0.35f * width), height + 20.0f, within(0, 0.3f * width),
                       within(-1.755f, 0.225f) * height);
   emit(pieces, 30);
 }
@@ -119,6 +119,7 @@ static int load(const char *path, uint32_t clock) {
         .waves = {h[12], h[13], h[14], h[15]}};
   }
   fclose(file);
+  if (count == 0) fprintf(stderr, "%s holds no records\n", path);
   emit(pieces, count);
   return count;
 }
@@ -162,22 +163,29 @@ static void on_key(GLFWwindow *window, int key, int scancode, int action, int mo
 int main(int argc, char **argv) {
   const char *records = NULL, *shot = NULL;
   uint32_t clock = 0;
+  int clocked = 0;
   double seconds = -1; /* until the window is closed */
-  for (int i = 1; i + 1 < argc; i += 2) {
-    if (!strcmp(argv[i], "--records")) records = argv[i + 1];
-    else if (!strcmp(argv[i], "--clock")) clock = (uint32_t)strtoul(argv[i + 1], NULL, 10);
-    else if (!strcmp(argv[i], "--size")) sscanf(argv[i + 1], "%fx%f", &width, &height);
-    else if (!strcmp(argv[i], "--shot")) shot = argv[i + 1];
-    else if (!strcmp(argv[i], "--seconds")) seconds = atof(argv[i + 1]);
-    else return fprintf(stderr, "usage: %s [--records R.bin --clock N] [--size WxH] "
-                                "[--seconds S] [--shot F.ppm]\n", argv[0]), 64;
+  for (int i = 1; i < argc; i += 2) {
+    const char *value = i + 1 < argc ? argv[i + 1] : "";
+    if (!strcmp(argv[i], "--records")) records = value;
+    else if (!strcmp(argv[i], "--clock")) clock = (uint32_t)strtoul(value, NULL, 10), clocked = 1;
+    else if (!strcmp(argv[i], "--size")) {
+      if (sscanf(value, "%dx%d", &width, &height) != 2) width = 0;
+    }
+    else if (!strcmp(argv[i], "--shot")) shot = value;
+    else if (!strcmp(argv[i], "--seconds")) seconds = atof(value) >= 0 ? atof(value) : NAN;
+    else width = 0;
   }
+  if (!(width >= 1 && width <= 8192 && height >= 1 && height <= 8192) || (shot && !*shot) ||
+      isnan(seconds) || (records != NULL) != clocked)
+    return fprintf(stderr, "usage: %s [--records R.bin --clock N] [--size WxH] "
+                           "[--seconds S] [--shot F.ppm]\n", argv[0]), 64;
   if (records && seconds < 0) seconds = 0;
   if (!glfwInit()) return fprintf(stderr, "no display: run it on a desktop\n"), 1;
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3), glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
   glfwWindowHint(GLFW_RESIZABLE, GLFW_FALSE);
-  GLFWwindow *window = glfwCreateWindow((int)width, (int)height, "confetti, learned", NULL, NULL);
+  GLFWwindow *window = glfwCreateWindow(width, height, "confetti, learned", NULL, NULL);
   if (!window) return fprintf(stderr, "no OpenGL 3.3 here\n"), 1;
   glfwMakeContextCurrent(window);
   glfwSwapInterval(1);
@@ -188,6 +196,9 @@ int main(int argc, char **argv) {
   glAttachShader(program, compile(GL_FRAGMENT_SHADER, "confetti.frag"));
   for (GLuint i = 0; i < 8; i++) glBindAttribLocation(program, i, attributes[i].name);
   glLinkProgram(program);
+  GLint linked;
+  glGetProgramiv(program, GL_LINK_STATUS, &linked);
+  if (!linked) return fprintf(stderr, "the shaders do not link\n"), 1;
   glUseProgram(program);
   GLint timeAt = glGetUniformLocation(program, "u_time");
   glUniform2f(glGetUniformLocation(program, "u_viewSize"), width, height);
@@ -210,7 +221,7 @@ int main(int argc, char **argv) {
 
   double started = glfwGetTime(), last = started;
   int w, h;
-  while (!glfwWindowShouldClose(window)) {
+  for (int closing = 0;; closing = glfwWindowShouldClose(window)) {
     double clockNow = glfwGetTime(), speed = paused ? 0 : 1;
     if (glfwGetKey(window, GLFW_KEY_LEFT) == GLFW_PRESS) speed = -1;
     now += (clockNow - last) * speed, last = clockNow;
@@ -220,7 +231,7 @@ int main(int argc, char **argv) {
     glClear(GL_COLOR_BUFFER_BIT);
     glUniform1f(timeAt, (float)now);  /* the one value that changes: every piece follows */
     glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, drawn);
-    if (seconds >= 0 && clockNow - started >= seconds) break;
+    if (closing || (seconds >= 0 && clockNow - started >= seconds)) break; /* not yet shown */
     glfwSwapBuffers(window);
     glfwPollEvents();
   }

@@ -2,7 +2,7 @@
 // written once at its birth and the one value that changes each frame, u_time. confetti.c and
 // index.html both compile this file, after their own #version line (GLSL 3.30 or GLSL ES 3.00).
 // docs/learn/README.md derives every line; Shaders/particle.vert is the program's own, which
-// adds what a product needs (see the tutorial's last step).
+// adds what a product needs (the tutorial's step 9).
 
 in vec2 a_origin;    // where it was born (pt; y points down, as on a screen)
 in vec2 a_velocity;  // its velocity at birth (pt/s; negative y is up)
@@ -17,7 +17,7 @@ uniform float u_time;     // now (s): the only value the CPU sets each frame
 uniform vec2 u_viewSize;  // the window (pt)
 
 flat out vec4 v_color;    // premultiplied by its opacity
-flat out vec2 v_reach;    // half its apparent size, plus the half pixel its smoothed edge takes
+flat out vec2 v_reach;    // half its apparent size, plus the half point its smoothed edge takes
 out vec2 v_local;         // where this corner is in the piece's own frame (pt)
 
 // E(k, t) = (1 - e^(-kt)) / k: how far a unit initial velocity carries against drag k.
@@ -52,7 +52,7 @@ void main() {
   v_color = vec4(a_color.rgb, 1.0) * a_color.a * opacity;
 
   // The corners in strip order, (-,-) (+,-) (-,+) (+,+), turned clockwise (y down) about the
-  // centre; the piece's edge is smoothed over a pixel, so its quad reaches half a pixel beyond.
+  // centre; the piece's edge is smoothed over a point, so its quad reaches half a point beyond.
   v_reach = 0.5 * size + 0.5;
   vec2 corner = vec2(gl_VertexID % 2 == 0 ? -1.0 : 1.0, gl_VertexID < 2 ? -1.0 : 1.0);
   v_local = corner * v_reach;

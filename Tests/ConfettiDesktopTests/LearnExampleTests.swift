@@ -40,6 +40,12 @@ final class LearnExampleTests: XCTestCase {
       ], environment: ["DISPLAY": display.name])
     XCTAssertEqual(refused.status, 1)
     XCTAssert(refused.stderr.contains("render the cannon preset"), refused.stderr)
+    // Sizes it cannot open, and words it does not know: its usage, and status 64.
+    for arguments in [["--size", "0x0"], ["--size", "10x99999"], ["--bogus"], ["--shot"]] {
+      let usage = try runProgram(built.program, arguments, environment: ["DISPLAY": display.name])
+      XCTAssertEqual(usage.status, 64, "\(arguments)")
+      XCTAssert(usage.stderr.contains("usage: "), "\(arguments): \(usage.stderr)")
+    }
   }
 
   /// Paused, a click's burst is born where it lands, and its pieces stay there: a frame is a
