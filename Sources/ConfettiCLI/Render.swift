@@ -98,6 +98,15 @@ struct Render: ParsableCommand {
         + "each draw, to tell drawing from read-back)."))
   var timings = false
 
+  @Flag(
+    help: ArgumentHelp(
+      "Also check the frames for flashes that can cause seizures in people with "
+        + "photosensitive epilepsy (WCAG 2.3.1: at most 3 general or red flashes in any second "
+        + "over a quarter of any region a quarter of the picture wide and a third of it tall). "
+        + "Says the worst second; fails, with status 1, where they are more (the file is still "
+        + "written). An animation over an opaque background: check over black and over white."))
+  var checkFlashes = false
+
   @Option(
     name: .shortAndLong,
     help: "The file to write: .png (a picture, or numbered pictures), .gif, .webm, .mp4, .mov.",
@@ -155,6 +164,7 @@ struct Render: ParsableCommand {
     settings.records = records
     settings.quality = quality
     settings.timesStages = timings
+    settings.checksFlashes = checkFlashes
     return settings
   }
 
@@ -233,6 +243,10 @@ struct Render: ParsableCommand {
       }
       bar.clear()
       report(result)
+      if let flashes = result.flashes {
+        guard flashes.passes else { throw RenderError(description: flashes.summary) }
+        if !StandardStreams.outputWasClosed { print(flashes.summary) }
+      }
       if timings {
         let stages = result.timings.stages.filter { $0.seconds > 0 }
         say(

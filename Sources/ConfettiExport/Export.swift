@@ -44,6 +44,10 @@ public struct RenderSettings: Sendable {
   /// Waits for the GL after each frame's draw, so that ``RenderTimings`` shows the drawing
   /// apart from the read-back (which otherwise waits for it). Slower: for measuring.
   public var timesStages = false
+  /// Also checks the frames rendered for flashes that could harm a person with photosensitive
+  /// epilepsy (WCAG 2.3.1, ``FlashCheck``), over the background: the result is
+  /// ``RenderResult/flashes``. Needs more than one frame and an opaque background.
+  public var checksFlashes = false
 
   /// The first frame's moment when none is given, in seconds.
   public static let defaultTime: Seconds = 0.6
@@ -152,6 +156,17 @@ public struct RenderSettings: Sendable {
         "\(video.name) has no transparency: write .webm or .mov for a transparent background, "
           + "or give \(option("background")) an opaque colour (#rrggbb)")
     }
+    if checksFlashes {
+      guard frames > 1 else {
+        throw refuse(
+          "a flash check needs an animation: give \(option("duration")) or \(option("frames"))")
+      }
+      guard background.alpha == 255 else {
+        throw refuse(
+          "flashes are checked over a colour: give \(option("background")) an opaque one "
+            + "(#000000 and #ffffff are the extremes)")
+      }
+    }
     if let records {
       guard records.lowercased().hasSuffix(".bin") else {
         throw refuse("\(option("records")) must name a .bin file, not '\(oneLine(records))'")
@@ -230,6 +245,8 @@ public struct RenderResult: Sendable, CustomStringConvertible {
   public var description: String
   /// Where the render's time went.
   public var timings = RenderTimings()
+  /// The flash check of the frames rendered, where ``RenderSettings/checksFlashes`` asked.
+  public var flashes: FlashCheck?
 }
 
 /// Where a render's time went, in seconds, stage by stage: what ``RenderSettings/timesStages``
@@ -470,6 +487,9 @@ public enum Export {
     timeline.open(fire: fire)
     var written: [String] = []
     var timings = RenderTimings()
+    var flashes =
+      settings.checksFlashes
+      ? FlashCheck(width: size.width, height: size.height, fps: settings.fps) : nil
     // A sequence's pictures are encoded and written on the other cores as frames are drawn.
     let sequence =
       video == nil && settings.frames > 1
@@ -555,6 +575,7 @@ public enum Export {
           try stopIfAsked()
           // Over an opaque backdrop every pixel is opaque: premultiplied is straight.
           if transparent { RGBAImage.unpremultiply(&rows) }
+          rows.withUnsafeBytes { flashes?.add(rgba: $0) }
           spent(\.converting)
         }
         spent(\.piping)
@@ -565,6 +586,7 @@ public enum Export {
       spent(\.readBack)
       try stopIfAsked()
       if let sequence {
+        read.bytes.withUnsafeBytes { flashes?.add(rgba: $0) }
         sequence.add(read, frame: frame, to: settings.picture(frame))
         try tellWritten()
         continue
@@ -617,7 +639,8 @@ public enum Export {
     }
     return RenderResult(
       files: written, wasReadBack: writer?.wasReadBack ?? false,
-      droppedCount: system.droppedCount, description: summary(of: settings), timings: timings)
+      droppedCount: system.droppedCount, description: summary(of: settings), timings: timings,
+      flashes: flashes)
   }
 
   /// How long `effect` lasts as `settings` render it, in seconds from `settings.time` (its

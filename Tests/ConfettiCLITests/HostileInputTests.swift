@@ -123,6 +123,14 @@ final class HostileInputTests: XCTestCase {
       arguments: ["render", "--frames", "2", "--size", "100x75", "--out", "a.webm"], status: 64,
       message: "give --size 100x76"),
     Case(arguments: ["render", "--records", "r.txt"], status: 64, message: "a .bin file"),
+    Case(
+      arguments: ["render", "--check-flashes"], status: 64,
+      message: "a flash check needs an animation: give --duration or --frames"),
+    Case(
+      arguments: [
+        "render", "--check-flashes", "--duration", "1", "--background", "transparent", "--out",
+        "a.webm",
+      ], status: 64, message: "flashes are checked over a colour"),
     // What is echoed stays on one line: a newline or an escape in a name is written escaped.
     Case(
       arguments: ["render", "--out", "\(missingFolder)\nfolder\u{1B}[2J/a.png"], status: 1,
