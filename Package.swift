@@ -142,13 +142,19 @@ let package = Package(
     // the particle records, each written safely. Over the facade; no command line.
     .target(
       name: "ConfettiExport",
-      dependencies: ["Confetti", "ConfettiCore", "ConfettiGL", "ConfettiImage", "CProcess"]
+      dependencies: [
+        "Confetti", "ConfettiCore", "ConfettiGL", "ConfettiImage", "ConfettiProcess", "CProcess",
+      ]
     ),
 
     // Celebrations: the overlay as a process of its own, started, waited on or cancelled from
     // any program. No window system of its own: libconfetti links it without GLFW or X11.
     .target(
-      name: "ConfettiCelebration", dependencies: ["ConfettiCore", "ConfettiPresets", "CProcess"]),
+      name: "ConfettiCelebration",
+      dependencies: ["ConfettiCore", "ConfettiPresets", "ConfettiProcess", "CProcess"]),
+
+    // Starting the programs confetti runs (a celebration's overlay, ffmpeg), one way for all.
+    .target(name: "ConfettiProcess", dependencies: ["CProcess"]),
 
     // The desktop: the window loop, the X11 and Wayland overlays, the desktop's reduced-motion
     // setting. No command line.
@@ -156,7 +162,7 @@ let package = Package(
       name: "ConfettiDesktop",
       dependencies: [
         "Confetti", "ConfettiCore", "ConfettiGL", "ConfettiImage", "ConfettiPresets",
-        "ConfettiCelebration", "CGLFW", "CX11", "CWayland",
+        "ConfettiCelebration", "ConfettiProcess", "CProcess", "CGLFW", "CX11", "CWayland",
       ]
     ),
 
@@ -230,7 +236,7 @@ let package = Package(
       name: "ConfettiCLITests",
       dependencies: [
         "ConfettiCLI", "ConfettiTestSupport", "ConfettiImage", "ConfettiCore", "ConfettiPresets",
-        "ConfettiGL", "ConfettiConfig",
+        "ConfettiGL", "ConfettiConfig", "ConfettiCelebration",
       ]),
     // The desktop: the window, the overlay (X11 and Wayland), `confetti run`, the examples and
     // the library's celebrate and render verbs, each on displays of their own.

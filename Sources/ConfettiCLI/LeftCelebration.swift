@@ -1,4 +1,5 @@
 import CProcess
+import ConfettiCelebration
 import ConfettiImage
 import Foundation
 
@@ -82,7 +83,8 @@ enum LeftCelebration {
   }
 
   /// Whether process `pid` is a celebration this program left: this user's, running this
-  /// program's own executable (the same file), as `overlay … --shown-fd`.
+  /// program's own executable (the same file), with a celebration's command line
+  /// (``OverlayHandoff``, with a descriptor to say it is shown down).
   static func isCelebration(_ pid: pid_t) -> Bool {
     var me = stat()
     var it = stat()
@@ -101,7 +103,8 @@ enum LeftCelebration {
     let words = command[..<count].split(separator: 0).map {
       String(decoding: $0, as: UTF8.self)
     }
-    return words.dropFirst().first == "overlay" && words.contains("--shown-fd")
+    // What a celebration is handed, and said it would show itself.
+    return OverlayHandoff(arguments: Array(words.dropFirst()))?.shownDescriptor != nil
   }
 
   /// Names `pid` as the celebration left on the screen: written whole beside the file, then

@@ -53,7 +53,7 @@ struct OverlayPlaceOptions: ParsableArguments {
       valueName: "seconds"))
   var duration: Double?
 
-  @Option(help: .hidden)
+  @Option(name: .handoff(OverlayHandoff.Flag.snapshot), help: .hidden)
   var snapshot: String?
 
   func validate() throws {
@@ -105,23 +105,26 @@ struct OverlayCommand: ParsableCommand {
   @Option(help: .hidden)
   var exitAfter: Double?
 
+  // What only a celebration hands over (``OverlayHandoff``), named as it spells them.
+
   /// A JSON effect handed over in a file that is not its home (a celebration's): as the
   /// library's JSON effects, its relative image paths are found nowhere, not beside the file.
-  @Option(help: .hidden)
+  @Option(name: .handoff(OverlayHandoff.Flag.jsonFile), help: .hidden)
   var jsonFile: String?
 
   /// The `confetti run` that started this overlay: it ends when that process does.
-  @Option(help: .hidden)
+  @Option(name: .handoff(OverlayHandoff.Flag.parent), help: .hidden)
   var parent: Int32?
 
   /// A descriptor this overlay was given, to say down once its first frame is on screen
   /// (``Overlay/Settings/shownDescriptor``).
-  @Option(help: .hidden)
+  @Option(name: .handoff(OverlayHandoff.Flag.shownDescriptor), help: .hidden)
   var shownFd: Int32?
 
   func validate() throws {
     if jsonFile != nil, effect.preset != nil || effect.config != nil {
-      throw ValidationError("give --json-file alone, without --preset or --config")
+      throw ValidationError(
+        "give \(OverlayHandoff.Flag.jsonFile) alone, without --preset or --config")
     }
     let most = ConfettiSystem.maximumCapacity
     guard (1...most).contains(capacity) else {
@@ -170,6 +173,13 @@ struct OverlayCommand: ParsableCommand {
         say("\(error); celebrated in the terminal instead")
       }
     }
+  }
+}
+
+extension NameSpecification {
+  /// The long name `flag` (`--shown-fd`) spells: a handoff's flag, as the program reads it.
+  static func handoff(_ flag: String) -> NameSpecification {
+    .customLong(String(flag.dropFirst(2)))
   }
 }
 

@@ -123,8 +123,10 @@ struct RunCommand: ParsableCommand {
       let celebration = try Celebration(
         options, program: me.map { URL(fileURLWithPath: $0) }, environment: nil,
         temporaryFolder: nil,
-        overlayArguments: ["--primitive", effect.primitive.rawValue]
-          + (overlay.snapshot.map { ["--snapshot", $0] } ?? []),
+        handing: {
+          $0.primitive = effect.primitive.rawValue
+          $0.snapshot = overlay.snapshot
+        },
         goesOnAlone: !wait)
       if !wait {
         // Back to the shell once it is on the screen (or could not be shown, which is said).

@@ -1,6 +1,7 @@
 import CProcess
 import ConfettiCore
 import ConfettiPresets
+import ConfettiProcess
 import Foundation
 
 /// What a celebration throws, and how long.
@@ -165,16 +166,16 @@ public final class Celebration: @unchecked Sendable {
   ) throws {
     try self.init(
       options, program: program, environment: environment, temporaryFolder: temporaryFolder,
-      overlayArguments: [])
+      handing: { _ in })
   }
 
-  /// As the public initialiser, with `overlayArguments` passed on to `confetti overlay` after
-  /// the options' own (`confetti run` passes its drawing options this way). `goesOnAlone`:
-  /// the overlay does not end with this process, and says when it is on screen
-  /// (``waitUntilShown(timeout:)``), so that it can be left (``leave()``).
+  /// As the public initialiser, with `handing` adding to what is handed to `confetti overlay`
+  /// (`confetti run` adds its drawing options this way). `goesOnAlone`: the overlay does not end
+  /// with this process, so that it can be left (``leave()``).
   package init(
     _ options: CelebrationOptions, program: URL?, environment: [String: String]?,
-    temporaryFolder: String?, overlayArguments: [String], goesOnAlone: Bool = false
+    temporaryFolder: String?, handing: (inout OverlayHandoff) -> Void,
+    goesOnAlone: Bool = false
   ) throws {
     try options.check()
     if let why = confetti_children_unwaitable() {
@@ -185,26 +186,25 @@ public final class Celebration: @unchecked Sendable {
         "cannot find the confetti program that shows a celebration: install the confetti "
           + "package, or name it in \(Self.programVariable)")
     }
-    var effect: [String] = []
+    var handoff = OverlayHandoff()
     var effectFile: String?
-    if let preset = options.preset { effect = ["--preset", preset] }
-    if let path = options.path { effect = ["--config", path] }
+    if let preset = options.preset { handoff.effect = .preset(preset) }
+    if let path = options.path { handoff.effect = .config(path) }
     if let json = options.json {
       let file = try Self.temporaryFile(holding: json, in: temporaryFolder)
-      effect = ["--json-file", file]
+      handoff.effect = .jsonFile(file)
       effectFile = file
     }
-    var arguments = ["overlay", "--seed", String(options.seed)]
-    arguments += goesOnAlone ? [] : ["--parent", String(getpid())]
+    handoff.seed = options.seed
+    handoff.parent = goesOnAlone ? nil : getpid()
     // It says when its first frame is on screen: a program that ends without saying so never
     // showed a celebration, whatever its status.
-    arguments += ["--shown-fd", String(Self.shownDescriptor)]
-    arguments += effect
-    arguments += options.monitor.map { ["--monitor", String($0)] } ?? []
-    arguments += options.duration.map { ["--duration", String($0)] } ?? []
-    arguments += options.loop ? ["--loop"] : []
-    arguments += options.reduceMotion == true ? ["--reduce-motion"] : []
-    arguments += overlayArguments
+    handoff.shownDescriptor = Self.shownDescriptor
+    handoff.monitor = options.monitor
+    handoff.duration = options.duration
+    handoff.loop = options.loop
+    handoff.reduceMotion = options.reduceMotion == true
+    handing(&handoff)
     var environment = environment ?? ProcessInfo.processInfo.environment
     if options.reduceMotion == false { environment["CONFETTI_REDUCE_MOTION"] = "0" }
     var shown: [Int32] = [-1, -1]
@@ -215,7 +215,7 @@ public final class Celebration: @unchecked Sendable {
     defer { if shown[1] >= 0 { close(shown[1]) } }
     do {
       (child, errors) = try Self.spawn(
-        [program.path] + arguments, environment: environment, shown: shown[1])
+        [program.path] + handoff.arguments, environment: environment, shown: shown[1])
     } catch {
       if let effectFile { unlink(effectFile) }
       if shown[0] >= 0 { close(shown[0]) }
@@ -412,43 +412,21 @@ public final class Celebration: @unchecked Sendable {
     guard confetti_private_pipe(&pipe) == 0 else {
       throw CelebrationError("cannot start the celebration: \(String(cString: strerror(errno)))")
     }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_adddup2(&actions, pipe[1], 2)
-    if let shown { posix_spawn_file_actions_adddup2(&actions, shown, shownDescriptor) }
     // Nothing else of the host's: a pipe it leaks (its own standard output's, make's job
     // server's) held open by a celebration left on the screen would hold whoever reads it.
-    _ = confetti_spawn_closes_from(&actions, shown == nil ? 3 : shownDescriptor + 1)
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    // It starts with every signal at its default and none blocked, whatever the host set.
-    var all = sigset_t()
-    sigfillset(&all)
-    var none = sigset_t()
-    sigemptyset(&none)
-    posix_spawnattr_setsigdefault(&attributes, &all)
-    posix_spawnattr_setsigmask(&attributes, &none)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-    var argv = arguments.map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
-    var envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer { envp.forEach { free($0) } }
-    var pid: pid_t = 0
-    let failed = posix_spawn(&pid, arguments[0], &actions, &attributes, &argv, &envp)
+    let started = spawnProgram(
+      arguments, environment: environment, errors: pipe[1],
+      passing: shown.map { ($0, as: shownDescriptor) }, closingTheRest: true)
     close(pipe[1])
     // Read as it comes, never waited on: a copy of the writing end that outlives the program
     // (a host thread that forked meanwhile) must not hold a wait or a cancel for ever.
     _ = fcntl(pipe[0], F_SETFL, fcntl(pipe[0], F_GETFL) | O_NONBLOCK)
-    guard failed == 0 else {
+    switch started {
+    case .success(let pid): return (pid, pipe[0])
+    case .failure(let error):
       close(pipe[0])
-      throw CelebrationError(
-        "cannot start the celebration (\(arguments[0])): \(String(cString: strerror(failed)))")
+      throw CelebrationError("cannot start the celebration (\(arguments[0])): \(error.reason)")
     }
-    return (pid, pipe[0])
   }
 
   /// A new file of this user's alone in `folder` (nil: `$TMPDIR`, else /tmp) holding `text`,

@@ -1,4 +1,6 @@
+import CProcess
 import ConfettiImage
+import ConfettiProcess
 import Foundation
 
 /// The desktop's own "reduce animations" setting, which the window and the overlay honour as
@@ -73,23 +75,29 @@ package enum DesktopMotion {
       FileManager.default.fileExists(
         atPath: "/usr/share/glib-2.0/schemas/org.gnome.desktop.interface.gschema.xml")
     else { return false }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = ["get", "org.gnome.desktop.interface", "enable-animations"]
-    process.environment = environment
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    process.standardInput = FileHandle.nullDevice
-    do { try process.run() } catch { return false }
+    var pipe: [Int32] = [-1, -1]
+    guard confetti_private_pipe(&pipe) == 0 else { return false }
+    defer { close(pipe[0]) }
+    let started = spawnProgram(
+      [path, "get", "org.gnome.desktop.interface", "enable-animations"],
+      environment: environment, output: pipe[1], closingTheRest: true)
+    close(pipe[1])
+    guard case .success(let child) = started else { return false }
     let deadline = Date().addingTimeInterval(2)
-    while process.isRunning, Date() < deadline { usleep(10_000) }
-    guard !process.isRunning else {
-      process.terminate()
-      return false
+    var ending: Int32 = 0
+    while waitpid(child, &ending, WNOHANG) == 0 {
+      guard Date() < deadline else {
+        kill(child, SIGKILL)
+        waitpid(child, &ending, 0)
+        return false
+      }
+      usleep(10_000)
     }
-    let answer = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    return process.terminationStatus == 0
+    // Its answer is a word: what is in the pipe once it has ended.
+    var bytes = [UInt8](repeating: 0, count: 64)
+    let count = read(pipe[0], &bytes, bytes.count)
+    let answer = String(decoding: bytes.prefix(max(0, count)), as: UTF8.self)
+    return confetti_exit_status(ending) == 0
       && answer.trimmingCharacters(in: .whitespacesAndNewlines) == "false"
   }
 }

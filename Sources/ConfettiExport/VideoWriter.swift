@@ -2,6 +2,7 @@ import CProcess
 import Confetti
 import ConfettiCore
 import ConfettiImage
+import ConfettiProcess
 import Foundation
 
 /// The animation formats `confetti render` writes through the `ffmpeg` program.
@@ -233,7 +234,7 @@ package final class VideoWriter {
       temporary.remove()
       throw VideoError(description: "cannot start ffmpeg: \(String(cString: strerror(errno)))")
     }
-    let started = spawnInOwnGroup(arguments, input: frames[0], output: nil, errors: said[1])
+    let started = spawnProgram(arguments, input: frames[0], errors: said[1], ownGroup: true)
     close(frames[0])
     close(said[1])
     switch started {
@@ -356,7 +357,7 @@ package final class VideoWriter {
       ffprobe.path, "-v", "error", "-count_packets", "-select_streams", "v:0", "-show_entries",
       "stream=width,height,nb_read_packets", "-of", "csv=p=0", temporary.path,
     ]
-    let started = spawnInOwnGroup(arguments, input: nil, output: said[1], errors: nil)
+    let started = spawnProgram(arguments, output: said[1], ownGroup: true)
     close(said[1])
     defer { close(said[0]) }
     guard case .success(let reader) = started else {
@@ -468,51 +469,6 @@ package final class VideoWriter {
     let line = (said ?? complaints.lastLine())?.replacingOccurrences(of: temporary.path, with: path)
     return VideoError(description: "cannot write \(path): \(what) (\(line ?? how))")
   }
-}
-
-/// Why a program could not be started.
-struct SpawnError: Error {
-  /// What the system said.
-  var reason: String
-}
-
-/// Starts `arguments` (the program's path first) in a process group of its own, every signal at
-/// its default and none blocked, its standard input from `input` and its output and errors to
-/// `output` and `errors` (nil: /dev/null).
-func spawnInOwnGroup(
-  _ arguments: [String], input: Int32?, output: Int32?, errors: Int32?
-) -> Result<pid_t, SpawnError> {
-  var actions = posix_spawn_file_actions_t()
-  posix_spawn_file_actions_init(&actions)
-  defer { posix_spawn_file_actions_destroy(&actions) }
-  for (target, source) in [(Int32(0), input), (1, output), (2, errors)] {
-    if let source {
-      posix_spawn_file_actions_adddup2(&actions, source, target)
-    } else {
-      posix_spawn_file_actions_addopen(
-        &actions, target, "/dev/null", target == 0 ? O_RDONLY : O_WRONLY, 0)
-    }
-  }
-  var attributes = posix_spawnattr_t()
-  posix_spawnattr_init(&attributes)
-  defer { posix_spawnattr_destroy(&attributes) }
-  var defaults = sigset_t()
-  sigfillset(&defaults)
-  var unblocked = sigset_t()
-  sigemptyset(&unblocked)
-  posix_spawnattr_setsigdefault(&attributes, &defaults)
-  posix_spawnattr_setsigmask(&attributes, &unblocked)
-  posix_spawnattr_setpgroup(&attributes, 0)
-  posix_spawnattr_setflags(
-    &attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
-  var argv = arguments.map { strdup($0) } + [nil]
-  defer { argv.forEach { free($0) } }
-  var pid: pid_t = 0
-  let failed = posix_spawn(&pid, arguments[0], &actions, &attributes, &argv, Glibc.environ)
-  guard failed == 0 else {
-    return .failure(SpawnError(reason: String(cString: strerror(failed))))
-  }
-  return .success(pid)
 }
 
 extension VideoFormat {

@@ -458,6 +458,51 @@ final class OverlayTests: XCTestCase {
     XCTAssertEqual(found.subtracting(written), [], "what reading the desktop's settings wrote")
   }
 
+  /// GNOME's setting, where its database is, is asked of `gsettings`: its "false" reduces the
+  /// motion; one that does not answer within two seconds is left behind, and the window opens
+  /// with full motion.
+  func testGNOMEsSettingIsAskedOfGsettingsWhichCannotHoldTheWindow() throws {
+    try requireTools(["/usr/bin/xdotool"], for: "the window's title")
+    let schema = "/usr/share/glib-2.0/schemas/org.gnome.desktop.interface.gschema.xml"
+    guard FileManager.default.fileExists(atPath: schema) else {
+      throw unavailable("needs GNOME's settings schema (apt-get install gsettings-desktop-schemas)")
+    }
+    let display = try startXvfb(size: "800x600x24")
+    defer { stopXvfb(display.server) }
+    for (answer, reduced) in [("echo false", true), ("echo true", false), ("exec sleep 30", false)]
+    {
+      let folder = try temporaryDirectory()
+      let gsettings = folder.appendingPathComponent("gsettings")
+      try "#!/bin/sh\n\(answer)\n".write(to: gsettings, atomically: true, encoding: .utf8)
+      XCTAssertEqual(chmod(gsettings.path, 0o755), 0)
+      // GNOME's settings database is there to be asked (it is asked only where it is).
+      let database = folder.appendingPathComponent("dconf/user")
+      try FileManager.default.createDirectory(
+        at: database.deletingLastPathComponent(), withIntermediateDirectories: true)
+      XCTAssert(FileManager.default.createFile(atPath: database.path, contents: Data()))
+      let window = Process()
+      window.executableURL = confettiBinary
+      window.arguments = ["window", "--exit-after", "60"]
+      var environment = ProcessInfo.processInfo.environment
+      environment["DISPLAY"] = display.name
+      environment["XDG_CONFIG_HOME"] = folder.path
+      environment["GSETTINGS_BACKEND"] = nil
+      environment["CONFETTI_REDUCE_MOTION"] = nil
+      environment["PATH"] = folder.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+      window.environment = environment
+      window.standardOutput = FileHandle.nullDevice
+      window.standardError = FileHandle.nullDevice
+      try window.run()
+      defer { if window.isRunning { window.terminate() } }
+      let title = try waitForTitle(
+        of: try confettiWindow(on: display.name), on: display.name, "the program's title"
+      ) { $0.contains(" particles") }
+      XCTAssertEqual(title.contains("(reduced motion)"), reduced, "gsettings: \(answer): \(title)")
+      window.terminate()
+      window.waitUntilExit()
+    }
+  }
+
   /// When the compositing manager stops, the overlay's transparent pixels would turn the whole
   /// desktop black: it ends with one line instead.
   func testTheOverlayEndsWhenTheCompositorStops() throws {

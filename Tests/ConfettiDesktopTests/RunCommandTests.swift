@@ -1,3 +1,4 @@
+import ConfettiCelebration
 import ConfettiTestSupport
 import Foundation
 import XCTest
@@ -228,12 +229,13 @@ final class RunCommandTests: XCTestCase {
       "DISPLAY": display.name, "WAYLAND_DISPLAY": nil, "XDG_RUNTIME_DIR": runtime.path,
     ]
     /// The overlays a run left with `--duration seconds` (a length no other test uses).
-    func left(lasting seconds: String) -> [pid_t] {
-      let pattern = "confetti overlay --seed 1 --shown-fd 3 --preset snow --duration \(seconds)"
-      return (try? runProgram(URL(fileURLWithPath: "/usr/bin/pgrep"), ["-f", pattern]))?
-        .stdout.split(separator: "\n").compactMap { pid_t($0) } ?? []
+    func left(lasting seconds: Double) -> [pid_t] {
+      celebrations().filter {
+        $0.handoff.effect == .preset("snow") && $0.handoff.duration == seconds
+          && $0.handoff.parent == nil
+      }.map(\.pid)
     }
-    defer { for pid in left(lasting: "31.5") + left(lasting: "32.5") { kill(pid, SIGTERM) } }
+    defer { for pid in left(lasting: 31.5) + left(lasting: 32.5) { kill(pid, SIGTERM) } }
     let started = Date()
     // Its standard output and error are pipes read to their end: a celebration that kept a
     // copy of either would hold this call until it was over (31.5 s and its flakes' lives).
@@ -243,7 +245,7 @@ final class RunCommandTests: XCTestCase {
       Date().timeIntervalSince(started), 25, "back before the celebration is over, nothing held")
     XCTAssertEqual(first.status, 0, first.stderr)
     XCTAssertEqual(first.stderr, "", "shown, nothing to say")
-    let firstLeft = left(lasting: "31.5")
+    let firstLeft = left(lasting: 31.5)
     XCTAssertEqual(firstLeft.count, 1, "the celebration goes on after run returned")
     let named = try String(
       contentsOf: runtime.appendingPathComponent("confetti-celebration.pid"), encoding: .utf8)
@@ -252,10 +254,10 @@ final class RunCommandTests: XCTestCase {
     let second = try confetti(
       ["run", "--preset", "snow", "--duration", "32.5", "--", "true"], environment: environment)
     XCTAssertEqual(second.status, 0, second.stderr)
-    XCTAssertEqual(left(lasting: "32.5").count, 1, "the second celebration goes on")
+    XCTAssertEqual(left(lasting: 32.5).count, 1, "the second celebration goes on")
     let deadline = Date().addingTimeInterval(promptEndBound)
-    while !left(lasting: "31.5").isEmpty, Date() < deadline { usleep(50_000) }
-    XCTAssertEqual(left(lasting: "31.5"), [], "the first ended as the second started over it")
+    while !left(lasting: 31.5).isEmpty, Date() < deadline { usleep(50_000) }
+    XCTAssertEqual(left(lasting: 31.5), [], "the first ended as the second started over it")
   }
 
   /// Signals sent to `confetti run --wait` alone: SIGINT (by kill, not the terminal) ends the
@@ -278,9 +280,7 @@ final class RunCommandTests: XCTestCase {
     // The overlays `run` started: each names its run (--parent PID) on its command line, so
     // that no other overlay on the machine counts, and one whose run was killed still does.
     func overlays(of run: Process) -> Int {
-      let pattern = "confetti overlay --seed [0-9]+ --parent \(run.processIdentifier)( |$)"
-      return (try? runProgram(URL(fileURLWithPath: "/usr/bin/pgrep"), ["-f", pattern]))?
-        .stdout.split(separator: "\n").count ?? 0
+      celebrations().filter { $0.handoff.parent == run.processIdentifier }.count
     }
     func waitForOverlay(of run: Process) {
       let deadline = Date().addingTimeInterval(20)
@@ -340,5 +340,21 @@ final class RunCommandTests: XCTestCase {
         ["-c", "\(line) '\(program)' overlay \(redirect); echo ${PIPESTATUS[0]}"])
       XCTAssertEqual(overlay.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "1", what)
     }
+  }
+}
+
+/// The celebrations running now, this user's confetti overlays, each with what it was handed
+/// (read back from its command line).
+func celebrations() -> [(pid: pid_t, handoff: OverlayHandoff)] {
+  let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+  return entries.compactMap { entry in
+    guard let pid = pid_t(entry),
+      let line = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline")
+    else { return nil }
+    let words = line.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+    guard words.first.map({ URL(fileURLWithPath: $0).lastPathComponent }) == "confetti",
+      let handoff = OverlayHandoff(arguments: Array(words.dropFirst()))
+    else { return nil }
+    return (pid, handoff)
   }
 }
