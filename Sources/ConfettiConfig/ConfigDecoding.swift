@@ -402,6 +402,7 @@ extension ConfigNode {
       f.y = try floor["y"]?.number() ?? f.y
       f.offset = try floor["offset"]?.number() ?? f.offset
       f.restTime = try floor["restTime"]?.number() ?? f.restTime
+      f.depth = try floor["depth"]?.number() ?? f.depth
       e.floor = f
     }
     let mode = ConfigSchema.mode(of: e.emission)
@@ -477,6 +478,8 @@ extension ConfigNode {
         c.drag = try drag.pair()
       }
     }
+    c.dragRange = try m["dragRange"]?.number() ?? c.dragRange
+    c.gravityRange = try m["gravityRange"]?.number() ?? c.gravityRange
     c.rotation = try m["rotation"]?.varied() ?? c.rotation
     c.spin = try m["spin"]?.varied() ?? c.spin
     c.scale = try m["scale"]?.varied() ?? c.scale

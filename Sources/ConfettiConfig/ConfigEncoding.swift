@@ -49,7 +49,7 @@ extension EmitterConfig {
           "floor",
           .object([
             ("y", .number(floor.y)), ("offset", .number(floor.offset)),
-            ("restTime", .number(floor.restTime)),
+            ("restTime", .number(floor.restTime)), ("depth", .number(floor.depth)),
           ])
         ))
     }
@@ -75,6 +75,7 @@ extension CellConfig {
       ("velocity", .object([("x", S.json(velocityX)), ("y", S.json(velocityY))])),
       ("velocityUnit", .string(velocityUnit.rawValue)), ("gravity", number(gravity)),
       ("accelerationX", number(accelerationX)), ("drag", S.json(drag)),
+      ("dragRange", number(dragRange)), ("gravityRange", number(gravityRange)),
       ("rotation", S.json(rotation)), ("spin", S.json(spin)), ("scale", S.json(scale)),
       ("scaleSpeed", number(scaleSpeed)), ("shrinksWithLife", .bool(shrinksWithLife)),
       ("sizes", .array(sizes.map { .array([number($0.width), number($0.height)]) })),

@@ -278,6 +278,11 @@ extension ConfigSchema {
           help:
             "how long a piece lies there before it fades out over its fade (sooner if its own "
             + "life ends sooner)"),
+        Key(
+          "depth", .number(0...10_000), unit: "pt", default: .number(f.depth),
+          help:
+            "a band above the line that pieces land in, each on a line of its own: a floor seen "
+            + "from slightly above"),
       ])
   }()
 
@@ -436,6 +441,16 @@ extension ConfigSchema {
           help:
             "velocity decays as e^(-k·t), one k for both axes or {x, y}; 0 is ballistic; the "
             + "terminal speed is gravity / k"),
+        Key(
+          "dragRange", .number(0...0.9), unit: "share", default: .number(c.dragRange),
+          help:
+            "each piece's drag is drag × (1 ± this), one draw for both axes: pieces then fall at "
+            + "terminal speeds that differ as much (and those that drag less climb higher)"),
+        Key(
+          "gravityRange", .number(0...0.9), unit: "share", default: .number(c.gravityRange),
+          help:
+            "each piece's gravity is gravity × (1 ± this): terminal speeds differ as much while "
+            + "the climb hardly changes, so a cloud thrown up stretches as it falls"),
         Key(
           "rotation", .varied(-3600...3600), unit: "degrees", default: json(c.rotation),
           help: "angle at birth"),

@@ -369,11 +369,15 @@ extension ConfettiParticle {
   /// y in points, down positive) within its life, after being wholly above it: its centre plus
   /// the half height of the turned, tumbled, grown piece (of its ellipse for circles and glows,
   /// of its rectangle for the rest; with its twinkle's pulse, from `style`). Infinity when it
-  /// never does, or when its centre is born on or below the floor. Solved once, at birth, in
+  /// never does, or when its centre is born on or below `bornAbove` (the floor itself, unless
+  /// given: a floor's band lands a piece on a line of its own above the floor, which a piece
+  /// thrown up from the floor rises through and comes back down to). Solved once, at birth, in
   /// Double, from the particle as given (use ``packed`` for the record's values): the first of
   /// 64 steps across the life that ends at or below the floor after one above it holds a
   /// crossing, which bisection finds to a microsecond.
-  package func landingTime(onto floor: Points, style: CellStyle = .plain) -> Seconds {
+  package func landingTime(
+    onto floor: Points, bornAbove base: Points? = nil, style: CellStyle = .plain
+  ) -> Seconds {
     var free = self
     free.landing = .infinity
     free.emitterFadeAt = .infinity
@@ -385,7 +389,9 @@ extension ConfettiParticle {
       state(t).map { $0.lowestPoint(elliptical: elliptical) >= floor } ?? false
     }
     // Born with its centre on or below the floor: no floor for it.
-    guard lifetime > 0, let born = state(0), born.position.y < floor else { return .infinity }
+    guard lifetime > 0, let born = state(0), born.position.y < (base ?? floor) else {
+      return .infinity
+    }
     // The first time it comes down to the floor after being wholly above it (a piece born
     // touching it, thrown up from a cannon at the bottom edge, lands when it comes back).
     let steps = 64

@@ -120,6 +120,10 @@ public struct Floor: Equatable, Sendable {
   /// How long a piece lies there before it fades out (over its cell's fade), in seconds; a
   /// piece whose own life ends sooner fades then. Default 3.
   public var restTime: Seconds = 3
+  /// How deep a band of floor, in points above the line, pieces land on: each piece lands on
+  /// a line of its own within it, so that landed paper reads as a floor seen from slightly
+  /// above, not as one line of pixels. Default 0: all on the line.
+  public var depth: Points = 0
 
   /// A floor along the window's bottom edge.
   public init() {}
@@ -236,6 +240,17 @@ public struct CellConfig: Equatable, Sendable {
   public var accelerationX: PointsPerSecondSquared = 0
   /// Drag per axis in 1/s: velocity decays as e^(−k·t); 0 is ballistic. Default 1.6 on both.
   public var drag = SIMD2<Double>(ConfettiPhysics.drag, ConfettiPhysics.drag)
+  /// How much each piece's drag differs from ``drag``, as a share: each piece's is
+  /// ``drag`` × (1 ± this), one draw for both axes, so that pieces fall at terminal speeds
+  /// (gravity / drag) that differ as much. A piece that drags less also climbs higher: a cloud
+  /// thrown up first gathers as its fast fallers catch up, and stretches only after. Default 0.
+  public var dragRange = 0.0
+  /// How much each piece's gravity differs from ``gravity``, as a share: each piece's is
+  /// ``gravity`` × (1 ± this). Its terminal speed (gravity / drag) differs as much, while its
+  /// climb, where drag far outweighs gravity, hardly changes: a cloud thrown up stretches from
+  /// the top of its climb as it falls, as paper does whose pieces flutter or tumble down at
+  /// their own speeds. Default 0.
+  public var gravityRange = 0.0
   /// Angle at birth in degrees. Default 0–360.
   public var rotation = Varied(180, range: 180)
   /// Turning speed in degrees per second, positive clockwise. Default 0.

@@ -67,7 +67,15 @@ extension EffectScene {
     p.velocityY += inherited.y
     p.gravity = cell.gravity * (cell.gravityUnit == .windowHeights ? window.height : 1)
     p.accelerationX = cell.accelerationX
+    if cell.gravityRange > 0 {
+      p.gravity *= 1 + .random(in: -cell.gravityRange...cell.gravityRange, using: &random)
+    }
     (p.dragX, p.dragY) = (cell.drag.x, cell.drag.y)
+    if cell.dragRange > 0 {
+      // (Drawn only where it varies: effects without it keep their random streams.)
+      let share = Double.random(in: -cell.dragRange...cell.dragRange, using: &random)
+      (p.dragX, p.dragY) = (p.dragX * (1 + share), p.dragY * (1 + share))
+    }
     p.lifetime = min(
       ParticleRecord.maximumLifetime, max(0.01, cell.lifetime.sample(using: &random)))
     // A fade longer than the life spans all of it: opacity = the share of life left.
@@ -105,11 +113,15 @@ extension EffectScene {
       // its life then ends its rest and fade after landing (no later than it would have). A
       // piece that shrinks with life shrinks at a new pace with the new life, so its landing
       // is solved once more with the life it will have.
-      let (line, style) = (floor.line(in: window), table[p.emitter])
-      let landing = p.packed.landingTime(onto: line, style: style)
+      let (base, style) = (floor.line(in: window), table[p.emitter])
+      // A band: its own line within it, which it comes down to (born above the floor).
+      let line = floor.depth > 0 ? base - .random(in: 0...floor.depth, using: &random) : base
+      let landing = p.packed.landingTime(onto: line, bornAbove: base, style: style)
       if landing.isFinite {
         p.endLife(by: landing + floor.restTime + p.fade)
-        p.landing = p.shrinksWithLife ? p.packed.landingTime(onto: line, style: style) : landing
+        p.landing =
+          p.shrinksWithLife
+          ? p.packed.landingTime(onto: line, bornAbove: base, style: style) : landing
       }
     }
     return reduceMotion ? p.reducedMotion(style: table[p.emitter]) : p

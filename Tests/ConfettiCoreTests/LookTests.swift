@@ -207,6 +207,91 @@ final class LookTests: XCTestCase {
     }
   }
 
+  /// The corner cannon of the default effect alone, with no floor and a long life, its pieces
+  /// varied by `change`, as born: for what their fall does over ten seconds.
+  private func cannonPieces(_ change: (inout CellConfig) -> Void) throws -> [ConfettiParticle] {
+    var config = try Presets.named("confetti")
+    config.emitters = [config.emitters[0]]
+    config.emitters[0].floor = nil
+    config.emitters[0].cells[0].lifetime = Varied(12)
+    change(&config.emitters[0].cells[0])
+    var scene = try EffectScene(config: config, capacity: 4096, seed: 5)
+    let window = Size(width: 1280, height: 720)
+    scene.trigger(.start, window: window, time: 0)
+    scene.advance(to: 0.1, window: window)
+    let pieces = scene.ring.drawnSlotRanges.joined().map { scene.ring.records[$0].particle }
+    XCTAssertGreaterThan(pieces.count, 100)
+    return pieces
+  }
+
+  /// The height of a cloud of `pieces` at `age`: the spread (standard deviation) of their
+  /// heights, in points.
+  private func height(of pieces: [ConfettiParticle], at age: Seconds) throws -> Double {
+    let ys = try pieces.map { try XCTUnwrap(ConfettiPhysics.state(of: $0, age: age)).position.y }
+    let mean = ys.reduce(0, +) / Double(ys.count)
+    return (ys.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(ys.count)).squareRoot()
+  }
+
+  /// A cell's `dragRange` gives each piece its own drag, the same share on both axes (within
+  /// the record's half-float rounding), and so its own terminal speed: once the pieces reach
+  /// theirs, the cloud stretches, where without it every piece falls at g/k and the cloud keeps
+  /// its height. (Those that drag less also climb higher, so the cloud first gathers.)
+  func testADragRangeGivesEachPieceItsOwnDrag() throws {
+    let plain = try cannonPieces { _ in }
+    XCTAssert(plain.allSatisfy { abs($0.dragX - 1.6) < 2e-3 && $0.dragX == $0.dragY })
+    let varied = try cannonPieces { $0.dragRange = 0.35 }
+    let drags = varied.map(\.dragX)
+    XCTAssert(varied.allSatisfy { $0.dragX == $0.dragY }, "one draw for both axes")
+    XCTAssertGreaterThanOrEqual(drags.min()!, 1.6 * 0.65 - 2e-3)
+    XCTAssertLessThanOrEqual(drags.max()!, 1.6 * 1.35 + 2e-3)
+    XCTAssertGreaterThan(drags.max()! - drags.min()!, 1.6 * 0.5, "they spread")
+    XCTAssertEqual(try height(of: plain, at: 10) / height(of: plain, at: 5), 1, accuracy: 0.01)
+    XCTAssertGreaterThan(try height(of: varied, at: 10) / height(of: varied, at: 5), 1.5)
+  }
+
+  /// A cell's `gravityRange` gives each piece its own gravity, and so its own terminal speed,
+  /// while its climb (where drag far outweighs gravity) hardly changes: the cloud stretches
+  /// from the top of its climb, 2 s to 4 s, where without it it keeps its height.
+  func testAGravityRangeStretchesAFallingCloud() throws {
+    let plain = try cannonPieces { _ in }
+    let varied = try cannonPieces { $0.gravityRange = 0.35 }
+    let gravities = varied.map(\.gravity)
+    XCTAssertGreaterThanOrEqual(gravities.min()!, 280 * 0.65 - 0.5)
+    XCTAssertLessThanOrEqual(gravities.max()!, 280 * 1.35 + 0.5)
+    XCTAssertLessThan(try height(of: plain, at: 4) / height(of: plain, at: 2), 1.1)
+    XCTAssertGreaterThan(try height(of: varied, at: 4) / height(of: varied, at: 2), 1.25)
+  }
+
+  /// A floor's `depth` lands each piece on a line of its own within the band above the floor:
+  /// every lowest point within it, and spread over it, not all on the line.
+  func testAFloorsDepthLandsPiecesWithinItsBand() throws {
+    var config = try Presets.named("confetti")
+    config.emitters = [config.emitters[0]]
+    config.emitters[0].floor?.depth = 24
+    var scene = try EffectScene(config: config, capacity: 4096, seed: 8)
+    let window = Size(width: 1280, height: 720)
+    scene.trigger(.start, window: window, time: 0)
+    scene.advance(to: 0.1, window: window)
+    let pieces = scene.ring.drawnSlotRanges.joined().map { scene.ring.records[$0].particle }
+    let lowest = try pieces.filter(\.landing.isFinite).map {
+      try XCTUnwrap(ConfettiPhysics.state(of: $0, age: $0.landing))
+        .lowestPoint(elliptical: $0.shape.isElliptical)
+    }
+    XCTAssertEqual(lowest.count, pieces.count, "every piece lands")
+    XCTAssertGreaterThanOrEqual(lowest.min()!, 720 - 24 - 1e-3)
+    XCTAssertLessThanOrEqual(lowest.max()!, 720 + 1e-3)
+    XCTAssertGreaterThan(lowest.max()! - lowest.min()!, 18, "spread over the band")
+    // Without a band, every piece on the line.
+    config.emitters[0].floor?.depth = 0
+    var flat = try EffectScene(config: config, capacity: 4096, seed: 8)
+    flat.trigger(.start, window: window, time: 0)
+    flat.advance(to: 0.1, window: window)
+    for p in flat.ring.drawnSlotRanges.joined().map({ flat.ring.records[$0].particle }) {
+      let lying = try XCTUnwrap(ConfettiPhysics.state(of: p, age: p.landing))
+      XCTAssertEqual(lying.lowestPoint(elliptical: p.shape.isElliptical), 720, accuracy: 1e-3)
+    }
+  }
+
   func testFallingConfettiIsPaperComingInFromAboveTheTopEdge() throws {
     var falling = 0  // pieces still falling at 4 s, whose speed is compared
     defer { XCTAssertGreaterThan(falling, 20, "pieces still falling at 4 s") }

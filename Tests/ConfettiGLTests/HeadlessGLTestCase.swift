@@ -54,7 +54,8 @@ class HeadlessGLTestCase: XCTestCase {
       }
       particles += batch
     }
-    // Every motion model, in turn: the classic confetti, the tap burst's ballistic pieces that
+    // Every motion model, in turn: the classic confetti (some pieces with their own drag or
+    // gravity), the tap burst's ballistic pieces that
     // shrink with life, the fire emitter's horizontal-only drag, CAEmitterCell growth with a
     // sideways acceleration, emitters with wind, gusts and colour ramps (``motionTable``), and
     // an emitter that fades out with pieces that darken their back and draw trails; glowing,
@@ -97,7 +98,10 @@ class HeadlessGLTestCase: XCTestCase {
         particles[i].emitter = 3
         particles[i].landing = particles[i].landingTime(onto: particles[i].origin.y + 120)
       default:
-        break
+        // The classic confetti, each piece with its own descent (a cell's dragRange and
+        // gravityRange): every fourth with its own drag, every other fourth its own gravity.
+        if i % 32 == 0 { particles[i].drag *= .random(in: 0.65...1.35, using: &random) }
+        if i % 32 == 16 { particles[i].gravity *= .random(in: 0.65...1.35, using: &random) }
       }
     }
     return Array(particles.prefix(count))
