@@ -101,6 +101,28 @@ final class DocumentationTests: XCTestCase {
     }
   }
 
+  /// docs/layout.md names every folder of Sources/, Tests/, Examples/ and Plugins/, and every
+  /// file of .ci/: a target or a script added without a line there fails here.
+  func testTheLayoutNamesEveryTargetAndScript() throws {
+    let layout = try text("docs/layout.md")
+    let files = FileManager.default
+    for folder in ["Sources", "Tests", "Examples", "Plugins"] {
+      for entry in try files.contentsOfDirectory(
+        atPath: repository.appendingPathComponent(folder).path)
+      where !entry.hasPrefix(".") {
+        let named =
+          layout.contains("`\(folder)/\(entry)`") || layout.contains("`\(entry)`")
+          || layout.contains("`\(entry)/`")
+        XCTAssert(named, "docs/layout.md does not name \(folder)/\(entry)")
+      }
+    }
+    for script in try files.contentsOfDirectory(
+      atPath: repository.appendingPathComponent(".ci").path)
+    {
+      XCTAssert(layout.contains("`\(script)`"), "docs/layout.md does not name .ci/\(script)")
+    }
+  }
+
   private func text(_ path: String) throws -> String {
     try String(contentsOf: repository.appendingPathComponent(path), encoding: .utf8)
   }
