@@ -416,31 +416,16 @@ final class OverlayTests: XCTestCase {
         at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
       try setting.text.write(to: file, atomically: true, encoding: .utf8)
       for overridden in [false, true] {
-        let window = Process()
-        window.executableURL = confettiBinary
-        // Ended by the test once the title is read, however slowly the machine starts it.
-        window.arguments = ["window", "--exit-after", "60"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["DISPLAY"] = display.name
-        environment["XDG_CONFIG_HOME"] = config.path
-        environment["GSETTINGS_BACKEND"] = "keyfile"
-        environment["CONFETTI_REDUCE_MOTION"] = overridden ? "0" : nil
-        window.environment = environment
-        window.standardOutput = FileHandle.nullDevice
-        window.standardError = FileHandle.nullDevice
-        try window.run()
-        defer { if window.isRunning { window.terminate() } }
-        // GLFW names the window "Confetti" as it makes it; the program's own title, which says
-        // whether motion is reduced, follows with the effect's name and the count.
-        let title = try waitForTitle(
-          of: try confettiWindow(on: display.name), on: display.name, "the program's title"
-        ) { $0.contains(" particles") }
+        let title = try windowTitle(
+          on: display.name,
+          with: [
+            "XDG_CONFIG_HOME": config.path, "GSETTINGS_BACKEND": "keyfile",
+            "CONFETTI_REDUCE_MOTION": overridden ? "0" : nil,
+          ])
         let reduced = title.contains("(reduced motion)")
         let asked = !setting.text.isEmpty && !overridden
         XCTAssertEqual(
           reduced, asked, "\(setting.file), CONFETTI_REDUCE_MOTION=0 \(overridden): \(title)")
-        window.terminate()
-        window.waitUntilExit()
       }
     }
     // Reading the desktop's settings wrote nothing: the folders hold what the test put there.
@@ -480,26 +465,40 @@ final class OverlayTests: XCTestCase {
       try FileManager.default.createDirectory(
         at: database.deletingLastPathComponent(), withIntermediateDirectories: true)
       XCTAssert(FileManager.default.createFile(atPath: database.path, contents: Data()))
-      let window = Process()
-      window.executableURL = confettiBinary
-      window.arguments = ["window", "--exit-after", "60"]
-      var environment = ProcessInfo.processInfo.environment
-      environment["DISPLAY"] = display.name
-      environment["XDG_CONFIG_HOME"] = folder.path
-      environment["GSETTINGS_BACKEND"] = nil
-      environment["CONFETTI_REDUCE_MOTION"] = nil
-      environment["PATH"] = folder.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
-      window.environment = environment
-      window.standardOutput = FileHandle.nullDevice
-      window.standardError = FileHandle.nullDevice
-      try window.run()
-      defer { if window.isRunning { window.terminate() } }
-      let title = try waitForTitle(
-        of: try confettiWindow(on: display.name), on: display.name, "the program's title"
-      ) { $0.contains(" particles") }
+      let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+      let title = try windowTitle(
+        on: display.name,
+        with: [
+          "XDG_CONFIG_HOME": folder.path, "GSETTINGS_BACKEND": nil, "CONFETTI_REDUCE_MOTION": nil,
+          "PATH": folder.path + ":" + path,
+        ])
       XCTAssertEqual(title.contains("(reduced motion)"), reduced, "gsettings: \(answer): \(title)")
-      window.terminate()
+    }
+  }
+
+  /// The title `confetti window` gives itself on `display` with `changes` to this process's
+  /// environment (nil removes), once it shows the count; the window is then ended.
+  private func windowTitle(on display: String, with changes: [String: String?]) throws -> String {
+    let window = Process()
+    window.executableURL = confettiBinary
+    // Ended by the test once the title is read, however slowly the machine starts it.
+    window.arguments = ["window", "--exit-after", "60"]
+    var environment = ProcessInfo.processInfo.environment
+    environment["DISPLAY"] = display
+    for (name, value) in changes { environment[name] = value }
+    window.environment = environment
+    window.standardOutput = FileHandle.nullDevice
+    window.standardError = FileHandle.nullDevice
+    try window.run()
+    defer {
+      if window.isRunning { window.terminate() }
       window.waitUntilExit()
+    }
+    // GLFW names the window "Confetti" as it makes it; the program's own title, which says
+    // whether motion is reduced, follows with the effect's name and the count.
+    return try waitForTitle(of: try confettiWindow(on: display), on: display, "the program's title")
+    {
+      $0.contains(" particles")
     }
   }
 

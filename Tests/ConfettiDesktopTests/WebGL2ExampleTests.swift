@@ -44,26 +44,8 @@ final class WebGL2ExampleTests: XCTestCase {
           "--screenshot=" + shot.path, page.absoluteString + "?records=\(preset)-\(width)&bare",
         ], timeout: 120)
       XCTAssertEqual(browser.status, 0, browser.stderr)
-      let expected = try PNG.read(picture)
-      let drawn = try PNG.read(shot)
-      XCTAssertEqual(drawn.width, width)
-      XCTAssertEqual(drawn.height, height)
-      // Within the golden tolerance: no pixel more than 10 % of full scale from the program's
-      // (the two rasterisers round the last bit apart), and the pieces are there.
-      var (far, painted) = (0, 0)
-      for y in 0..<height {
-        for x in 0..<width {
-          let (a, b) = (drawn[x, y], expected[x, y])
-          let difference = max(
-            abs(Int(a.red) - Int(b.red)), abs(Int(a.green) - Int(b.green)),
-            abs(Int(a.blue) - Int(b.blue)))
-          if difference > 25 { far += 1 }
-          if b != expected[0, 0] { painted += 1 }
-        }
-      }
-      let name = "\(preset) at \(width)×\(height)"
-      XCTAssertGreaterThan(painted, 1000, "\(name) has pieces to compare")
-      XCTAssertEqual(far, 0, "\(name): \(far) pixels differ by more than 10 %")
+      assertLooksLikeTheRender(
+        try PNG.read(shot), try PNG.read(picture), "\(preset) at \(width)×\(height)")
     }
   }
 }
