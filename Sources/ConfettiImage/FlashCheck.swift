@@ -15,11 +15,11 @@ import Foundation
 ///
 /// Frames are looked at in cells of a few pixels, their colours averaged in linear light, so
 /// that a frame is at most 256 cells wide (a 1024 × 768 frame in cells of 4 × 4 pixels: a
-/// region is 85 × 64 of them): finer than the eye resolves at that distance, and cheap enough to
-/// check every frame of a clip. Each cell's changes are followed from its extremes: a transition is counted when its value
-/// turns back from the last extreme by the threshold (a slow fade that keeps going one way is
-/// one change, however long). A pair of transitions is a flash, so a second holding 7
-/// transitions holds more than 3 flashes.
+/// region is 85 × 64 of them): finer than the eye resolves at that distance, and cheap enough
+/// to check every frame of a clip. Each cell's changes are followed from its extremes: a
+/// transition is counted when its value turns back from the last extreme by the threshold (a
+/// slow fade that keeps going one way is one change, however long). A pair of transitions is a
+/// flash, so a second holding 7 transitions holds more than 3 flashes.
 public struct FlashCheck: Sendable {
   /// The most flashes a second allowed over more than a quarter of a region.
   public static let mostFlashesPerSecond = 3.0
@@ -45,7 +45,7 @@ public struct FlashCheck: Sendable {
     }
   }
 
-  /// The result so far.
+  /// The result so far: general flashes, and red ones.
   public private(set) var general = Kind()
   public private(set) var red = Kind()
 
