@@ -84,6 +84,8 @@ public struct FlashCheck: Sendable {
   private let block: Int
   private let columns: Int
   private let rows: Int
+  /// How many pixels each cell holds: the block's, less at the right and bottom edges.
+  private let cellPixels: [Double]
   private let window: Int
   private let fps: Double
   private var frame = 0
@@ -99,6 +101,11 @@ public struct FlashCheck: Sendable {
     (self.width, self.height, self.fps) = (width, height, fps)
     block = max(1, (width + Self.mostColumns - 1) / Self.mostColumns)
     (columns, rows) = ((width + block - 1) / block, (height + block - 1) / block)
+    cellPixels = (0..<rows).flatMap { [block, columns] row in
+      (0..<columns).map { column in
+        Double(min(block, width - column * block) * min(block, height - row * block))
+      }
+    }
     window = max(1, Int(fps.rounded()))
     luminance = Follower(count: columns * rows, threshold: 0.1, darkerBelow: 0.8)
     redness = Follower(count: columns * rows, threshold: 20, darkerBelow: .infinity)
@@ -108,26 +115,23 @@ public struct FlashCheck: Sendable {
   public mutating func add(rgba bytes: UnsafeRawBufferPointer) {
     precondition(bytes.count >= width * height * 4, "a frame smaller than the check's")
     var sums = [Double](repeating: 0, count: columns * rows * 3)
-    var counts = [Double](repeating: 0, count: columns * rows)
     let pixels = bytes.bindMemory(to: UInt8.self)
     Self.linear.withUnsafeBufferPointer { linear in
       sums.withUnsafeMutableBufferPointer { sums in
-        counts.withUnsafeMutableBufferPointer { counts in
-          for y in 0..<height {
-            let cellRow = (y / block) * columns
-            var at = y * width * 4
-            for x in 0..<width {
-              let cell = cellRow + x / block
-              sums[cell * 3] += linear[Int(pixels[at])]
-              sums[cell * 3 + 1] += linear[Int(pixels[at + 1])]
-              sums[cell * 3 + 2] += linear[Int(pixels[at + 2])]
-              counts[cell] += 1
-              at += 4
-            }
+        for y in 0..<height {
+          let cellRow = (y / block) * columns
+          var at = y * width * 4
+          for x in 0..<width {
+            let cell = cellRow + x / block
+            sums[cell * 3] += linear[Int(pixels[at])]
+            sums[cell * 3 + 1] += linear[Int(pixels[at + 1])]
+            sums[cell * 3 + 2] += linear[Int(pixels[at + 2])]
+            at += 4
           }
         }
       }
     }
+    let counts = cellPixels
     var lum = [Double](repeating: 0, count: columns * rows)
     var reds = [Double](repeating: 0, count: columns * rows)
     sums.withUnsafeBufferPointer { sums in
