@@ -38,6 +38,10 @@ let package = Package(
     // its parts, units, colours, the playback clock), through `import Confetti`.
     .target(name: "ConfettiCore"),
 
+    // What the product would otherwise take from Foundation, whose ICU data alone weighs 38 MB:
+    // printf's formatting, trimmed text, locks, conditions and threads, a program file's check.
+    .target(name: "ConfettiPlatform"),
+
     // The configuration format: a strict JSON parser, the decoder, and the fuzz harness.
     .target(name: "ConfettiConfig", dependencies: ["ConfettiCore"]),
 
@@ -100,7 +104,7 @@ let package = Package(
     ),
 
     // Pictures in memory and as PNG files.
-    .target(name: "ConfettiImage", dependencies: ["CPNG"]),
+    .target(name: "ConfettiImage", dependencies: ["ConfettiPlatform", "CPNG"]),
 
     // Text and emoji shapes: glyphs from the system's fonts as pictures for the atlas.
     .target(name: "ConfettiText", dependencies: ["CFreeType", "ConfettiImage"]),
@@ -108,7 +112,7 @@ let package = Package(
     // The thin GL layer: contexts, programs, buffers, the particle renderer, capture, read-back.
     .target(
       name: "ConfettiGL",
-      dependencies: ["ConfettiCore", "ConfettiImage", "CEpoxy"],
+      dependencies: ["ConfettiCore", "ConfettiPlatform", "ConfettiImage", "CEpoxy"],
       plugins: ["EmbedFiles"]
     ),
 
@@ -143,7 +147,8 @@ let package = Package(
     .target(
       name: "ConfettiExport",
       dependencies: [
-        "Confetti", "ConfettiCore", "ConfettiGL", "ConfettiImage", "ConfettiProcess", "CProcess",
+        "Confetti", "ConfettiCore", "ConfettiPlatform", "ConfettiGL", "ConfettiImage",
+        "ConfettiProcess", "CProcess",
       ]
     ),
 
@@ -151,7 +156,9 @@ let package = Package(
     // any program. No window system of its own: libconfetti links it without GLFW or X11.
     .target(
       name: "ConfettiCelebration",
-      dependencies: ["ConfettiCore", "ConfettiPresets", "ConfettiProcess", "CProcess"]),
+      dependencies: [
+        "ConfettiCore", "ConfettiPlatform", "ConfettiPresets", "ConfettiProcess", "CProcess",
+      ]),
 
     // Starting the programs confetti runs (a celebration's overlay, ffmpeg), one way for all.
     .target(name: "ConfettiProcess", dependencies: ["CProcess"]),
@@ -161,7 +168,8 @@ let package = Package(
     .target(
       name: "ConfettiDesktop",
       dependencies: [
-        "Confetti", "ConfettiCore", "ConfettiGL", "ConfettiImage", "ConfettiPresets",
+        "Confetti", "ConfettiCore", "ConfettiPlatform", "ConfettiGL", "ConfettiImage",
+        "ConfettiPresets",
         "ConfettiCelebration", "ConfettiProcess", "CProcess", "CGLFW", "CX11", "CWayland",
       ]
     ),
@@ -170,13 +178,16 @@ let package = Package(
     // command line.
     .target(
       name: "ConfettiTerminal",
-      dependencies: ["Confetti", "ConfettiCore", "ConfettiGL", "ConfettiImage", "CChafa", "CCrash"]
+      dependencies: [
+        "Confetti", "ConfettiCore", "ConfettiPlatform", "ConfettiGL", "ConfettiImage", "CChafa",
+        "CCrash",
+      ]
     ),
 
     // The bench: its scenes, the baseline renderers, GPU timing and statistics.
     .target(
       name: "ConfettiBench",
-      dependencies: ["ConfettiCore", "ConfettiGL", "ConfettiImage", "CEpoxy"]
+      dependencies: ["ConfettiCore", "ConfettiPlatform", "ConfettiGL", "ConfettiImage", "CEpoxy"]
     ),
 
     // Embeds Shaders/* into ConfettiGL, Presets/*.json into ConfettiPresets, the commit into the
@@ -193,7 +204,8 @@ let package = Package(
     .executableTarget(
       name: "ConfettiCLI",
       dependencies: [
-        "Confetti", "ConfettiCore", "ConfettiConfig", "ConfettiPresets", "ConfettiImage",
+        "Confetti", "ConfettiCore", "ConfettiPlatform", "ConfettiConfig", "ConfettiPresets",
+        "ConfettiImage",
         "ConfettiGL", "ConfettiBench", "ConfettiExport", "ConfettiDesktop", "ConfettiCelebration",
         "ConfettiTerminal", "CCrash", "CMalloc", "CProcess",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -4,7 +4,8 @@ import ConfettiGL
 import ConfettiImage
 import ConfettiPresets
 import ConfettiText
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// An effect to run: its configuration, and the folder its image files are found in.
 ///

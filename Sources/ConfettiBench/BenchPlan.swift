@@ -1,7 +1,8 @@
 import ConfettiCore
 import ConfettiGL
 import ConfettiImage
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One measured row of a bench run: a mode, drawn as a primitive.
 package struct BenchRow: Equatable, Sendable {

@@ -1,7 +1,8 @@
 import ConfettiCore
 import ConfettiGL
 import ConfettiImage
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What `--bench` runs: the product's path or one of its baselines.
 package enum BenchMode: String, CaseIterable, Codable, Sendable {

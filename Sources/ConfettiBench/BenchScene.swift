@@ -1,5 +1,6 @@
 import ConfettiCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The scenes `confetti --bench` measures, deterministic for a seed.
 ///

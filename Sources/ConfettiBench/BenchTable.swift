@@ -1,4 +1,6 @@
-import Foundation
+import ConfettiPlatform
+import FoundationEssentials
+import Glibc
 
 extension BenchPlan {
   /// The results for `count` particles as the bench prints them: a heading, a table of
@@ -20,8 +22,8 @@ extension BenchPlan {
           .map(figure)
           + [
             figure(r.gpu_ms.median), figure(r.app_cpu_ms.median),
-            "\(Int(r.upload_bytes_per_frame))", String(format: "%.3g", r.particles_per_second),
-            String(format: "%.1f", r.pixels_per_particle),
+            "\(Int(r.upload_bytes_per_frame))", String(formatting: "%.3g", r.particles_per_second),
+            String(formatting: "%.1f", r.pixels_per_particle),
           ])
     }
     let widths = header.indices.map { column in rows.map { $0[column].count }.max()! }
@@ -38,7 +40,7 @@ extension BenchPlan {
       lines.append(
         "ratios of medians: "
           + ratios.sorted { $0.key < $1.key }.map {
-            "\($0.key) \(String(format: "%.4g", $0.value))"
+            "\($0.key) \(String(formatting: "%.4g", $0.value))"
           }
           .joined(separator: ", "))
     }
@@ -49,11 +51,11 @@ extension BenchPlan {
   /// and two significant digits (with an exponent) below that.
   package static func figure(_ value: Double) -> String {
     switch abs(value) {
-    case 100...: return String(format: "%.0f", value)
-    case 10..<100: return String(format: "%.1f", value)
-    case 1..<10: return String(format: "%.2f", value)
-    case 0.001..<1: return String(format: "%.4f", value)
-    default: return String(format: "%.2g", value)
+    case 100...: return String(formatting: "%.0f", value)
+    case 10..<100: return String(formatting: "%.1f", value)
+    case 1..<10: return String(formatting: "%.2f", value)
+    case 0.001..<1: return String(formatting: "%.4f", value)
+    default: return String(formatting: "%.2g", value)
     }
   }
 }

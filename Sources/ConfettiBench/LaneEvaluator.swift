@@ -1,5 +1,6 @@
 import ConfettiCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The strong CPU baseline: the closed form as a careful engineer would write it for the CPU
 /// instead of a shader. It evaluates what `Shaders/particle.vert` evaluates, line for line, in

@@ -1,6 +1,8 @@
 import ConfettiCore
 import ConfettiGL
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// One sprite as the bench's baselines draw it: everything the product's vertex shader hands its
 /// fragment shader, computed on the CPU. 32 bytes; `Shaders/placed.vert` reads it.

@@ -1,6 +1,7 @@
 import ConfettiCore
 import ConfettiGL
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// How many pixels the sprites of a frame shade: every pixel a point sprite's square or a quad
 /// covers runs the fragment shader, whatever the piece itself covers. The sizes are those

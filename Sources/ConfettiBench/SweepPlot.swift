@@ -1,7 +1,9 @@
 import ConfettiCore
 import ConfettiGL
 import ConfettiImage
-import Foundation
+import ConfettiPlatform
+import FoundationEssentials
+import Glibc
 
 /// Median frame time (solid) and application CPU time per frame (dashed) against particle
 /// count on log–log axes, one colour per mode, as SVG.
@@ -117,10 +119,10 @@ package struct SweepPlot {
   }
 
   private func formatMilliseconds(_ value: Double) -> String {
-    value >= 1 ? String(format: "%.0f", value) : String(format: "%g", value)
+    value >= 1 ? String(formatting: "%.0f", value) : String(formatting: "%g", value)
   }
 
   private func escape(_ text: String) -> String {
-    text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+    text.replacing("&", with: "&amp;").replacing("<", with: "&lt;")
   }
 }

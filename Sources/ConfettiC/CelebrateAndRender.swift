@@ -6,7 +6,8 @@ import ConfettiCelebration
 import ConfettiCore
 import ConfettiExport
 import ConfettiGL
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 // MARK: - Celebrate

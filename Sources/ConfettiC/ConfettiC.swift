@@ -5,7 +5,8 @@ import CConfetti
 import Confetti
 import ConfettiCore
 import ConfettiGL
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 // MARK: - Systems

@@ -3,7 +3,9 @@ import ConfettiBench
 import ConfettiCore
 import ConfettiGL
 import ConfettiImage
-import Foundation
+import ConfettiPlatform
+import FoundationEssentials
+import Glibc
 
 /// `confetti bench`: a headless stress run, its baselines measured in the same run
 /// (``BenchPlan`` measures; this prints).
@@ -107,6 +109,6 @@ struct Progress {
   mutating func report(_ what: String, elapsed: Double) {
     guard elapsed - lastReport >= 3 else { return }
     lastReport = elapsed
-    StandardStreams.writeError("bench: \(String(format: "%.0f", elapsed)) s: \(what)\n")
+    StandardStreams.writeError("bench: \(String(formatting: "%.0f", elapsed)) s: \(what)\n")
   }
 }

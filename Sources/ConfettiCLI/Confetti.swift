@@ -9,7 +9,9 @@ import ConfettiCore
 import ConfettiDesktop
 import ConfettiExport
 import ConfettiGL
-import Foundation
+import ConfettiPlatform
+import FoundationEssentials
+import Glibc
 
 @main
 enum Main {
@@ -29,11 +31,11 @@ enum Main {
     let count = CommandLine.arguments.count - 1
     if count > largestArgumentCount {
       say("\(count) arguments are too many: at most \(largestArgumentCount)")
-      Foundation.exit(64)
+      Glibc.exit(64)
     }
     if let refusal = notUTF8Argument() {
       say(refusal)
-      Foundation.exit(64)
+      Glibc.exit(64)
     }
     let arguments = Shorthands.expand(Array(CommandLine.arguments.dropFirst()))
     if arguments.count == 2, arguments[0] == "--generate-completion-script",
@@ -41,11 +43,11 @@ enum Main {
     {
       print(script, terminator: "")
       finishWritingStandardOutput()
-      Foundation.exit(0)
+      Glibc.exit(0)
     }
     if let (unknown, known) = unknownHelpTopic(arguments) {
       say("no command named \(unknown) (see '\(helpCommand(for: known))')")
-      Foundation.exit(64)
+      Glibc.exit(64)
     }
     do {
       var command = try ConfettiCommand.parseAsRoot(arguments)
@@ -53,24 +55,24 @@ enum Main {
       finishWritingStandardOutput()
     } catch let exit as ExitCode {
       // Already reported by the command itself.
-      Foundation.exit(exit.rawValue)
+      Glibc.exit(exit.rawValue)
     } catch {
       let code = ConfettiCommand.exitCode(for: error)
       if code == .success {  // --help, --version, completion scripts
         print(ConfettiCommand.fullMessage(for: error))
         finishWritingStandardOutput()
-        Foundation.exit(0)
+        Glibc.exit(0)
       }
       // The parser's message, without the usage it may add (a value it quotes may hold a
       // newline of its own: say() shows that escaped).
       let message =
         ConfettiCommand.message(for: error)
-        .components(separatedBy: "\nUsage:").first?
-        .components(separatedBy: "\nHelp:").first?
-        .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        .split(separator: "\nUsage:", omittingEmptySubsequences: false).first?
+        .split(separator: "\nHelp:", omittingEmptySubsequences: false).first?
+        .trimmed ?? ""
       let hint = dashValueHint(message, arguments) + sizeHint(message)
       say("\(message)\(hint) (see '\(helpCommand(for: arguments))')")
-      Foundation.exit(code.rawValue)
+      Glibc.exit(code.rawValue)
     }
   }
 }
@@ -107,7 +109,7 @@ func notUTF8Argument() -> String? {
       .map { UInt8(bitPattern: $0) }
     guard String(validating: bytes, as: UTF8.self) == nil else { continue }
     let shown = bytes.map {
-      (0x20..<0x7F).contains($0) ? String(UnicodeScalar($0)) : String(format: "\\x%02X", $0)
+      (0x20..<0x7F).contains($0) ? String(UnicodeScalar($0)) : String(formatting: "\\x%02X", $0)
     }
     return "argument \(index) (\(shown.joined())) is not UTF-8 text: give names and values in "
       + "UTF-8 (rename the file if need be)"
@@ -168,8 +170,8 @@ func completionScript(for shell: String) -> String? {
 /// `script` with `addition` put before the first `anchor`; as it was if it has none (a parser
 /// that writes its scripts otherwise: its own completion still works).
 private func inserting(_ addition: String, before anchor: String, into script: String) -> String {
-  guard let range = script.range(of: anchor) else { return script }
-  return script.replacingCharacters(in: range, with: addition + anchor)
+  guard let range = script.firstRange(of: anchor) else { return script }
+  return script[..<range.lowerBound] + addition + script[range.lowerBound...]
 }
 
 /// The word after `confetti help` (and its subcommands) that names no command, if one does
@@ -532,7 +534,7 @@ struct BenchCommand: ParsableCommand {
   func counts() throws -> [Int] {
     guard let sweep else { return [particles ?? 100_000] }
     let counts = sweep.split(separator: ",", omittingEmptySubsequences: false).map {
-      Int($0.trimmingCharacters(in: .whitespaces))
+      Int($0.trimmed)
     }
     guard !counts.isEmpty, counts.allSatisfy({ $0 != nil }) else {
       throw ValidationError("--sweep takes particle counts separated by commas, like 1000,10000")
@@ -557,7 +559,7 @@ struct PresetsCommand: ParsableCommand {
       try reportingFailures {
         for name in Presets.names {
           print(
-            name.padding(toLength: 18, withPad: " ", startingAt: 0)
+            name + String(repeating: " ", count: max(18 - name.count, 0))
               + (try Presets.named(name).summary))
         }
       }

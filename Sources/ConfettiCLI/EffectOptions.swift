@@ -2,7 +2,8 @@ import ArgumentParser
 import Confetti
 import ConfettiCore
 import ConfettiDesktop
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The options that choose an effect and how it is drawn, shared by the window, `--bench` and
 /// `render`.

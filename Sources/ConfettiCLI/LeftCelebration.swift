@@ -1,7 +1,9 @@
 import CProcess
 import ConfettiCelebration
 import ConfettiImage
-import Foundation
+import ConfettiPlatform
+import FoundationEssentials
+import Glibc
 
 /// The celebration the last `confetti run` left on the screen, named in a file that only this
 /// user can write: the next run ends it and starts its own over it, so that two never pile up.
@@ -77,7 +79,7 @@ enum LeftCelebration {
       return nil
     }
     let text = String(decoding: bytes, as: UTF8.self)
-    guard let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 1
+    guard let pid = pid_t(text.trimmed), pid > 1
     else { return nil }
     return pid
   }

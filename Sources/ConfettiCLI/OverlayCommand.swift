@@ -5,7 +5,8 @@ import ConfettiCelebration
 import ConfettiCore
 import ConfettiDesktop
 import ConfettiGL
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The overlay's own options, shared by `confetti overlay` and `confetti window --overlay`.
 struct OverlayOptions: ParsableArguments {

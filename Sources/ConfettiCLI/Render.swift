@@ -6,7 +6,10 @@ import ConfettiCore
 import ConfettiExport
 import ConfettiGL
 import ConfettiImage
-import Foundation
+import ConfettiPlatform
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// `confetti render`: any moment of an effect to PNG, headless.
 struct Render: ParsableCommand {
@@ -171,7 +174,7 @@ struct Render: ParsableCommand {
   /// An option's name as typed: `frame_range` is `--frame-range`.
   static func option(_ name: String) -> String {
     if name == "length" { return "--duration SECONDS or --frames N" }
-    return "--" + name.replacingOccurrences(of: "_", with: "-")
+    return "--" + name.replacing("_", with: "-")
   }
 
   func validate() throws {
@@ -251,9 +254,9 @@ struct Render: ParsableCommand {
         let stages = result.timings.stages.filter { $0.seconds > 0 }
         say(
           "time: "
-            + stages.map { "\($0.name) \(String(format: "%.2f", $0.seconds)) s" }
+            + stages.map { "\($0.name) \(String(formatting: "%.2f", $0.seconds)) s" }
             .joined(separator: ", ")
-            + String(format: "; %.2f s in all", monotonicSeconds() - started))
+            + String(formatting: "; %.2f s in all", monotonicSeconds() - started))
       }
     }
   }
@@ -418,9 +421,12 @@ enum Interruption {
     // allocates waits for ever on malloc's lock.
     _ = (Interruption.arrived, Interruption.received)
     if let deadline {
-      Thread.detachNewThread {
+      detachThread {
         while sem_wait(Interruption.arrived) != 0 {}
-        Thread.sleep(forTimeInterval: deadline)
+        var rest = timespec(
+          tv_sec: Int(deadline), tv_nsec: Int((deadline - deadline.rounded(.down)) * 1e9))
+        var left = timespec()
+        while nanosleep(&rest, &left) != 0, errno == EINTR { rest = left }
         confetti_give_back_terminal_now()  // a terminal borrowed is given back first
         _exit(0)
       }
@@ -494,7 +500,7 @@ final class ProgressBar {
     var line = "rendering \(bar) \(progress.done)/\(progress.total)"
     guard let rate, rate > 0 else { return line }
     let left = Double(progress.total - progress.done) / rate
-    line += " · \(rate < 10 ? String(format: "%.1f", rate) : String(Int(rate.rounded()))) fps"
+    line += " · \(rate < 10 ? String(formatting: "%.1f", rate) : String(Int(rate.rounded()))) fps"
     line += " · \(clock(elapsed)) elapsed · \(clock(left)) left"
     return line
   }
@@ -504,8 +510,8 @@ final class ProgressBar {
     let whole = Int(min(max(0, seconds), 359_999).rounded())
     let (hours, minutes, rest) = (whole / 3600, whole / 60 % 60, whole % 60)
     return hours > 0
-      ? String(format: "%d:%02d:%02d", hours, minutes, rest)
-      : String(format: "%d:%02d", minutes, rest)
+      ? String(formatting: "%d:%02d:%02d", hours, minutes, rest)
+      : String(formatting: "%d:%02d", minutes, rest)
   }
 
   func clear() {

@@ -1,7 +1,8 @@
 import ArgumentParser
 import CProcess
 import ConfettiCelebration
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// `confetti run [OPTIONS] -- COMMAND [ARGUMENTS…]`: runs the command as the shell would, then,

@@ -1,7 +1,8 @@
 import ArgumentParser
 import ConfettiCore
 import ConfettiPresets
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `confetti shell-hook bash|zsh|fish`: a snippet for the shell to `eval` that celebrates after
 /// any command that took long and succeeded.
@@ -71,7 +72,7 @@ struct ShellHookCommand: ParsableCommand {
 
   /// `word` in single quotes, as every one of the three shells reads it.
   static func quoted(_ word: String) -> String {
-    "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    "'" + word.replacing("'", with: "'\\''") + "'"
   }
 
   /// The snippet for `shell` that runs `celebrate` (a command line: `confetti run -- true`)

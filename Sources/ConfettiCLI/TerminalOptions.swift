@@ -4,7 +4,8 @@ import ConfettiCelebration
 import ConfettiCore
 import ConfettiDesktop
 import ConfettiTerminal
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// How `confetti run` and `overlay` celebrate in the terminal instead of over the desktop.
 struct TerminalOptions: ParsableArguments {

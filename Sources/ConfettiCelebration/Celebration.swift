@@ -1,8 +1,10 @@
 import CProcess
 import ConfettiCore
+import ConfettiPlatform
 import ConfettiPresets
 import ConfettiProcess
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What a celebration throws, and how long.
 public struct CelebrationOptions: Sendable, Equatable {
@@ -59,7 +61,7 @@ public struct CelebrationOptions: Sendable, Equatable {
 public final class Celebration: @unchecked Sendable {
   private let child: pid_t
   private let errors: Int32
-  private let lock = NSLock()
+  private let lock = Lock()
   /// How it ended: its exit code, or 128 + the signal that ended it; nil while it runs.
   private var status: Int32?
   private var said: [UInt8] = []
@@ -144,11 +146,7 @@ public final class Celebration: @unchecked Sendable {
       candidates.append(me)
     }
     candidates += (environment["PATH"] ?? "").split(separator: ":").map { "\($0)/confetti" }
-    return candidates.first {
-      var folder: ObjCBool = false
-      return FileManager.default.fileExists(atPath: $0, isDirectory: &folder) && !folder.boolValue
-        && FileManager.default.isExecutableFile(atPath: $0)
-    }.map { URL(fileURLWithPath: $0) }
+    return candidates.first(where: isProgramFile(atPath:)).map { URL(fileURLWithPath: $0) }
   }
 
   /// Starts the celebration; throws ``CelebrationError`` when the options are refused or the

@@ -369,7 +369,10 @@ func jsonEscaped<S: StringProtocol>(
     case "\\": result += "\\\\"
     default:
       if scalar.value < 0x20 || alsoEscaped(scalar) {
-        for unit in String(scalar).utf16 { result += String(format: "\\u%04x", unit) }
+        for unit in String(scalar).utf16 {
+          let hex = String(unit, radix: 16)
+          result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        }
       } else {
         result.unicodeScalars.append(scalar)
       }

@@ -1,5 +1,6 @@
 import ConfettiCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The configuration parser's fuzzing harness: what must hold for any input, and how inputs are
 /// mutated. The `confetti-fuzz` executable drives it; the corpus it keeps is replayed by the tests.

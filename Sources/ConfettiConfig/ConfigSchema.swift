@@ -138,7 +138,7 @@ public enum ConfigSchema {
 
     /// The object of case `value` in words: "a line shape".
     public func subject(_ value: String) -> String {
-      subject.replacingOccurrences(of: "%", with: value)
+      subject.replacing("%", with: value)
     }
 
     /// The keys that belong to some cases only.

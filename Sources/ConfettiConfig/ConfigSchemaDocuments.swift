@@ -199,7 +199,7 @@ extension ConfigSchema {
         "`\(key.name)`", typeWords(key.kind), unitWords(key), defaultWords(key, in: object),
         rangeWords(key.kind), meaningWords(key, in: object),
       ]
-      let escaped = cells.map { $0.isEmpty ? "—" : $0.replacingOccurrences(of: "|", with: "\\|") }
+      let escaped = cells.map { $0.isEmpty ? "—" : $0.replacing("|", with: "\\|") }
       lines.append("| " + escaped.joined(separator: " | ") + " |")
     }
     return lines.joined(separator: "\n") + "\n"

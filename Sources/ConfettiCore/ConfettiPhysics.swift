@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The closed-form motion of every particle, evaluated on the CPU in Double.
 ///

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A whole effect as data: what a preset file or a `--config` file holds, decoded strictly from
 /// its JSON, or built in code; a system checks it as it would a file's before it runs it.

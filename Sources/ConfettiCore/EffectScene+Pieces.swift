@@ -1,7 +1,8 @@
 // Each piece as it is born: its cell's configuration drawn from the firing's random stream, its
 // place around the emitter, its tint; and the bench's sampling of an effect's pieces.
 
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension EffectScene {
   /// `count` particles drawn from every cell of every emitter and every sub-cell in turn (going

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// An ``EffectConfig`` running: its emitters decide births on the CPU when they happen and write
 /// each particle once into the ring; the GPU does the rest.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The outlines and pictures particles may be drawn with beyond rectangles and circles: polygons
 /// (the triangle and the star built in, a scene's own after them) and images, which the GL layer

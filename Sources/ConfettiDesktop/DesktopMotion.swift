@@ -1,7 +1,9 @@
 import CProcess
 import ConfettiImage
+import ConfettiPlatform
 import ConfettiProcess
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The desktop's own "reduce animations" setting, which the window and the overlay honour as
 /// they do `--reduce-motion`: GNOME's `enable-animations` (read with `gsettings`), GTK's
@@ -54,13 +56,13 @@ package enum DesktopMotion {
     var current = ""
     var found: String?
     for line in text.split(whereSeparator: \.isNewline) {
-      let line = line.trimmingCharacters(in: .whitespaces)
+      let line = line.trimmed
       if line.hasPrefix("[") && line.hasSuffix("]") {
         current = String(line.dropFirst().dropLast())
       } else if current == section, let equals = line.firstIndex(of: "="),
-        line[..<equals].trimmingCharacters(in: .whitespaces) == key
+        line[..<equals].trimmed == key
       {
-        found = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+        found = line[line.index(after: equals)...].trimmed
       }
     }
     return found
@@ -98,6 +100,6 @@ package enum DesktopMotion {
     let count = read(pipe[0], &bytes, bytes.count)
     let answer = String(decoding: bytes.prefix(max(0, count)), as: UTF8.self)
     return confetti_exit_status(ending) == 0
-      && answer.trimmingCharacters(in: .whitespacesAndNewlines) == "false"
+      && answer.trimmed == "false"
   }
 }

@@ -2,7 +2,8 @@ import CWayland
 import Confetti
 import ConfettiCore
 import ConfettiGL
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The overlay drawn natively on a Wayland desktop whose compositor offers the layer shell
 /// (sway, KDE Plasma, Hyprland, labwc…): a surface on the overlay layer over a whole output, with

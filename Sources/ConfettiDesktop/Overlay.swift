@@ -5,7 +5,8 @@ import ConfettiCelebration
 import ConfettiCore
 import ConfettiGL
 import ConfettiImage
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The window as an overlay: transparent, undecorated, always on top, over a whole monitor, and
 /// click-through (an empty X11 input shape), so that confetti falls over the desktop while

@@ -3,7 +3,9 @@ import CX11
 import Confetti
 import ConfettiCore
 import ConfettiGL
-import Foundation
+import ConfettiPlatform
+import FoundationEssentials
+import Glibc
 
 /// What the window (or the overlay) runs, and how.
 package struct WindowSettings {
@@ -139,7 +141,7 @@ package final class WindowApp {
     let scales = scale.isFinite && scale > 0 && scale <= Self.largestScale
     glfwWindowHint(GLFW_SCALE_TO_MONITOR, scales ? GLFW_TRUE : GLFW_FALSE)
     if !scales {
-      let shown = String(format: "%g", Double(scale))
+      let shown = String(formatting: "%g", Double(scale))
       settings.report(
         "the display's scale is \(shown) (on X11 it is Xft.dpi ÷ 96): the window opens "
           + "unscaled; give Xft.dpi a number of dots per inch, such as 96, with xrdb")
@@ -361,9 +363,9 @@ package final class WindowApp {
     if !clock.isPaused {
       // A slow rate keeps a decimal: 9.6 fps is not 10.
       let rate = frameCounter.rate
-      parts.append(idle ? "idle" : String(format: rate < 20 ? "%.1f fps" : "%.0f fps", rate))
+      parts.append(idle ? "idle" : String(formatting: rate < 20 ? "%.1f fps" : "%.0f fps", rate))
     }
-    let at = String(format: "%.3f s", time - effectStart)
+    let at = String(formatting: "%.3f s", time - effectStart)
     var playing: [String] = []
     if clock.isPaused { playing.append("paused at \(at)") }
     if clock.isRunningBackwards { playing.append("◀ back at \(at)") }

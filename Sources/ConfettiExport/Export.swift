@@ -2,7 +2,10 @@ import Confetti
 import ConfettiCore
 import ConfettiGL
 import ConfettiImage
-import Foundation
+import ConfettiPlatform
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// What a render makes: one picture, a numbered sequence of pictures, or an animation (GIF,
 /// WebM, MP4, MOV through ffmpeg), of an effect from a moment on. `confetti render` is a user
@@ -384,7 +387,7 @@ public enum Export {
   /// waits until the calling thread has told its caller (and asked whether to stop): frames
   /// are told one by one, in order, and none is made after a stop was asked.
   private final class SharedState: @unchecked Sendable {
-    private let condition = NSCondition()
+    private let condition = Condition()
     private var progress: RenderProgress?
     private var result: Result<RenderResult, Error>?
     private var stopping = false
@@ -422,7 +425,7 @@ public enum Export {
     func next(within seconds: Double) -> (RenderProgress?, Result<RenderResult, Error>?) {
       condition.withLock {
         if progress == nil, result == nil {
-          _ = condition.wait(until: Date().addingTimeInterval(seconds))
+          condition.wait(seconds: seconds)
         }
         return (progress, progress == nil ? result : nil)
       }
@@ -785,10 +788,12 @@ struct RenderTimeline {
 /// Seconds (or a rate) in messages: at most three decimals, no trailing zeros; three
 /// significant digits where three decimals would read 0.
 package func format(_ seconds: Double) -> String {
-  if seconds > 0, seconds < 0.0005 { return String(format: "%.3g", seconds) }
-  return seconds < 1e9
-    ? String(format: "%.3f", seconds).replacingOccurrences(
-      of: #"\.?0+$"#, with: "", options: .regularExpression) : String(seconds)
+  if seconds > 0, seconds < 0.0005 { return String(formatting: "%.3g", seconds) }
+  guard seconds < 1e9 else { return String(seconds) }
+  var text = String(formatting: "%.3f", seconds)
+  while text.hasSuffix("0") { text.removeLast() }
+  if text.hasSuffix(".") { text.removeLast() }
+  return text
 }
 
 /// A thread of its own stack size, running `body` from the start, that its maker joins

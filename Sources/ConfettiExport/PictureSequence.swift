@@ -1,5 +1,8 @@
 import ConfettiImage
-import Foundation
+import ConfettiPlatform
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// The pictures of a PNG sequence, made straight, encoded and written on the machine's other
 /// cores while the next frames are drawn (a 1080p picture takes longer to encode than to draw).
@@ -8,7 +11,7 @@ import Foundation
 /// finish in any order and are told in order (``finished()``); the first failure is the
 /// earliest frame that failed.
 final class PictureSequence: @unchecked Sendable {
-  private let condition = NSCondition()
+  private let condition = Condition()
   /// The most pictures in flight at once: each holds a frame's pixels.
   private let most: Int
   private var inFlight = 0

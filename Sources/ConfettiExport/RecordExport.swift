@@ -2,7 +2,8 @@ import Confetti
 import ConfettiCore
 import ConfettiGL
 import ConfettiImage
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `confetti render --records NAME.bin`: one picture's particle records and everything a port
 /// of the shaders needs to draw them as this program did (`Examples/webgl2` reads them).
@@ -39,35 +40,32 @@ package enum RecordExport {
     let stride = MemoryLayout<ParticleRecord>.stride
     let shaders = ParticleRenderer.shaderSources(features: .all, primitive: .points)
     let linked = frame.uniforms
-    let description: [String: Any] = [
-      "format": format,
-      "size": [size.width, size.height],
-      "background": [background.red, background.green, background.blue, background.alpha].map {
+    let description = RecordsDescription(
+      format: format,
+      size: [size.width, size.height],
+      background: [background.red, background.green, background.blue, background.alpha].map {
         Double($0) / 255
       },
-      "time": time,
-      "recordBytes": stride,
-      "count": frame.records.count / stride,
-      "copies": frame.copies,
-      "attributes": ParticleRecord.attributes.map { attribute -> [String: Any] in
-        [
-          "name": attribute.name, "location": attribute.location, "count": attribute.count,
-          "offset": attribute.offset, "type": typeName(attribute.component),
-        ]
+      time: time,
+      recordBytes: stride,
+      count: frame.records.count / stride,
+      copies: frame.copies,
+      attributes: ParticleRecord.attributes.map {
+        .init(
+          name: $0.name, location: $0.location, count: $0.count, offset: $0.offset,
+          type: typeName($0.component))
       },
-      "viewport": [
-        frame.viewport.x, frame.viewport.y, frame.viewport.width, frame.viewport.height,
-      ],
-      "scissor": [0, 0, size.width, size.height],
-      "blend": ["ONE", "ONE_MINUS_SRC_ALPHA"],
-      "uniforms": linked.map {
-        ["name": $0.name, "type": $0.type, "size": $0.size, "values": $0.values]
+      viewport: [frame.viewport.x, frame.viewport.y, frame.viewport.width, frame.viewport.height],
+      scissor: [0, 0, size.width, size.height],
+      blend: ["ONE", "ONE_MINUS_SRC_ALPHA"],
+      uniforms: linked.map {
+        .init(name: $0.name, type: $0.type, size: $0.size, values: $0.values)
       },
-      "vertexShader": shaders.vertex,
-      "fragmentShader": shaders.fragment,
-    ]
-    let json = try JSONSerialization.data(
-      withJSONObject: description, options: [.prettyPrinted, .sortedKeys])
+      vertexShader: shaders.vertex,
+      fragmentShader: shaders.fragment)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    let json = try encoder.encode(description)
     let describedAt = descriptionPath(of: path)
     return [
       (try OutputFile.prepare(Data(frame.records), for: path), path),
@@ -84,4 +82,35 @@ package enum RecordExport {
     case .uint32: "uint32"
     }
   }
+}
+
+/// The description written beside the records: how to draw them (the JSON's keys sorted).
+private struct RecordsDescription: Encodable {
+  struct Attribute: Encodable {
+    var name: String
+    var location: UInt32
+    var count: Int
+    var offset: Int
+    var type: String
+  }
+  struct Uniform: Encodable {
+    var name: String
+    var type: String
+    var size: Int
+    var values: [Double]
+  }
+  var format: String
+  var size: [Int]
+  var background: [Double]
+  var time: Double
+  var recordBytes: Int
+  var count: Int
+  var copies: Int
+  var attributes: [Attribute]
+  var viewport: [Int]
+  var scissor: [Int]
+  var blend: [String]
+  var uniforms: [Uniform]
+  var vertexShader: String
+  var fragmentShader: String
 }

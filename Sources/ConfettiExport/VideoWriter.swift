@@ -2,8 +2,11 @@ import CProcess
 import Confetti
 import ConfettiCore
 import ConfettiImage
+import ConfettiPlatform
 import ConfettiProcess
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// The animation formats `confetti render` writes through the `ffmpeg` program.
 public enum VideoFormat: String, CaseIterable, Sendable {
@@ -466,7 +469,7 @@ package final class VideoWriter {
       ? status.map(Self.describe) ?? ""
       : "it was still running, and was stopped"
     // ffmpeg names the hidden file it wrote; the user knows the destination.
-    let line = (said ?? complaints.lastLine())?.replacingOccurrences(of: temporary.path, with: path)
+    let line = (said ?? complaints.lastLine())?.replacing(temporary.path, with: path)
     return VideoError(description: "cannot write \(path): \(what) (\(line ?? how))")
   }
 }
@@ -486,7 +489,7 @@ extension VideoFormat {
 /// Reads a child's standard error as it comes, on a thread of its own, keeping its last few
 /// kilobytes: a child with much to say never blocks on a full pipe.
 final class TailReader: @unchecked Sendable {
-  private let lock = NSLock()
+  private let lock = Lock()
   private var tail: [UInt8] = []
   private let ended = DispatchSemaphore(value: 0)
   private static let kept = 4096
@@ -494,7 +497,7 @@ final class TailReader: @unchecked Sendable {
   /// Reads `descriptor` (the read end of the child's standard error) until its end, then
   /// closes it.
   init(reading descriptor: Int32) {
-    Thread.detachNewThread { [self] in
+    detachThread { [self] in
       var buffer = [UInt8](repeating: 0, count: 16_384)
       while true {
         let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
@@ -520,7 +523,7 @@ final class TailReader: @unchecked Sendable {
     let shown = last.unicodeScalars.map {
       $0.properties.generalCategory == .control ? "?" : Character($0)
     }
-    let line = String(shown).trimmingCharacters(in: .whitespaces)
+    let line = String(shown).trimmed
     return line.isEmpty ? nil : line
   }
 }

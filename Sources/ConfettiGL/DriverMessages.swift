@@ -1,4 +1,6 @@
-import Foundation
+import ConfettiPlatform
+import FoundationEssentials
+import Glibc
 
 /// The graphics driver's own chatter ("libEGL warning: MESA-LOADER: failed to open swrast …")
 /// kept off the terminal, so that a failure is the program's one line that says what to do.
@@ -22,7 +24,7 @@ package enum DriverMessages {
   }
 
   /// One silencing at a time.
-  private static let lock = NSLock()
+  private static let lock = Lock()
 
   /// Standard error while it is silenced, for the abort handler's one line.
   nonisolated(unsafe) private static var savedError: Int32 = -1

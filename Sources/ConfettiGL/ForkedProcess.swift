@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// The GL belongs to the process that set it up. A child made by `fork()` inherits that

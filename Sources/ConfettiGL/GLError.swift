@@ -1,5 +1,7 @@
 @preconcurrency import CEpoxy
-import Foundation
+import ConfettiPlatform
+import FoundationEssentials
+import Glibc
 
 /// Everything the GL layer can fail with, each saying what is wrong and what to do.
 public enum GLError: Error, CustomStringConvertible, Equatable {
@@ -72,7 +74,7 @@ package func glErrorName(_ code: UInt32) -> String {
 
 extension String {
   fileprivate var trimmed: String {
-    split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+    split(whereSeparator: \.isNewline).map { $0.trimmed }
       .filter { !$0.isEmpty }.joined(separator: " | ")
   }
 }

@@ -1,6 +1,7 @@
 @preconcurrency import CEpoxy
 import ConfettiCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A shader's text and the file it came from (for error messages).
 package struct ShaderSource: Sendable {

@@ -1,4 +1,6 @@
-import Foundation
+import ConfettiPlatform
+import FoundationEssentials
+import Glibc
 
 /// The photosensitivity check of an animation, frame by frame, after WCAG 2.1's success
 /// criterion 2.3.1 (Three Flashes or Below Threshold) and its definitions of a general flash and
@@ -62,7 +64,7 @@ public struct FlashCheck: Sendable {
         ? "under 1 a second over a quarter of any region"
         : "at most \(flashes == flashes.rounded() ? String(Int(flashes)) : String(flashes)) a "
           + "second over a quarter of a region"
-      if !kind.passes { text += String(format: " (the second to %.2f s)", kind.at) }
+      if !kind.passes { text += String(formatting: " (the second to %.2f s)", kind.at) }
       let share = kind.shareAboveLimit * 100
       if share > 0 {
         text += ", more than 3 over " + (share < 1 ? "under 1" : String(Int(share.rounded())))

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A destination that cannot be written, said in one line.
 public struct OutputFileError: Error, CustomStringConvertible {
@@ -79,7 +80,7 @@ public enum OutputFile {
     try data.withUnsafeBytes { buffer in
       var offset = 0
       while offset < buffer.count {
-        let written = Foundation.write(
+        let written = Glibc.write(
           file.descriptor, buffer.baseAddress! + offset, buffer.count - offset)
         if written < 0 {
           if errno == EINTR { continue }
@@ -134,7 +135,7 @@ public final class ExclusiveFile {
   /// Creates it in the folder of `destination`, with the usual permissions (umask applied).
   public init(beside destination: String) throws {
     folderPath = URL(fileURLWithPath: destination).deletingLastPathComponent().path
-    folder = Foundation.open(folderPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    folder = Glibc.open(folderPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     guard folder >= 0 else { throw OutputFile.failure(destination) }
     var template = Array((folderPath + "/.confetti-XXXXXX").utf8CString)
     descriptor = mkstemp(&template)

@@ -1,5 +1,6 @@
 import CPNG
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What went wrong reading or writing a PNG file, said in one line.
 public struct PNGError: Error, CustomStringConvertible {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A small file read as if someone else could have put it there: opened without waiting (a
 /// FIFO would wait for a writer for ever), checked on what was opened (a regular file, of at

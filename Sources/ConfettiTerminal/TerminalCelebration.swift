@@ -3,7 +3,9 @@ import Confetti
 import ConfettiCore
 import ConfettiGL
 import ConfettiImage
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// A celebration inside the terminal, where no desktop can show one (a remote shell, a
 /// container, a console): the effect rendered headless by the same engine at the terminal's

@@ -1,7 +1,9 @@
 import CChafa
 import CCrash
 import ConfettiGL
-import Foundation
+import ConfettiPlatform
+import FoundationEssentials
+import Glibc
 
 /// The terminal a celebration draws in, borrowed and given back as it was: its alternate
 /// screen (so the text, the scrollback and the cursor are untouched), the cursor hidden, lines
@@ -308,7 +310,7 @@ final class TerminalScreen {
       let setting = try? String(
         contentsOfFile: "/proc/sys/dev/tty/legacy_tiocsti", encoding: .utf8)
     else { return true }
-    return setting.trimmingCharacters(in: .whitespacesAndNewlines) == "1" || geteuid() == 0
+    return setting.trimmed == "1" || geteuid() == 0
   }()
 
   /// Puts keys read from the terminal back in its input for the shell to read, in the order

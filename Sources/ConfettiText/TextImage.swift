@@ -1,6 +1,7 @@
 import CFreeType
 import ConfettiImage
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Text and emoji as pictures for the atlas: each character's glyph from the system's fonts
 /// (fontconfig finds a font that has it; FreeType draws it), laid side by side. Colour emoji
