@@ -19,6 +19,10 @@ static size_t give_back_count;
 static struct termios give_back_mode;
 static char program_name[64] = "confetti";
 
+/* Set by libconfetti where the program is linked against it (the installed program), absent where
+ * the program carries the library's code itself. */
+extern int libconfetti_set_swift_backtrace __attribute__((weak));
+
 void confetti_crash_gives_back(int output, const void *bytes, size_t count, int input,
                                const void *mode) {
   borrowed = 0;
@@ -71,6 +75,11 @@ static void crashed(int number) {
 }
 
 void confetti_crash_handlers_install(const char *program) {
+  /* The library kept Swift's handler out (this one replaces it): the commands the program runs
+   * get the environment it was given. */
+  if (&libconfetti_set_swift_backtrace != NULL && libconfetti_set_swift_backtrace) {
+    unsetenv("SWIFT_BACKTRACE");
+  }
   if (program != NULL) {
     strncpy(program_name, program, sizeof program_name - 1);
     program_name[sizeof program_name - 1] = '\0';

@@ -20,18 +20,25 @@ final class PackageTests: XCTestCase {
 
   nonisolated(unsafe) private static var built: Result<Installed, Error>?
 
-  /// Builds the package (a release build, a few minutes the first time) and unpacks it.
+  /// Builds the package (a release build, a few minutes the first time) and unpacks it; where
+  /// $CONFETTI_PACKAGE names a folder `sh .ci/package` has just made (as .ci/test does, for the
+  /// Python tests to use the same wheel), that one.
   func installed() throws -> Installed {
     if let built = Self.built { return try built.get() }
     let result = Result { () throws -> Installed in
-      let out = try temporaryDirectory()
-      let build = try runProgram(
-        URL(fileURLWithPath: "/bin/sh"),
-        [repository.appendingPathComponent(".ci/package").path, out.path],
-        timeout: 3600)
-      guard build.status == 0 else {
-        throw PackageError(
-          "sh .ci/package failed (\(build.status)): \(build.stderr)\(build.stdout)")
+      let out: URL
+      if let made = ProcessInfo.processInfo.environment["CONFETTI_PACKAGE"], !made.isEmpty {
+        out = URL(fileURLWithPath: made)
+      } else {
+        out = try temporaryDirectory()
+        let build = try runProgram(
+          URL(fileURLWithPath: "/bin/sh"),
+          [repository.appendingPathComponent(".ci/package").path, out.path],
+          timeout: 3600)
+        guard build.status == 0 else {
+          throw PackageError(
+            "sh .ci/package failed (\(build.status)): \(build.stderr)\(build.stdout)")
+        }
       }
       let debs = try FileManager.default.contentsOfDirectory(atPath: out.path).filter {
         $0.hasSuffix(".deb")
@@ -39,6 +46,7 @@ final class PackageTests: XCTestCase {
       guard debs.count == 1 else { throw PackageError("no single .deb in \(debs)") }
       let deb = out.appendingPathComponent(debs[0])
       let root = out.appendingPathComponent("unpacked")
+      try? FileManager.default.removeItem(at: root)
       let unpack = try runProgram(
         URL(fileURLWithPath: "/usr/bin/dpkg-deb"), ["-x", deb.path, root.path])
       guard unpack.status == 0 else { throw PackageError("dpkg-deb -x: \(unpack.stderr)") }
@@ -154,20 +162,66 @@ final class PackageTests: XCTestCase {
     XCTAssert(try String(contentsOf: copyright, encoding: .utf8).hasPrefix("MIT License"))
   }
 
-  func testTheLibraryExportsTheHeadersFunctionsAndNoSwiftRuntime() throws {
+  /// confetti.h's functions are the library's interface (version CONFETTI_0); the rest of what
+  /// it exports (the engine's and Swift runtime's symbols) is what the installed program takes
+  /// from it, under a version of its own, and nothing more.
+  func testTheLibraryExportsTheHeadersFunctionsAndWhatTheProgramUsesApart() throws {
     let package = try installed()
     let header = try String(
       contentsOf: package.usr.appendingPathComponent("include/confetti.h"), encoding: .utf8)
     let declared = Set(header.matches(of: /\b(confetti_[a-z_]+)\(/).map { String($0.1) })
-    let symbols = try runProgram(
-      URL(fileURLWithPath: "/usr/bin/nm"),
-      ["-D", "--defined-only", package.libraries.appendingPathComponent("libconfetti.so.0").path])
-    XCTAssertEqual(symbols.status, 0, symbols.stderr)
-    let names = symbols.stdout.split(separator: "\n").compactMap { $0.split(separator: " ").last }
-    XCTAssertEqual(Set(names.filter { $0.hasPrefix("confetti_") }.map(String.init)), declared)
+    func dynamicSymbols(_ file: URL, _ which: String) throws -> [Substring] {
+      let symbols = try runProgram(URL(fileURLWithPath: "/usr/bin/nm"), ["-D", which, file.path])
+      XCTAssertEqual(symbols.status, 0, symbols.stderr)
+      return symbols.stdout.split(separator: "\n").compactMap { $0.split(separator: " ").last }
+    }
+    let exported = try dynamicSymbols(
+      package.libraries.appendingPathComponent("libconfetti.so.0"), "--defined-only")
+    let interface = exported.filter { $0.hasSuffix("@@CONFETTI_0") }.map {
+      String($0.dropLast("@@CONFETTI_0".count))
+    }
+    XCTAssertEqual(Set(interface), declared)
     XCTAssertGreaterThanOrEqual(declared.count, 13)
-    let runtime = names.filter { $0.hasPrefix("swift_") || $0.hasPrefix("_swift") }
-    XCTAssertEqual(runtime, [], "the Swift runtime inside stays private")
+    let forProgram = exported.filter { !$0.hasSuffix("@@CONFETTI_0") }
+    XCTAssertEqual(
+      forProgram.filter { !$0.hasSuffix("@@CONFETTI_PROGRAM_0") }, [],
+      "every other symbol is under the program's version")
+    let programUses = try dynamicSymbols(package.program, "--undefined-only").filter {
+      $0.hasSuffix("@CONFETTI_PROGRAM_0")
+    }
+    XCTAssertEqual(
+      Set(forProgram.map { $0.dropLast("@@CONFETTI_PROGRAM_0".count) }),
+      Set(programUses.map { $0.dropLast("@CONFETTI_PROGRAM_0".count) }),
+      "the library exports what the program uses, no more")
+    XCTAssertFalse(programUses.isEmpty, "the program takes the engine from the library")
+  }
+
+  /// What a user downloads and installs stays light: the .deb and the wheel at most 8 MB each,
+  /// the installed files at most 25 MB (docs/packaging.md has each step's figures).
+  func testThePackagesStayLight() throws {
+    let package = try installed()
+    func bytes(_ file: URL) throws -> Int {
+      try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int ?? Int.max
+    }
+    XCTAssertLessThanOrEqual(try bytes(package.deb), 8_000_000, "the .deb")
+    let folder = package.deb.deletingLastPathComponent()
+    let wheels = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+      $0.hasPrefix("confetti_gl-") && $0.hasSuffix(".whl")
+    }
+    XCTAssertEqual(wheels.count, 1, "the wheel is made beside the .deb")
+    for wheel in wheels {
+      XCTAssertLessThanOrEqual(
+        try bytes(folder.appendingPathComponent(wheel)), 8_000_000, "the wheel")
+    }
+    var installed = 0
+    let files = FileManager.default.enumerator(
+      at: package.usr, includingPropertiesForKeys: [.fileSizeKey, .isRegularFileKey])
+    while let file = files?.nextObject() as? URL {
+      let values = try file.resourceValues(forKeys: [.fileSizeKey, .isRegularFileKey])
+      if values.isRegularFile == true { installed += values.fileSize ?? 0 }
+    }
+    XCTAssertGreaterThan(installed, 1_000_000, "the layout was found")
+    XCTAssertLessThanOrEqual(installed, 25_000_000, "the installed files")
   }
 
   func testThePackageDependsOnDebiansLibrariesAlone() throws {

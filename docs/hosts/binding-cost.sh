@@ -8,7 +8,7 @@
 #
 # PACKAGE-USR: a laid-out package's usr/ (sh .ci/package OUT: OUT/root/usr); PYTHON: a Python
 # with the confetti_gl wheel and moderngl installed (sh .ci/python-tests leaves one in
-# .build-wheel/test-venv/bin/python). Needs valgrind, cc and libepoxy-dev.
+# .build/python-test-venv/bin/python). Needs valgrind, cc and libepoxy-dev.
 set -eu
 usr="$(cd "${1:?usage: binding-cost.sh PACKAGE-USR PYTHON}" && pwd)"
 python="${2:?usage: binding-cost.sh PACKAGE-USR PYTHON}"
