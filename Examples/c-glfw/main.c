@@ -47,7 +47,7 @@ static void on_key(GLFWwindow *window, int key, int scancode, int action, int mo
 
 static void on_resize(GLFWwindow *window, int width, int height) {
   if (width > 0 && height > 0) /* a minimised window keeps its last size */
-    confetti_set_size(glfwGetWindowUserPointer(window), width, height);
+    confetti_resize(glfwGetWindowUserPointer(window), width, height);
 }
 
 int main(int argc, char **argv) {
@@ -113,7 +113,7 @@ int main(int argc, char **argv) {
   }
 
   /* Tear down: the effect's GL objects go while its context is current. */
-  confetti_destroy(confetti);
+  confetti_close(confetti);
   glfwDestroyWindow(window);
   glfwTerminate();
   return 0;

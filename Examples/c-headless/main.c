@@ -121,7 +121,7 @@ int main(int argc, char **argv) {
     printf("the last particle is gone later: an emitter is still emitting\n");
   else
     printf("the last particle is gone at %.3f s\n", end - start);
-  confetti_destroy(confetti);
+  confetti_close(confetti);
   glDeleteRenderbuffers(1, &color);
   glDeleteFramebuffers(1, &framebuffer);
   free(pixels);

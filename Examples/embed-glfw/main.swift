@@ -87,7 +87,7 @@ while glfwWindowShouldClose(window) == GLFW_FALSE, options.seconds.map({ now() <
 // MARK: Tear down
 
 print("frames: \(frames), particles alive at the end: \(confetti.aliveCount(time: now()))")
-confetti.release()  // while the context is still current
+confetti.close()  // while the context is still current
 square.release()
 glfwDestroyWindow(window)
 glfwTerminate()

@@ -39,7 +39,7 @@ do {
   // Tear down: GL objects go while their context is current.
   let end = confetti.endTime.map { "at \($0 - start) s" } ?? "later: an emitter is still emitting"
   print("the last particle is gone \(end)")
-  confetti.release()
+  confetti.close()
   target.release()
   withExtendedLifetime(context) {}
 } catch {

@@ -12,7 +12,7 @@
  *   ...every frame, after drawing your scene:
  *   confetti_draw(confetti, 0, 0, framebuffer_width, framebuffer_height, now);
  *   ...before the GL context goes:
- *   confetti_destroy(confetti);
+ *   confetti_close(confetti);
  *
  * The library is the Swift package's ConfettiSystem behind a C interface: the same records,
  * shaders and frames as the `confetti` program draws (`confetti render --time T` of a moment
@@ -43,13 +43,13 @@
  * compatibility profile) current on the calling thread, the same one for a system's whole life:
  * a draw with any other context current (EGL's or GLX's), even one that shares the system's
  * objects, is CONFETTI_ERROR_GL and draws nothing, for vertex arrays are never shared; make a
- * system on each context that draws. confetti_destroy deletes the system's GL objects when its
+ * system on each context that draws. confetti_close deletes the system's GL objects when its
  * own context is current; with another current, or none, it deletes nothing there (another
  * context's objects of the same names are never touched) and leaves them to their own context,
  * freed when that is destroyed. A context made after the system's was destroyed is another,
  * even where EGL or GLX gives it the same address and it shares the system's objects: a mark
  * in the system's vertex array (which no other context has), read back, tells them apart at
- * confetti_destroy and at each draw (but for a draw with CONFETTI_CACHE_GL_STATE, which asks
+ * confetti_close and at each draw (but for a draw with CONFETTI_CACHE_GL_STATE, which asks
  * the GL nothing). A draw into a framebuffer that is not
  * complete is CONFETTI_ERROR_GL, naming its status, and leaves no GL error. Each call sets every
  * piece of state it needs and restores, before it returns, what it changed:
@@ -107,7 +107,7 @@
  * own crash handler is then not installed in the host, whose crashes end as they would without
  * the library (never at a 30-second prompt on its terminal).
  *
- * LIFETIMES. A confetti_system is a handle, not memory: after confetti_destroy every call with
+ * LIFETIMES. A confetti_system is a handle, not memory: after confetti_close every call with
  * it returns CONFETTI_ERROR_HANDLE, and no later system gets the same handle. Strings passed in
  * are read during the call only; strings returned belong to the library.
  *
@@ -131,7 +131,7 @@ extern "C" {
 #define CONFETTI_VERSION "0.5.0"
 
 /* An effect running on the host's GL context. Opaque: made by confetti_create, ended by
- * confetti_destroy. */
+ * confetti_close. */
 typedef struct confetti_system confetti_system;
 
 typedef enum confetti_status {
@@ -200,13 +200,17 @@ enum {
    * animations says (without it or CONFETTI_REDUCE_MOTION, that setting is followed). */
   CONFETTI_FULL_MOTION = 8,
   /* For confetti_render_options.flags: the clip ends when the effect is over, its first frame
-   * with nothing left included (`confetti render --duration auto`); frames must be 0. An
-   * effect that emits until stopped (snow, rain, fire) never ends, and is refused with
+   * with nothing left included (`confetti render --duration auto`): a numbered sequence of
+   * pictures (an animation given no frames does so without it); frames must be 0. An effect
+   * that emits until stopped (snow, rain, fire) never ends, and is refused with
    * CONFETTI_ERROR_ARGUMENT. */
   CONFETTI_UNTIL_OVER = 16,
   /* For confetti_render_options.flags: an animation's slower encoder settings, for a master
    * copy (`confetti render --quality best`); without it, those measured to keep pace. */
-  CONFETTI_BEST_QUALITY = 32
+  CONFETTI_BEST_QUALITY = 32,
+  /* For confetti_render_options.flags: time is the first moment as given, 0 included (without
+   * it, a time of 0 means the default first moment). */
+  CONFETTI_AT_TIME = 64
 };
 
 /* What to run, and where. Zero-initialise it ({0}) and set what you need: zeros mean defaults,
@@ -247,7 +251,7 @@ confetti_status confetti_create(const confetti_desc *desc, confetti_system **sys
 /* Deletes the system's GL objects and flushes the GL, so that the driver frees them now (the
  * context it was made on must be current; with none current they are left, with the few bytes
  * that name them, for the context's own destruction), and the particles, and ends the handle. */
-confetti_status confetti_destroy(confetti_system *system);
+confetti_status confetti_close(confetti_system *system);
 
 /* Starts every emitter with `trigger` at clock reading `time`, at its configured place.
  * Bursts are born at once; timed and continuous emitters go on emitting as the clock moves. */
@@ -292,7 +296,7 @@ confetti_status confetti_reset_gl_state_cache(confetti_system *system);
 
 /* Changes the area the effect lives in (a resized window), in points: greater than 0, at most
  * 1048576. A minimised window keeps its last size rather than passing 0. */
-confetti_status confetti_set_size(confetti_system *system, double width, double height);
+confetti_status confetti_resize(confetti_system *system, double width, double height);
 
 /* Forgets every particle and stops every emitter; with keep_start_emitters, the effect's own
  * start emitters (a fire's flames, falling snow) go on. */
@@ -355,7 +359,7 @@ typedef struct confetti_celebrate_options {
 } confetti_celebrate_options;
 
 /* A celebration under way. Opaque: made by confetti_celebration_start, ended by
- * confetti_celebration_destroy. */
+ * confetti_celebration_close. */
 typedef struct confetti_celebration confetti_celebration;
 
 /* Celebrates and returns once it is over. `options` may be NULL: the defaults. CONFETTI_LOOP,
@@ -379,7 +383,7 @@ confetti_status confetti_celebration_cancel(confetti_celebration *celebration);
 
 /* Ends it if it still runs (killed if it has not ended 2 s after being asked), waits for that,
  * and ends the handle. */
-confetti_status confetti_celebration_destroy(confetti_celebration *celebration);
+confetti_status confetti_celebration_close(confetti_celebration *celebration);
 
 /* RENDER. An effect written to a file, as `confetti render` writes it: one picture (.png), a
  * numbered sequence (NAME-0000.png, ...), or an animation (.gif, .webm, .mp4, .mov, made by
@@ -405,10 +409,12 @@ typedef struct confetti_render_options {
   int32_t height;
   /* Pixels per point, 1 to 8 (2: a HiDPI picture of the same scene). 0: 1. */
   int32_t scale;
-  /* The first frame's moment, in seconds after the effect starts, 0 to 3600. */
+  /* The first frame's moment, in seconds after the effect starts, 0 to 3600. 0: 0 for a clip
+   * (from the effect's first moment), 0.6 for one picture (its pieces in flight), as in every
+   * language and `confetti render`; with CONFETTI_AT_TIME, 0 itself. */
   double time;
-  /* How many frames the sequence has, 1 to 100000. 0: 1, or with CONFETTI_UNTIL_OVER, until
-   * the effect is over. */
+  /* How many frames the sequence has, 1 to 100000. 0: one picture for a .png, and for an
+   * animation as many as the effect lasts (as with CONFETTI_UNTIL_OVER). */
   int64_t frames;
   /* Frames per second of a sequence. 0: 30. */
   double fps;
@@ -420,7 +426,8 @@ typedef struct confetti_render_options {
   const char *background;
   /* Every random draw comes from it. 0: 1. */
   uint64_t seed;
-  /* CONFETTI_REDUCE_MOTION, CONFETTI_UNTIL_OVER, CONFETTI_BEST_QUALITY, or 0. */
+  /* CONFETTI_REDUCE_MOTION, CONFETTI_UNTIL_OVER, CONFETTI_BEST_QUALITY, CONFETTI_AT_TIME, or
+   * 0. */
   uint32_t flags;
   /* Told after each frame (NULL: not told), with `user`. */
   confetti_progress_callback progress;
@@ -429,6 +436,20 @@ typedef struct confetti_render_options {
 
 /* Renders as `options` say and returns once the files are written. */
 confetti_status confetti_render(const confetti_render_options *options);
+
+/* DEPRECATED NAMES. Each concept has one name in C, Swift and Python (close, resize); the names
+ * before 0.6 stay for one release, and warn where the compiler can. */
+#if defined(__GNUC__) || defined(__clang__)
+#define CONFETTI_DEPRECATED(instead) __attribute__((deprecated("use " instead)))
+#else
+#define CONFETTI_DEPRECATED(instead)
+#endif
+CONFETTI_DEPRECATED("confetti_close")
+confetti_status confetti_destroy(confetti_system *system);
+CONFETTI_DEPRECATED("confetti_resize")
+confetti_status confetti_set_size(confetti_system *system, double width, double height);
+CONFETTI_DEPRECATED("confetti_celebration_close")
+confetti_status confetti_celebration_destroy(confetti_celebration *celebration);
 
 #ifdef __cplusplus
 }

@@ -9,7 +9,7 @@ import Glibc
 /// confetti.trigger(.start, time: now)                              // or .click at the pointer
 /// try confetti.draw(in: PixelRect(width: fbWidth, height: fbHeight), time: now)  // every frame
 /// if !confetti.isAlive(time: now) { … }                             // nothing left to draw
-/// confetti.release()                                                // before the context goes
+/// confetti.close()                                                  // before the context goes
 /// ```
 ///
 /// **The host owns the clock.** Every time is a clock reading in seconds (Double, finite, from
@@ -124,7 +124,7 @@ public final class ConfettiSystem {
   /// An effect on the current GL context.
   ///
   /// - Parameters:
-  ///   - effect: what to run: ``Effect/preset(_:)``, ``Effect/init(contentsOfFile:)``, or a
+  ///   - effect: what to run: ``Effect/preset(_:)``, ``Effect/init(path:)``, or a
   ///     configuration value.
   ///   - size: the area the effect lives in, in points (see ``size``); 0 to ``largestSide``.
   ///   - capacity: the most particles alive at once; by default, enough for one firing of
@@ -187,7 +187,7 @@ public final class ConfettiSystem {
   }
 
   deinit {
-    release()
+    close()
   }
 
   /// Deletes the system's GL objects now, with the context it was created on current, and
@@ -196,8 +196,9 @@ public final class ConfettiSystem {
   /// none, nothing of it is deleted there: its objects are left to their own context, and freed
   /// with it. (A context made after the system's was destroyed is another, even where the
   /// window system gives it the same address: it does not hold the system's objects.) Calling
-  /// it again does nothing; drawing afterwards is an error.
-  public func release() {
+  /// it again does nothing; drawing afterwards is an error. `confetti_close` in C, `close()`
+  /// in Python.
+  public func close() {
     guard let renderer else { return }
     // In a forked child the parent's GL is not to be touched: its objects stay the parent's.
     if forkedAway == nil, renderer.mayReleaseHere {
@@ -463,9 +464,20 @@ public final class ConfettiSystem {
 
   /// Forgets every particle and stops every emitter, or, `keepingStartEmitters`, only those
   /// ``trigger(_:at:time:)`` started for clicks and keys: the effect's own start emitters (a
-  /// fire's flames, snow) go on. Default: stop them all.
-  public func removeAll(keepingStartEmitters: Bool = false) {
+  /// fire's flames, snow) go on. Default: stop them all. `confetti_clear` in C, `clear()` in
+  /// Python.
+  public func clear(keepingStartEmitters: Bool = false) {
     scene.removeAll(keepingStartEmitters: keepingStartEmitters)
+  }
+
+  /// ``close()``, by its name before 0.6.
+  @available(*, deprecated, renamed: "close()")
+  public func release() { close() }
+
+  /// ``clear(keepingStartEmitters:)``, by its name before 0.6.
+  @available(*, deprecated, renamed: "clear(keepingStartEmitters:)")
+  public func removeAll(keepingStartEmitters: Bool = false) {
+    clear(keepingStartEmitters: keepingStartEmitters)
   }
 }
 

@@ -9,7 +9,7 @@ import Glibc
 
 /// An effect to run: its configuration, and the folder its image files are found in.
 ///
-/// Make one from a preset (``preset(_:)``), a configuration file (``init(contentsOfFile:)``) or
+/// Make one from a preset (``preset(_:)``), a configuration file (``init(path:)``) or
 /// a value built in code (``init(_:imageFolder:)``).
 public struct Effect: Sendable {
   /// What the effect emits, and how it moves.
@@ -49,7 +49,7 @@ public struct Effect: Sendable {
 
   /// Reads and decodes a configuration file (the format of the repository's `Presets/*.json`);
   /// its images are read relative to the file's folder. Every failure names the file.
-  public init(contentsOfFile path: String) throws {
+  public init(path: String) throws {
     guard !path.isEmpty else { throw EffectError("no configuration file name given") }
     let url = URL(fileURLWithPath: path)
     // Only a regular file of sensible size is read: not a folder, a device (/dev/zero), a FIFO
@@ -205,4 +205,10 @@ extension Effect {
     let named = SpriteProgram.defines.filter { features.contains($0.feature) }.map(\.define)
     return (sources.vertex, sources.fragment, primitive, wholePixelPoints, named)
   }
+}
+
+extension Effect {
+  /// ``init(path:)``, by its name before 0.6.
+  @available(*, deprecated, renamed: "init(path:)")
+  public init(contentsOfFile path: String) throws { try self.init(path: path) }
 }

@@ -65,12 +65,18 @@ public func confetti_celebration_cancel(_ celebration: OpaquePointer?) -> confet
   calling { try celebrations.find(celebration).cancel() }
 }
 
-@_cdecl("confetti_celebration_destroy")
-public func confetti_celebration_destroy(_ celebration: OpaquePointer?) -> confetti_status {
+@_cdecl("confetti_celebration_close")
+public func confetti_celebration_close(_ celebration: OpaquePointer?) -> confetti_status {
   calling {
     // Cancelled, and killed if it has not ended within its grace period: never a hang.
-    try celebrations.remove(celebration).end()
+    try celebrations.remove(celebration).close()
   }
+}
+
+/// confetti_celebration_close, by its name before 0.6.
+@_cdecl("confetti_celebration_destroy")
+public func confetti_celebration_destroy(_ celebration: OpaquePointer?) -> confetti_status {
+  confetti_celebration_close(celebration)
 }
 
 /// The celebration `options` ask for (nil: the defaults), started.
@@ -149,20 +155,16 @@ public func confetti_render(_ options: UnsafePointer<confetti_render_options>?)
       settings.size = PixelSize(width: Int(given.width), height: Int(given.height))
     }
     settings.scale = given.scale == 0 ? 1 : Int(given.scale)
-    settings.time = given.time
+    // 0: the default first moment (0 for a clip, 0.6 s for one picture), unless
+    // CONFETTI_AT_TIME takes it as given.
+    let atTime = given.flags & UInt32(CONFETTI_AT_TIME) != 0
+    settings.time = given.time == 0 && !atTime ? nil : given.time
     guard let frames = Int(exactly: given.frames) else {
       throw CallError.argument("the frames \(given.frames) do not fit this machine's integers")
     }
-    let untilOver = given.flags & UInt32(CONFETTI_UNTIL_OVER) != 0
-    guard !untilOver || frames == 0 else {
-      throw CallError.argument(
-        "frames is 0 with CONFETTI_UNTIL_OVER (the clip is as long as the effect), not \(frames)")
-    }
-    // A clip that ends with the effect is checked as it starts; its frames are counted below.
-    settings.frames =
-      untilOver
-      ? RenderSettings.framesBeforeTheLengthIsKnown(rangeEnd: Int(given.end_frame))
-      : frames == 0 ? 1 : frames
+    // 0: the default length (one picture, or an animation until the effect is over).
+    settings.frames = frames == 0 ? nil : frames
+    settings.untilOver = given.flags & UInt32(CONFETTI_UNTIL_OVER) != 0
     settings.fps = given.fps == 0 ? 30 : given.fps
     if given.first_frame != 0 || given.end_frame != 0 {
       guard let first = Int(exactly: given.first_frame), let end = Int(exactly: given.end_frame),
@@ -183,29 +185,32 @@ public func confetti_render(_ options: UnsafePointer<confetti_render_options>?)
       settings.background = color
     }
     settings.seed = given.seed == 0 ? 1 : given.seed
-    let known = UInt32(CONFETTI_REDUCE_MOTION | CONFETTI_UNTIL_OVER | CONFETTI_BEST_QUALITY)
+    let known = UInt32(
+      CONFETTI_REDUCE_MOTION | CONFETTI_UNTIL_OVER | CONFETTI_BEST_QUALITY | CONFETTI_AT_TIME)
     guard given.flags & ~known == 0 else {
       throw CallError.argument("unknown flags 0x\(String(given.flags & ~known, radix: 16))")
     }
     settings.reduceMotion = given.flags & UInt32(CONFETTI_REDUCE_MOTION) != 0
     settings.quality = given.flags & UInt32(CONFETTI_BEST_QUALITY) != 0 ? .best : .standard
+    let naming: (String) -> String = { [untilOver = settings.untilOver] in
+      switch $0 {
+      case "length": untilOver ? "frames instead of CONFETTI_UNTIL_OVER" : "frames"
+      case "until_over": "CONFETTI_UNTIL_OVER"
+      default: $0
+      }
+    }
     do {
-      try settings.check()
+      try settings.check(naming: naming)
     } catch let error as RenderError {
       throw CallError.argument(error.description)
     }
     let effect = try effect(preset: given.preset, json: given.json, path: given.path)
     settings.inputs = [given.path.map { String(cString: $0) }].compactMap { $0 } + effect.imageFiles
-    if untilOver {
-      do {
-        settings.frames = try Export.framesUntilOver(
-          of: effect, settings,
-          name: given.path.map { String(cString: $0) } ?? effect.config.name,
-          naming: { $0 == "length" ? "frames instead of CONFETTI_UNTIL_OVER" : $0 })
-        try settings.check()
-      } catch let error as RenderError {
-        throw CallError.argument(error.description)
-      }
+    do {
+      settings = try settings.resolved(
+        for: effect, named: given.path.map { String(cString: $0) }, naming: naming)
+    } catch let error as RenderError {
+      throw CallError.argument(error.description)
     }
     let callback = given.progress
     var stopped = false

@@ -50,13 +50,19 @@ public func confetti_create(
   }
 }
 
-@_cdecl("confetti_destroy")
-public func confetti_destroy(_ system: OpaquePointer?) -> confetti_status {
+@_cdecl("confetti_close")
+public func confetti_close(_ system: OpaquePointer?) -> confetti_status {
   calling {
     let confetti = try Handles.remove(system)  // refused while another thread uses it
     // Without its own context current, its GL objects are left to that context's destruction.
-    confetti.release()
+    confetti.close()
   }
+}
+
+/// confetti_close, by its name before 0.6.
+@_cdecl("confetti_destroy")
+public func confetti_destroy(_ system: OpaquePointer?) -> confetti_status {
+  confetti_close(system)
 }
 
 // MARK: - Emission
@@ -113,7 +119,7 @@ public func confetti_advance(_ system: OpaquePointer?, _ time: Double) -> confet
 
 @_cdecl("confetti_clear")
 public func confetti_clear(_ system: OpaquePointer?, _ keepStartEmitters: Bool) -> confetti_status {
-  calling { try Handles.using(system) { $0.removeAll(keepingStartEmitters: keepStartEmitters) } }
+  calling { try Handles.using(system) { $0.clear(keepingStartEmitters: keepStartEmitters) } }
 }
 
 @_cdecl("confetti_reset_gl_state_cache")
@@ -121,8 +127,8 @@ public func confetti_reset_gl_state_cache(_ system: OpaquePointer?) -> confetti_
   calling { try Handles.using(system) { $0.resetGLStateCache() } }
 }
 
-@_cdecl("confetti_set_size")
-public func confetti_set_size(_ system: OpaquePointer?, _ width: Double, _ height: Double)
+@_cdecl("confetti_resize")
+public func confetti_resize(_ system: OpaquePointer?, _ width: Double, _ height: Double)
   -> confetti_status
 {
   calling {
@@ -130,6 +136,14 @@ public func confetti_set_size(_ system: OpaquePointer?, _ width: Double, _ heigh
       try confetti.resize(to: try checkedSize(width, height))
     }
   }
+}
+
+/// confetti_resize, by its name before 0.6.
+@_cdecl("confetti_set_size")
+public func confetti_set_size(_ system: OpaquePointer?, _ width: Double, _ height: Double)
+  -> confetti_status
+{
+  confetti_resize(system, width, height)
 }
 
 // MARK: - Drawing
@@ -329,7 +343,7 @@ func effect(
       "give the effect as one of preset, json and path, not \(sources.count)")
   }
   if let json { return try Effect(json: try text(json, "the effect's JSON")) }
-  if let path { return try Effect(contentsOfFile: try text(path, "the effect's path")) }
+  if let path { return try Effect(path: try text(path, "the effect's path")) }
   return try Effect.preset(try preset.map { try text($0, "the preset's name") } ?? fallback)
 }
 

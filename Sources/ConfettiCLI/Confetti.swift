@@ -17,6 +17,7 @@ import Glibc
 enum Main {
   /// Parses and runs `confetti …`. Every error is one line on stderr and a non-zero exit code.
   static func main() {
+    StartTimings.mark("main")
     StandardStreams.keepOpen()
     // Started with SIGCHLD ignored (some daemons and shells leave it so), its children's ends
     // and statuses would be lost: ffmpeg's, the celebration's, `confetti run`'s command's.

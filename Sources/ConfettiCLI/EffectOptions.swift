@@ -89,7 +89,7 @@ struct EffectOptions: ParsableArguments {
   /// The chosen effect: the configuration file, the preset, or `fallback` when none was named.
   func load(fallback: String) throws -> Effect {
     guard let config else { return try .preset(preset ?? fallback) }
-    return try Effect(contentsOfFile: config)
+    return try Effect(path: config)
   }
 }
 

@@ -5,6 +5,7 @@ import ConfettiCelebration
 import ConfettiCore
 import ConfettiDesktop
 import ConfettiGL
+import ConfettiPlatform
 import FoundationEssentials
 import Glibc
 
@@ -106,6 +107,13 @@ struct OverlayCommand: ParsableCommand {
   @Option(help: .hidden)
   var exitAfter: Double?
 
+  @Flag(
+    help: ArgumentHelp(
+      "Say on standard error, once the first frame is on the screen, how long each stage "
+        + "before it took (the display, the window and GL context, the effect, the first "
+        + "frame), from the program's start."))
+  var timings = false
+
   // What only a celebration hands over (``OverlayHandoff``), named as it spells them.
 
   /// A JSON effect handed over in a file that is not its home (a celebration's): as the
@@ -136,7 +144,7 @@ struct OverlayCommand: ParsableCommand {
   /// The effect: the handed-over JSON, else as the effect options say.
   private func loadEffect() throws -> Effect {
     guard let jsonFile else { return try effect.load(fallback: Presets.celebrationName) }
-    var loaded = try Effect(contentsOfFile: jsonFile)
+    var loaded = try Effect(path: jsonFile)
     loaded.imageFolder = nil
     return loaded
   }
@@ -146,6 +154,7 @@ struct OverlayCommand: ParsableCommand {
       _ = confetti_end_with_parent()
       guard getppid() == parent else { return }  // it has ended already
     }
+    StartTimings.isShown = timings
     var settings = overlay.settings
     settings.shownDescriptor = shownFd
     try reportingFailures {

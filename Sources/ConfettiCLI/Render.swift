@@ -130,33 +130,22 @@ struct Render: ParsableCommand {
     return seconds
   }
 
-  /// How many frames the whole sequence has (1 until a clip that ends with the effect has
-  /// measured it: ``endsWithEffect``).
-  var frameCount: Int {
+  /// How many frames --frames or --duration give (nil: the library's default, one picture or
+  /// an animation until the effect is over).
+  var frameCount: Int? {
     // (Counted in Double first: a huge --fps must be refused, not overflow.)
-    frames ?? seconds.map { Int(min(max(1, ($0 * fps).rounded()), 1e9)) } ?? 1
+    frames ?? seconds.map { Int(min(max(1, ($0 * fps).rounded()), 1e9)) }
   }
 
-  /// Whether this makes a clip (a sequence or an animation), not one picture.
-  var makesClip: Bool { video != nil || duration != nil || (frames ?? 1) > 1 }
-
-  /// Whether the clip ends when the effect is over: --duration auto, or an animation given
-  /// neither --frames nor --duration.
-  var endsWithEffect: Bool {
-    duration == .untilOver || (video != nil && frames == nil && duration == nil)
-  }
-
-  /// The first frame's moment: --time, or 0 for a clip (from the effect's first moment), or
-  /// ``RenderSettings/defaultTime`` for one picture (its pieces in flight).
-  var firstMoment: Double { time ?? (makesClip ? 0 : RenderSettings.defaultTime) }
-
-  /// What the library renders for these options.
+  /// What the library renders for these options: what is not given takes the library's
+  /// default, the one every language has.
   var settings: RenderSettings {
     var settings = RenderSettings(out: out)
     settings.size = size
     settings.scale = scale
-    settings.time = firstMoment
+    settings.time = time
     settings.frames = frameCount
+    settings.untilOver = duration == .untilOver
     settings.fps = fps
     settings.frameRange = frameRange.map { $0.first..<max($0.first, $0.end) }
     settings.background = background.color
@@ -174,6 +163,7 @@ struct Render: ParsableCommand {
   /// An option's name as typed: `frame_range` is `--frame-range`.
   static func option(_ name: String) -> String {
     if name == "length" { return "--duration SECONDS or --frames N" }
+    if name == "until_over" { return "--duration auto" }
     return "--" + name.replacing("_", with: "-")
   }
 
@@ -187,7 +177,7 @@ struct Render: ParsableCommand {
         "--duration must be a number of seconds above 0, at most 3600, or auto")
     }
     guard fps.isFinite, fps > 0 else { throw ValidationError("--fps must be finite and > 0") }
-    guard (1...RenderSettings.mostFrames).contains(frameCount) else {
+    guard (1...RenderSettings.mostFrames).contains(frameCount ?? 1) else {
       throw ValidationError("--frames must be 1 to 100000 (--duration times --fps too)")
     }
     _ = try frameRange?.checked()
@@ -195,11 +185,6 @@ struct Render: ParsableCommand {
       throw ValidationError("--count must be 1 to 1000000")
     }
     do {
-      // A clip that ends with the effect is measured as it starts (its frames then checked).
-      var settings = self.settings
-      if endsWithEffect {
-        settings.frames = RenderSettings.framesBeforeTheLengthIsKnown(rangeEnd: frameRange?.end)
-      }
       try settings.check(naming: Self.option)
     } catch let error as RenderError {
       throw ValidationError(error.description)
@@ -221,20 +206,16 @@ struct Render: ParsableCommand {
       }
       var settings = self.settings
       settings.inputs = self.effect.files(of: effect)
-      if endsWithEffect {
-        settings.frames = try Export.framesUntilOver(
-          of: effect, settings,
-          name: self.effect.config ?? self.effect.preset ?? Presets.defaultName,
-          naming: Self.option)
-      }
       let started = monotonicSeconds()
-      let bar = ProgressBar(
-        total: settings.renderedFrames.count, shown: settings.frames > 1, out: out)
+      // A bar for a clip: its frames are told as they come (those of a clip that ends with
+      // the effect are counted as it starts).
+      let bar = ProgressBar(shown: settings.makesClip && settings.frames != 1, out: out)
       let result: RenderResult
       do {
         // The program's standard error is its own: the drivers' chatter is kept off it.
         result = try Export.render(
-          effect, settings, naming: Self.option, silencingDrivers: true,
+          effect, settings, named: self.effect.config ?? self.effect.preset ?? Presets.defaultName,
+          naming: Self.option, silencingDrivers: true,
           progress: { bar.show($0) }, shouldStop: { Interruption.caught != nil })
       } catch let stopped as RenderStopped {
         bar.clear()
@@ -455,7 +436,6 @@ enum Interruption {
 /// `rendering ━━━━━━──── 45/120 · 38 fps · 0:01 elapsed · 0:02 left`, then, for an animation,
 /// `ffmpeg is finishing clip.webm (120 frames in 0:03)`.
 final class ProgressBar {
-  let total: Int
   let shown: Bool
   /// The file written, named while ffmpeg finishes it.
   let out: String
@@ -466,8 +446,7 @@ final class ProgressBar {
   private var firstFrame: Double?
   private static let width = 30
 
-  init(total: Int, shown: Bool, out: String = "", now: @escaping () -> Double = monotonicSeconds) {
-    self.total = total
+  init(shown: Bool, out: String = "", now: @escaping () -> Double = monotonicSeconds) {
     self.shown = shown && isatty(STDERR_FILENO) != 0
     self.out = out
     self.now = now

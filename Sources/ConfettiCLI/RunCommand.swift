@@ -1,6 +1,7 @@
 import ArgumentParser
 import CProcess
 import ConfettiCelebration
+import ConfettiPlatform
 import FoundationEssentials
 import Glibc
 import Synchronization
@@ -46,6 +47,12 @@ struct RunCommand: ParsableCommand {
       (it then goes on by itself).
       """)
   var wait = false
+
+  @Flag(
+    help: ArgumentHelp(
+      "Say on standard error how long after the command ended the celebration's first frame "
+        + "was on the screen (the stages of it: confetti overlay --timings)."))
+  var timings = false
 
   @Argument(
     parsing: .postTerminator,
@@ -98,6 +105,9 @@ struct RunCommand: ParsableCommand {
     // Told to stop while it ran (Ctrl-C, SIGTERM, SIGHUP), even if it then exited 0 (a command
     // that catches them): no celebration.
     if let signal = ChildProcess.received, ChildProcess.stopping.contains(signal) { return }
+    // From here: the time to the screen a user waits for.
+    StartTimings.restart(at: "the command's end")
+    StartTimings.isShown = timings
     celebrate()
   }
 
@@ -133,18 +143,20 @@ struct RunCommand: ParsableCommand {
         // Back to the shell once it is on the screen (or could not be shown, which is said).
         let deadline = Date().addingTimeInterval(Self.showingLimit)
         while Interruption.caught == nil {
-          if try celebration.waitUntilShown(timeout: 0.1) || Date() >= deadline {
+          let shown = try celebration.waitUntilShown(timeout: 0.1)
+          if shown || Date() >= deadline {
+            if shown { StartTimings.firstFrameShown() }
             LeftCelebration.note(celebration.processIdentifier)
             celebration.leave()
             return
           }
           if !celebration.isRunning { return }  // over before a frame: nothing to show
         }
-        celebration.end()
+        celebration.close()
         return
       }
       while try !celebration.wait(timeout: 0.1) {
-        if Interruption.caught != nil { celebration.end() }
+        if Interruption.caught != nil { celebration.close() }
       }
     } catch {
       // Ended by the person (a stopping signal): nothing to say.

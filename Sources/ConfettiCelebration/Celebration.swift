@@ -210,13 +210,13 @@ public final class Celebration: @unchecked Sendable {
       if let effectFile { unlink(effectFile) }
       throw CelebrationError("cannot start the celebration: \(String(cString: strerror(errno)))")
     }
-    defer { if shown[1] >= 0 { close(shown[1]) } }
+    defer { if shown[1] >= 0 { Glibc.close(shown[1]) } }
     do {
       (child, errors) = try Self.spawn(
         [program.path] + handoff.arguments, environment: environment, shown: shown[1])
     } catch {
       if let effectFile { unlink(effectFile) }
-      if shown[0] >= 0 { close(shown[0]) }
+      if shown[0] >= 0 { Glibc.close(shown[0]) }
       throw error
     }
     self.effectFile = effectFile
@@ -227,9 +227,9 @@ public final class Celebration: @unchecked Sendable {
   }
 
   deinit {
-    if !isLeft, !isForked { end() }
-    close(errors)
-    close(shownPipe)
+    if !isLeft, !isForked { close() }
+    Glibc.close(errors)
+    Glibc.close(shownPipe)
   }
 
   /// The descriptor the program says its first frame is on screen down.
@@ -281,8 +281,9 @@ public final class Celebration: @unchecked Sendable {
   public static let gracePeriod: Seconds = 2
 
   /// Ends it and waits for that: cancelled, then killed if it has not ended within
-  /// ``gracePeriod``. What ``deinit`` and `confetti_celebration_destroy` do.
-  public func end() {
+  /// ``gracePeriod``. What ``deinit`` does, and `confetti_celebration_close` in C and
+  /// `close()` in Python.
+  public func close() {
     guard !isForked else { return }
     cancel()
     if (try? wait(timeout: Self.gracePeriod)) == false {
@@ -415,14 +416,14 @@ public final class Celebration: @unchecked Sendable {
     let started = spawnProgram(
       arguments, environment: environment, errors: pipe[1],
       passing: shown.map { ($0, as: shownDescriptor) }, closingTheRest: true)
-    close(pipe[1])
+    Glibc.close(pipe[1])
     // Read as it comes, never waited on: a copy of the writing end that outlives the program
     // (a host thread that forked meanwhile) must not hold a wait or a cancel for ever.
     _ = fcntl(pipe[0], F_SETFL, fcntl(pipe[0], F_GETFL) | O_NONBLOCK)
     switch started {
     case .success(let pid): return (pid, pipe[0])
     case .failure(let error):
-      close(pipe[0])
+      Glibc.close(pipe[0])
       throw CelebrationError("cannot start the celebration (\(arguments[0])): \(error.reason)")
     }
   }
@@ -438,7 +439,7 @@ public final class Celebration: @unchecked Sendable {
       throw CelebrationError(
         "cannot write the effect for the celebration: \(String(cString: strerror(errno)))")
     }
-    defer { close(descriptor) }
+    defer { Glibc.close(descriptor) }
     let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     let bytes = Array(text.utf8)
     let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
@@ -457,4 +458,10 @@ public struct CelebrationError: Error, CustomStringConvertible {
   public var description: String
   /// A celebration's failure, saying why in one line.
   public init(_ description: String) { self.description = description }
+}
+
+extension Celebration {
+  /// ``close()``, by its name before 0.6.
+  @available(*, deprecated, renamed: "close()")
+  public func end() { close() }
 }

@@ -2,6 +2,7 @@ import CWayland
 import Confetti
 import ConfettiCore
 import ConfettiGL
+import ConfettiPlatform
 import FoundationEssentials
 import Glibc
 
@@ -49,6 +50,7 @@ package final class LayerOverlay {
         throw WindowError("cannot show the overlay on this Wayland desktop: \(why)")
       }
     }
+    StartTimings.mark("display, surface and context")
     return .opened(LayerOverlay(surface: surface, settings: settings, overlay: overlay))
   }
 
@@ -75,7 +77,8 @@ package final class LayerOverlay {
     let system = try ConfettiSystem(
       effect: settings.effect, size: size.points, capacity: settings.capacity, seed: settings.seed,
       reduceMotion: settings.reduceMotion, primitive: settings.primitive)
-    defer { system.release() }
+    StartTimings.mark("effect")
+    defer { system.close() }
     // The surface's context is the system's own: a steady frame asks the GL nothing (one
     // query a frame for an effect with light, whose layer is laid over the backdrop).
     system.glStatePolicy = .cache

@@ -5,6 +5,7 @@ import ConfettiCelebration
 import ConfettiCore
 import ConfettiGL
 import ConfettiImage
+import ConfettiPlatform
 import FoundationEssentials
 import Glibc
 
@@ -159,6 +160,7 @@ package struct OverlayShown {
 
   /// After a frame is shown: the first time, one byte, and the descriptor closed.
   package mutating func frameShown() {
+    StartTimings.firstFrameShown()
     guard let descriptor else { return }
     self.descriptor = nil
     var byte: UInt8 = 1

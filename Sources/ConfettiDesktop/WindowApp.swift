@@ -71,8 +71,12 @@ package final class WindowApp {
   private let settings: WindowSettings
   /// Released before the window: its GL objects are deleted on the window's context.
   private var system: ConfettiSystem!
-  /// The effect given on the command line, then the presets the p key cycles through.
-  private var effects: [Effect]
+  /// The effect given on the command line, then the presets the p key cycles through, each
+  /// decoded when it is first shown (all of them at the start took 30 ms before an overlay's
+  /// first frame).
+  private var effects: [Effect?]
+  /// Where the presets start in ``effects``: 1 when a file's effect comes first.
+  private var firstPreset = 0
   private var effectIndex = 0
   /// The clock reading at which the current effect started.
   private var effectStart: Seconds = 0
@@ -102,17 +106,22 @@ package final class WindowApp {
     let effect = settings.effect
     _ = try effect.images(
       for: EffectScene(config: effect.config, capacity: 1, seed: settings.seed).shapes)
-    effects = try Presets.names.map { try Effect.preset($0) }
+    effects = Presets.names.map { _ in nil }
     if settings.configPath != nil || effect.imageFolder != nil {
       effects.insert(effect, at: 0)
+      firstPreset = 1
+    } else if let index = Presets.names.firstIndex(of: effect.config.name) {
+      (effectIndex, effects[index]) = (index, effect)
     } else {
-      effectIndex = effects.firstIndex { $0.config.name == effect.config.name } ?? 0
+      effects.insert(effect, at: 0)
+      firstPreset = 1
     }
     self.settings = settings
     // The first effect opens at the reading `confetti render` opens it at: the same moment of
     // the same effect is then the same picture, gusts of wind (a function of the clock) and all.
     clock = PlaybackClock(reading: ConfettiSystem.openingReading, wall: 0)
     if settings.watch, let path = settings.configPath { watched = FileWatch(path: path) }
+    StartTimings.mark("effects read")
     var staleWindow: UInt = 0
     var checking: UnsafeMutableRawPointer?
     // Kept open until GLFW has connected: on a server with no other client, the check's leaving
@@ -131,6 +140,7 @@ package final class WindowApp {
         "cannot open a window: \(Self.glfwError()) — run it in a desktop session "
           + "or under Xvfb (xvfb-run confetti), or use `confetti render`, which needs no display")
     }
+    StartTimings.mark("display")
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3)
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3)
     // The window is sized for the monitor's scale, which X11 takes from Xft.dpi: one that is
@@ -186,11 +196,13 @@ package final class WindowApp {
         overlay = try Overlay(window: window, at: frame, settings: overlaySettings)
       }
       glfwMakeContextCurrent(window)
+      StartTimings.mark("window and context")
       glfwSwapInterval(settings.vsync ? 1 : 0)
       if settings.vsync {
         pacer = FramePacer(refreshRate: Self.refreshRate(of: settings.overlay?.monitor))
       }
       system = try makeSystem(effect, seed: settings.seed)
+      StartTimings.mark("effect")
     } catch {
       glfwDestroyWindow(window)
       glfwTerminate()
@@ -211,7 +223,7 @@ package final class WindowApp {
   static let largestScale: Float = 8
 
   deinit {
-    system?.release()
+    system?.close()
     system = nil
     glfwSetWindowUserPointer(window, nil)
     glfwDestroyWindow(window)
@@ -440,7 +452,7 @@ package final class WindowApp {
         system.trigger(trigger, time: now)
       } else {
         // Only start emitters (rain, a timed fall): start the effect again.
-        system.removeAll()
+        system.clear()
         effectStart = now
         system.trigger(.start, time: now)
       }
@@ -452,7 +464,7 @@ package final class WindowApp {
     case GLFW_KEY_LEFT: clock.hold(.backward, wall: wall)
     case GLFW_KEY_RIGHT: clock.hold(.forward, wall: wall)
     case GLFW_KEY_R: reload()
-    case GLFW_KEY_C: system.removeAll(keepingStartEmitters: true)
+    case GLFW_KEY_C: system.clear(keepingStartEmitters: true)
     case GLFW_KEY_ESCAPE, GLFW_KEY_Q: glfwSetWindowShouldClose(window, GLFW_TRUE)
     default: return
     }
@@ -474,8 +486,10 @@ package final class WindowApp {
   private func switchEffect(by step: Int) {
     let next = (effectIndex + step + effects.count) % effects.count
     do {
-      let replacement = try makeSystem(effects[next], seed: settings.seed &+ UInt64(next))
-      system.release()
+      let effect = try effects[next] ?? Effect.preset(Presets.names[next - firstPreset])
+      effects[next] = effect
+      let replacement = try makeSystem(effect, seed: settings.seed &+ UInt64(next))
+      system.close()
       system = replacement
       effectIndex = next
       reloadError = nil
@@ -493,9 +507,9 @@ package final class WindowApp {
     }
     do {
       // The system checks the effect's shapes and images as it is made.
-      let effect = try Effect(contentsOfFile: path)
+      let effect = try Effect(path: path)
       let replacement = try makeSystem(effect, seed: settings.seed)
-      system.release()
+      system.close()
       system = replacement
       effects[0] = effect
       effectIndex = 0

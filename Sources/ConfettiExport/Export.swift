@@ -18,10 +18,17 @@ public struct RenderSettings: Sendable {
   public var size = PixelSize(width: 800, height: 600)
   /// Pixels per window point: 2 renders a HiDPI picture of the same scene.
   public var scale = 1
-  /// The first frame's moment, in seconds after the effect starts.
-  public var time: Seconds = RenderSettings.defaultTime
-  /// How many frames the whole sequence has, from ``time`` on, ``fps`` apart.
-  public var frames = 1
+  /// The first frame's moment, in seconds after the effect starts; nil: 0 for a clip (from the
+  /// effect's first moment), ``defaultTime`` for one picture (its pieces in flight). The same
+  /// default in every language and the program: ``firstMoment``.
+  public var time: Seconds?
+  /// How many frames the whole sequence has, from ``time`` on, ``fps`` apart; nil: one picture
+  /// for a `.png`, and for an animation as many as the effect lasts (``endsWithEffect``).
+  public var frames: Int?
+  /// The clip ends when the effect is over, its first frame with nothing left included (a
+  /// numbered sequence of pictures, which would otherwise be one picture; an animation does so
+  /// when given no ``frames``). Not with ``frames``.
+  public var untilOver = false
   /// Frames per second of a sequence.
   public var fps: Double = 30
   /// Only these frames of the sequence, numbered as in the whole (nil: all of them), so that a
@@ -94,10 +101,24 @@ public struct RenderSettings: Sendable {
     Size(width: Double(size.width / scale), height: Double(size.height / scale))
   }
 
+  /// Whether this makes a clip (a sequence or an animation), not one picture.
+  public var makesClip: Bool { video != nil || untilOver || (frames ?? 1) > 1 }
+
+  /// The first frame's moment: ``time``, or its default.
+  public var firstMoment: Seconds { time ?? (makesClip ? 0 : Self.defaultTime) }
+
+  /// Whether the clip lasts as long as the effect: ``untilOver``, or an animation given no
+  /// ``frames``. ``Export/render(_:_:named:naming:progress:shouldStop:)`` counts its frames first.
+  public var endsWithEffect: Bool { untilOver || (frames == nil && video != nil) }
+
+  /// How many frames the sequence has, as far as is known before the render: ``frames``, or
+  /// one (an effect's length is counted as the render starts).
+  var frameCount: Int { frames ?? 1 }
+
   /// The frames this render makes.
   public var renderedFrames: Range<Int> {
-    guard let frameRange else { return 0..<frames }
-    return frameRange.clamped(to: 0..<frames)
+    guard let frameRange else { return 0..<frameCount }
+    return frameRange.clamped(to: 0..<frameCount)
   }
 
   /// Throws ``RenderError`` unless these settings can be rendered, saying why in one line.
@@ -105,13 +126,24 @@ public struct RenderSettings: Sendable {
   /// the program's `--fps`, or a keyword argument's `fps`.
   public func check(naming option: (String) -> String = { $0 }) throws {
     func refuse(_ why: String) -> RenderError { RenderError(description: why) }
-    guard time.isFinite, (0...Self.latestTime).contains(time) else {
+    guard firstMoment.isFinite, (0...Self.latestTime).contains(firstMoment) else {
       throw refuse("\(option("time")) must be a number of seconds from 0 to 3600")
     }
     guard fps.isFinite, fps > 0 else { throw refuse("\(option("fps")) must be finite and > 0") }
-    guard (1...Self.mostFrames).contains(frames) else {
-      throw refuse("\(option("frames")) must be 1 to \(Self.mostFrames)")
+    if let frames {
+      guard !untilOver else {
+        throw refuse(
+          "give \(option("frames")) or \(option("until_over")), not both (\(option("frames")) "
+            + "\(frames))")
+      }
+      guard (1...Self.mostFrames).contains(frames) else {
+        throw refuse("\(option("frames")) must be 1 to \(Self.mostFrames)")
+      }
     }
+    // A clip that ends with the effect is checked with the frames it has at least.
+    let frames =
+      endsWithEffect
+      ? Self.framesBeforeTheLengthIsKnown(rangeEnd: frameRange?.upperBound) : frameCount
     if let frameRange {
       guard frameRange.lowerBound >= 0, !frameRange.isEmpty else {
         throw refuse(
@@ -136,7 +168,7 @@ public struct RenderSettings: Sendable {
         "\(option("size")) \(size) at \(option("scale")) \(scale) leaves no window: the size "
           + "must be at least the scale")
     }
-    let last = time + Double(frames - 1) / fps
+    let last = firstMoment + Double(frames - 1) / fps
     guard last <= Self.latestTime else {
       throw refuse(
         "the last frame would be at \(format(last)) s; \(option("time")) plus "
@@ -185,11 +217,11 @@ public struct RenderSettings: Sendable {
   /// The PNG file of `frame`: ``out`` itself for a single picture, numbered in a sequence (at
   /// least four digits, and as many as the last frame's: names sort as frames do).
   public func picture(_ frame: Int) -> String {
-    guard frames > 1 else { return out }
+    guard frameCount > 1 else { return out }
     let url = URL(fileURLWithPath: out)
     let ext = url.pathExtension.isEmpty ? "png" : url.pathExtension
     let stem = url.deletingPathExtension().path
-    let digits = max(4, String(frames - 1).count)
+    let digits = max(4, String(frameCount - 1).count)
     let number = String(frame)
     return stem + "-" + String(repeating: "0", count: max(0, digits - number.count)) + number
       + "." + ext
@@ -306,6 +338,28 @@ public struct RenderStopped: Error, CustomStringConvertible {
   }
 }
 
+extension RenderSettings {
+  /// These settings with every default made exact, as a render makes them: the first moment
+  /// (``firstMoment``), then the frames of a clip that ends with the effect, counted from it
+  /// (``Export/framesUntilOver(of:_:name:naming:)``). Throws ``RenderError``, as
+  /// ``check(naming:)`` does, when they cannot be rendered; `name` is the effect as the caller
+  /// knows it, for the messages (by default its own name).
+  public func resolved(
+    for effect: Effect, named name: String? = nil, naming option: (String) -> String = { $0 }
+  ) throws -> RenderSettings {
+    try check(naming: option)
+    var settings = self
+    settings.time = firstMoment
+    if endsWithEffect {
+      settings.frames = try Export.framesUntilOver(
+        of: effect, settings, name: name ?? effect.config.name, naming: option)
+      settings.untilOver = false
+      try settings.check(naming: option)
+    }
+    return settings
+  }
+}
+
 /// Renders effects to files, headless, on a GL context of its own.
 public enum Export {
   /// The scene's steps between pictures: births are decided per step, as in the window.
@@ -325,26 +379,30 @@ public enum Export {
   /// written over the effect's own files (`settings.inputs`), nothing is left half-written, and
   /// the library prints nothing. Messages name settings as `option` spells them (see
   /// ``RenderSettings/check(naming:)``).
+  ///
+  /// A clip that ends with the effect (``RenderSettings/endsWithEffect``) has its frames
+  /// counted first; `name` is the effect as the caller knows it (a preset's name, a file's
+  /// path) for the messages, by default the effect's own name.
   public static func render(
-    _ effect: Effect, _ settings: RenderSettings,
+    _ effect: Effect, _ settings: RenderSettings, named name: String? = nil,
     naming option: @escaping @Sendable (String) -> String = { $0 },
     progress: ((RenderProgress) -> Void)? = nil,
     shouldStop: () -> Bool = { false }
   ) throws -> RenderResult {
     try render(
-      effect, settings, naming: option, silencingDrivers: false, progress: progress,
-      shouldStop: shouldStop)
+      effect, settings, named: name, naming: option, silencingDrivers: false,
+      progress: progress, shouldStop: shouldStop)
   }
 
-  /// ``render(_:_:naming:progress:shouldStop:)``, with the graphics drivers' own messages kept
+  /// ``render(_:_:named:naming:progress:shouldStop:)``, with the graphics drivers' own messages kept
   /// off standard error while the context is made (``DriverMessages``): the program's choice,
   /// whose standard error is its own. A library never redirects its host's.
   package static func render(
-    _ effect: Effect, _ settings: RenderSettings,
+    _ effect: Effect, _ settings: RenderSettings, named name: String? = nil,
     naming option: @escaping @Sendable (String) -> String, silencingDrivers: Bool,
     progress: ((RenderProgress) -> Void)?, shouldStop: () -> Bool
   ) throws -> RenderResult {
-    try settings.check(naming: option)
+    let settings = try settings.resolved(for: effect, named: name, naming: option)
     let shared = SharedState()
     // Big pictures and ffmpeg's pipes want more than a secondary thread's default stack. The
     // thread is joined before this returns, whatever it returns: a host may exit at once, and a
@@ -465,7 +523,7 @@ public enum Export {
       effect: effect, size: settings.points,
       seed: settings.seed, reduceMotion: settings.reduceMotion,
       primitive: settings.records == nil ? settings.primitive : .points)
-    defer { system.release() }
+    defer { system.close() }
     // The picture's context is the system's own, and its rectangle never changes.
     system.glStatePolicy = .cache
     // Light covers a backdrop as much as it shines: what an editor shows when it lays the
@@ -495,7 +553,7 @@ public enum Export {
       ? FlashCheck(width: size.width, height: size.height, fps: settings.fps) : nil
     // A sequence's pictures are encoded and written on the other cores as frames are drawn.
     let sequence =
-      video == nil && settings.frames > 1
+      video == nil && settings.frameCount > 1
       ? PictureSequence(
         first: rendered.lowerBound, straightening: transparent, shouldStop: shouldStop) : nil
     // However the render ends, nothing is left in flight, and what is kept is what was told.
@@ -533,7 +591,7 @@ public enum Export {
     // Every frame from the first is stepped to, drawn or not: the emission is replayed the
     // same way whichever frames this run renders.
     for frame in 0..<rendered.upperBound {
-      let now = start + settings.time + Double(frame) / settings.fps
+      let now = start + settings.firstMoment + Double(frame) / settings.fps
       var mark = monotonicSeconds()
       /// Adds the seconds since the last mark to `stage`.
       func spent(_ stage: WritableKeyPath<RenderTimings, Seconds>) {
@@ -549,7 +607,7 @@ public enum Export {
       func stopIfAsked() throws {
         guard shouldStop() else { return }
         writer?.cancel()
-        throw RenderStopped(out: out, whole: video != nil || settings.frames == 1)
+        throw RenderStopped(out: out, whole: video != nil || settings.frameCount == 1)
       }
       try stopIfAsked()
       GLFrame.clear(to: settings.background)
@@ -567,7 +625,8 @@ public enum Export {
       }
       if let exported, exported.records.isEmpty {
         throw RenderError(
-          description: "no piece is in flight at \(format(settings.time)) s, so there are no "
+          description:
+            "no piece is in flight at \(format(settings.firstMoment)) s, so there are no "
             + "records to write: give a \(option("time")) when pieces are")
       }
       if let writer {
@@ -609,7 +668,7 @@ public enum Export {
       if let exported, let records = settings.records {
         files += try RecordExport.prepare(
           exported, for: records, size: size, background: settings.background,
-          time: settings.time)
+          time: settings.firstMoment)
       }
       spent(\.writing)
       progress?(RenderProgress(done: frame - rendered.lowerBound + 1, total: rendered.count))
@@ -646,11 +705,11 @@ public enum Export {
       flashes: flashes)
   }
 
-  /// How long `effect` lasts as `settings` render it, in seconds from `settings.time` (its
+  /// How long `effect` lasts as `settings` render it, in seconds from `settings.firstMoment` (its
   /// first frame): until the closed form draws none of its pieces any more, the settings'
   /// triggers fired. Exact to the clock's tick, and needs no GL: the emission is replayed as a
   /// render replays it. nil when an emitter emits until it is stopped (snow, rain, a fire's
-  /// flames): such an effect never ends by itself. 0 when it is over by `settings.time`.
+  /// flames): such an effect never ends by itself. 0 when it is over by `settings.firstMoment`.
   public static func length(of effect: Effect, _ settings: RenderSettings) throws -> Seconds? {
     let config: EffectConfig
     do {
@@ -679,7 +738,7 @@ public enum Export {
         fire: fire)
       end = max(end, scene.ring.lastDeath)
     }
-    return max(0, end - (timeline.start + settings.time))
+    return max(0, end - (timeline.start + settings.firstMoment))
   }
 
   /// How many frames a clip of `effect` has that ends when the effect is over, as `settings`
@@ -719,7 +778,7 @@ public enum Export {
   static func summary(of settings: RenderSettings) -> String {
     let rendered = settings.renderedFrames
     let pixels = "\(settings.size.width)×\(settings.size.height)"
-    if settings.video == nil, settings.frames == 1 {
+    if settings.video == nil, settings.frameCount == 1 {
       let described = settings.records.map {
         ", its records \($0) and \(RecordExport.descriptionPath(of: $0))"
       }

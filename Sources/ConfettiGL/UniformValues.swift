@@ -23,7 +23,8 @@ extension ShaderProgram {
       var name = [GLchar](repeating: 0, count: 256)
       var (length, size, type): (GLsizei, GLint, GLenum) = (0, 0, 0)
       epoxy_glGetActiveUniform(id, index, 256, &length, &size, &type, &name)
-      var base = String(cString: name)
+      var base = String(
+        decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
       if base.hasSuffix("[0]") { base.removeLast(3) }
       let (glsl, components, kind): (String, Int, Character) =
         switch Int32(type) {

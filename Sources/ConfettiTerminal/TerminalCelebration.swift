@@ -3,6 +3,7 @@ import Confetti
 import ConfettiCore
 import ConfettiGL
 import ConfettiImage
+import ConfettiPlatform
 import Dispatch
 import FoundationEssentials
 import Glibc
@@ -115,6 +116,7 @@ public enum TerminalCelebration {
     }
     let screen = TerminalScreen()
     let context = try HeadlessContext()
+    StartTimings.mark("context")
     screen.enter()
     defer { screen.leave() }
     // kitty's graphics are asked after only where their answer can choose them: not where
@@ -157,7 +159,8 @@ public enum TerminalCelebration {
     let system = try ConfettiSystem(
       effect: effect, size: layout.points, capacity: settings.capacity, seed: settings.seed,
       reduceMotion: settings.reduceMotion, primitive: settings.primitive)
-    defer { system.release() }
+    StartTimings.mark("effect")
+    defer { system.close() }
     system.glStatePolicy = .cache
     // Pictures are opaque, over the terminal's own background; cells are transparent where
     // no piece is, and keep the terminal's.

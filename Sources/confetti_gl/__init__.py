@@ -23,7 +23,6 @@ import enum
 import math
 import os
 import pathlib
-import secrets
 import signal
 import threading
 import weakref
@@ -192,10 +191,8 @@ def _flag(value: object, name: str) -> bool:
     return value
 
 
-def _seed(seed: Optional[int]) -> int:
-    """None: a fresh random seed; else 1 to 2**64 - 1 (the library takes 0 as its default, 1)."""
-    if seed is None:
-        return secrets.randbits(64) or 1
+def _seed(seed: int) -> int:
+    """1 to 2**64 - 1: the same seed, the same pieces (1, the default in every language)."""
     return _whole(seed, "seed", 1, 2**64 - 1)
 
 
@@ -223,7 +220,7 @@ def _trigger(value: object) -> Trigger:
 
 
 _REDUCE_MOTION, _CACHE_GL_STATE, _LOOP, _FULL_MOTION = 1, 2, 4, 8
-_UNTIL_OVER, _BEST_QUALITY = 16, 32
+_UNTIL_OVER, _BEST_QUALITY, _AT_TIME = 16, 32, 64
 #: An animation's encoder settings (`confetti render --quality`): "standard", measured to keep
 #: pace, or "best", slower, for a master copy.
 QUALITIES = ("standard", "best")
@@ -261,7 +258,7 @@ class _RenderOptions(ctypes.Structure):
 
 for _name, _arguments in {
     "confetti_create": [ctypes.POINTER(_Desc), ctypes.POINTER(_handle)],
-    "confetti_destroy": [_handle],
+    "confetti_close": [_handle],
     "confetti_trigger": [_handle, ctypes.c_int, _d],
     "confetti_trigger_at": [_handle, ctypes.c_int, _d, _d, _d],
     "confetti_advance": [_handle, _d],
@@ -269,7 +266,7 @@ for _name, _arguments in {
     "confetti_stop_emitting": [_handle],
     "confetti_draw": [_handle, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int, _d],
     "confetti_reset_gl_state_cache": [_handle],
-    "confetti_set_size": [_handle, _d, _d],
+    "confetti_resize": [_handle, _d, _d],
     "confetti_clear": [_handle, ctypes.c_bool],
     "confetti_is_alive": [_handle, _d, ctypes.POINTER(ctypes.c_bool)],
     "confetti_end_time": [_handle, ctypes.POINTER(_d)],
@@ -281,7 +278,7 @@ for _name, _arguments in {
     "confetti_celebration_start": [ctypes.POINTER(_CelebrateOptions), ctypes.POINTER(_handle)],
     "confetti_celebration_wait": [_handle, _d, ctypes.POINTER(ctypes.c_bool)],
     "confetti_celebration_cancel": [_handle],
-    "confetti_celebration_destroy": [_handle],
+    "confetti_celebration_close": [_handle],
     "confetti_render": [ctypes.POINTER(_RenderOptions)],
 }.items():
     _function = getattr(_lib, _name)
@@ -363,7 +360,7 @@ class System(_Handle):
 
     def __init__(self, preset: Optional[str] = None, *, json: Optional[str] = None,
                  path: Union[str, os.PathLike, None] = None, width: float, height: float,
-                 capacity: Optional[int] = None, seed: Optional[int] = None,
+                 capacity: Optional[int] = None, seed: int = 1,
                  reduce_motion: bool = False, cache_gl_state: bool = False):
         flags = (_REDUCE_MOTION if _flag(reduce_motion, "reduce_motion") else 0) | \
             (_CACHE_GL_STATE if _flag(cache_gl_state, "cache_gl_state") else 0)
@@ -376,7 +373,7 @@ class System(_Handle):
         _lib.confetti_create(ctypes.byref(desc), ctypes.byref(handle))
         self._own(handle.value)
 
-    _ending = staticmethod(_lib.confetti_destroy)
+    _ending = staticmethod(_lib.confetti_close)
     _gone = "the system was closed: make a new one"
 
     def close(self) -> None:
@@ -427,7 +424,7 @@ class System(_Handle):
 
     def resize(self, width: float, height: float) -> None:
         """Changes the area the effect lives in, in points (a resized window)."""
-        _lib.confetti_set_size(self._live(), _number(width, "width", 0, _LARGEST_SIDE),
+        _lib.confetti_resize(self._live(), _number(width, "width", 0, _LARGEST_SIDE),
                                _number(height, "height", 0, _LARGEST_SIDE))
 
     def clear(self, *, keep_start_emitters: bool = False) -> None:
@@ -488,7 +485,7 @@ class Celebration(_Handle):
         _lib.confetti_celebration_start(ctypes.byref(options), ctypes.byref(handle))
         self._own(handle.value)
 
-    _ending = staticmethod(_lib.confetti_celebration_destroy)
+    _ending = staticmethod(_lib.confetti_celebration_close)
     _gone = "the celebration was closed"
 
     def wait(self, timeout: Optional[float] = None) -> bool:
@@ -529,7 +526,7 @@ class Celebration(_Handle):
 
 
 def celebrate(preset: Optional[str] = None, *, json: Optional[str] = None,
-              path: Union[str, os.PathLike, None] = None, seed: Optional[int] = None,
+              path: Union[str, os.PathLike, None] = None, seed: int = 1,
               monitor: Optional[int] = None, duration: Optional[float] = None,
               loop: bool = False, reduce_motion: Optional[bool] = None,
               wait: bool = True) -> Optional[Celebration]:
@@ -567,31 +564,34 @@ def celebrate(preset: Optional[str] = None, *, json: Optional[str] = None,
 
 # MARK: Rendering to files
 
-def _fps(fps: object) -> float:
-    rate = _number(fps, "fps", 0, 1000)
-    if rate <= 0:
-        raise ArgumentError(f"fps must be above 0, not {_shown(fps)}")
-    return rate
+def _above_zero(value: object, name: str) -> float:
+    """A number above 0: C takes a 0 as its default, which a Python caller gives as None."""
+    number = _number(value, name)
+    if number <= 0:
+        raise ArgumentError(f"{name} must be above 0, not {_shown(value)}")
+    return number
 
 
 def render(out: Union[str, os.PathLike], preset: Optional[str] = None, *,
            json: Optional[str] = None, path: Union[str, os.PathLike, None] = None,
-           size: Tuple[int, int] = (800, 600), scale: int = 1, time: float = 0.0,
+           size: Tuple[int, int] = (800, 600), scale: int = 1, time: Optional[float] = None,
            frames: Optional[int] = None, fps: float = 30.0,
            frame_range: Optional[Tuple[int, int]] = None, until_over: bool = False,
-           background: Optional[str] = None, seed: Optional[int] = None,
+           background: Optional[str] = None, seed: int = 1,
            reduce_motion: bool = False, quality: str = "standard",
            progress: Optional[Callable[[int, int], object]] = None) -> pathlib.Path:
     """Renders an effect to `out`, as `confetti render` does: one picture (.png), a numbered
     sequence (NAME-0000.png, ... when frames > 1), or an animation (.gif, .webm, .mp4, .mov,
     made by ffmpeg). Returns `out` as a Path.
 
-    `frames` is how many (None: 1); `until_over=True` instead ends the clip when the effect is
-    over, its first frame with nothing left included (`confetti render --duration auto`; an
-    effect that emits until stopped, such as snow, never ends and is refused). `quality` is an
-    animation's encoder settings, one of QUALITIES.
+    `frames` is how many (None: one picture for a .png, and for an animation as many as the
+    effect lasts); `until_over=True` ends a numbered sequence when the effect is over too, its
+    first frame with nothing left included (`confetti render --duration auto`; an effect that
+    emits until stopped, such as snow, never ends and is refused). `quality` is an animation's
+    encoder settings, one of QUALITIES.
 
-    `time` is the first frame's moment in seconds after the effect starts; `background` is
+    `time` is the first frame's moment in seconds after the effect starts (None: 0 for a clip,
+    0.6 for one picture, as in every language and `confetti render`); `background` is
     "transparent", "#rrggbb" or "#rrggbbaa" (None: the program's dark backdrop); `frame_range`
     (first, end) renders only those frames of the sequence. `progress(done, total)` is called
     after each frame; returning False stops the render (Stopped), and so does an exception
@@ -643,11 +643,15 @@ def render(out: Union[str, os.PathLike], preset: Optional[str] = None, *,
     interrupted: list = []
     callback = _PROGRESS(told)
     target = _text(out, "out")
+    if time is not None:
+        flags |= _AT_TIME
+    # The library checks every value (its limits are its own); here only that each is a number
+    # of the C type it is passed as.
     options = _RenderOptions(
-        *_effect(preset, json, path), target, width, height, _whole(scale, "scale", 1, 8),
-        _number(time, "time", 0, 3600),
-        0 if until_over else 1 if frames is None else _whole(frames, "frames", 1, 100_000),
-        _fps(fps), first, end, _text(background, "background"), _seed(seed), flags,
+        *_effect(preset, json, path), target, width, height, _whole(scale, "scale", 1, 2**31 - 1),
+        0.0 if time is None else _number(time, "time"),
+        0 if frames is None else _whole(frames, "frames", 1, 2**62),
+        _above_zero(fps, "fps"), first, end, _text(background, "background"), _seed(seed), flags,
         callback, None)
     # Ctrl-C while the library renders is noted, not raised inside the callback (where ctypes
     # could only print it): the render stops after its frame, cleans up, and the caller gets
@@ -660,10 +664,10 @@ def render(out: Union[str, os.PathLike], preset: Optional[str] = None, *,
     try:
         _lib.confetti_render(ctypes.byref(options))
     except ArgumentError as error:
-        # The library names its flag; a Python caller gave until_over=True.
+        # The library names its flag; a Python caller gives until_over=True.
         raise ArgumentError(str(error.args[0]).replace(
-            "frames instead of CONFETTI_UNTIL_OVER", "frames=N instead of until_over=True"),
-            error.status) from None
+            "frames instead of CONFETTI_UNTIL_OVER", "frames=N instead of until_over=True").replace(
+            "CONFETTI_UNTIL_OVER", "until_over=True"), error.status) from None
     except Stopped:
         if interrupted:
             raise KeyboardInterrupt from None

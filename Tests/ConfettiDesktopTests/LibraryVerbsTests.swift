@@ -173,6 +173,29 @@ final class LibraryVerbsTests: XCTestCase {
     XCTAssertEqual(try Data(contentsOf: mine), try Data(contentsOf: program))
   }
 
+  /// One set of defaults: settings given nothing but the file write what `confetti render
+  /// --out` writes, byte for byte (the seed, one picture's first moment, the size, the
+  /// backdrop), and given a size, an animation as `confetti render` makes it (from 0, until
+  /// the effect is over, at 30 fps). C's and Python's renders are held to the same.
+  func testARendersDefaultsAreTheProgramsByteForByte() throws {
+    let folder = try temporaryDirectory()
+    for (name, preset, options) in [
+      ("picture.png", Presets.defaultName, [String]()),
+      ("clip.gif", "cannon", ["--preset", "cannon", "--size", "160x120"]),
+    ] {
+      let mine = folder.appendingPathComponent("library-\(name)")
+      var settings = RenderSettings(out: mine.path)
+      if !options.isEmpty { settings.size = PixelSize(width: 160, height: 120) }
+      _ = try Export.render(try Effect.preset(preset), settings)
+      let program = folder.appendingPathComponent("program-\(name)")
+      let rendered = try confetti(["render"] + options + ["--out", program.path])
+      XCTAssertEqual(rendered.status, 0, rendered.stderr)
+      let (a, b) = (try Data(contentsOf: mine), try Data(contentsOf: program))
+      XCTAssertGreaterThan(a.count, 1000, name)
+      XCTAssertEqual(a, b, "\(name): the library's defaults are the program's")
+    }
+  }
+
   func testEveryFrameAndTheFinishingStepAreToldInOrderAndAStopLeavesNothing() throws {
     _ = try requiredProgram("ffmpeg", for: "animations")
     let folder = try temporaryDirectory()
@@ -215,7 +238,7 @@ final class LibraryVerbsTests: XCTestCase {
       let length = try Export.length(of: effect, settings)
       let system = try ConfettiSystem(
         effect: effect, size: Size(width: 320, height: 240), seed: settings.seed)
-      defer { system.release() }
+      defer { system.close() }
       system.fireOpening(time: opening)
       // Replayed as a render steps: a sixtieth of a second at a time, for a minute at most.
       var clock = opening
@@ -228,7 +251,7 @@ final class LibraryVerbsTests: XCTestCase {
         continue
       }
       XCTAssertGreaterThan(length, 0, name)
-      let end = opening + settings.time + length
+      let end = opening + settings.firstMoment + length
       XCTAssertEqual(system.endTime ?? .nan, end, accuracy: 1e-9, name)
       XCTAssert(system.isAlive(time: end - 0.01), "\(name) is over before \(length) s")
       XCTAssertFalse(system.isAlive(time: end), "\(name) is still drawn at \(length) s")

@@ -211,7 +211,7 @@ final class LibraryTests: HeadlessGLTestCase {
     renderer.release()
     XCTAssertEqual(hostState(), before, "capture, tables or release changed the state")
 
-    system.release()
+    system.close()
     XCTAssertEqual(hostState(), before, "releasing changed the host's state")
     XCTAssertEqual(untouchedState(), untouched, "capture, tables or release")
     XCTAssertEqual(epoxy_glGetError(), GLenum(GL_NO_ERROR))
@@ -234,7 +234,7 @@ final class LibraryTests: HeadlessGLTestCase {
       _ preset: String, _ primitive: SpritePrimitive, _ policy: GLStatePolicy, lines: Bool
     ) throws -> RGBAImage {
       let system = try ConfettiSystem(preset: preset, size: area, seed: 6, primitive: primitive)
-      defer { system.release() }
+      defer { system.close() }
       system.glStatePolicy = policy
       system.fireOpening(time: 1)
       system.trigger(.click, at: Point(x: 80, y: 45), time: 1)
@@ -305,7 +305,7 @@ final class LibraryTests: HeadlessGLTestCase {
     func picture(_ policy: GLStatePolicy, hostile: Bool) throws -> RGBAImage {
       setHostState(hostile: hostile)
       let system = try ConfettiSystem(preset: "emoji", size: area, seed: 5)
-      defer { system.release() }
+      defer { system.close() }
       system.glStatePolicy = policy
       system.trigger(.start, time: 1)
       system.trigger(.click, at: Point(x: 80, y: 45), time: 1)
@@ -341,8 +341,8 @@ final class LibraryTests: HeadlessGLTestCase {
     let restoring = try ConfettiSystem(preset: "confetti", size: area, seed: 4)
     let caching = try ConfettiSystem(preset: "confetti", size: area, seed: 4)
     defer {
-      restoring.release()
-      caching.release()
+      restoring.close()
+      caching.close()
     }
     XCTAssertEqual(restoring.glStatePolicy, .restore, "restoring is the default")
     caching.glStatePolicy = .cache
@@ -397,7 +397,7 @@ final class LibraryTests: HeadlessGLTestCase {
     other.glStatePolicy = .cache
     other.trigger(.key, time: 1)
     let otherRestoring = try ConfettiSystem(preset: "confetti", size: area, seed: 9)
-    defer { otherRestoring.release() }
+    defer { otherRestoring.close() }
     otherRestoring.trigger(.key, time: 1)
     for step in 0...3 {
       let time = 1.6 + Double(step) / 30
@@ -407,7 +407,7 @@ final class LibraryTests: HeadlessGLTestCase {
         differences(try picture(caching, at: time), try picture(restoring, at: time)), 0,
         "turn \(step)")
     }
-    other.release()
+    other.close()
     XCTAssertEqual(differences(try picture(caching, at: 1.8), try picture(restoring, at: 1.8)), 0)
     XCTAssertEqual(epoxy_glGetError(), GLenum(GL_NO_ERROR))
 
@@ -514,7 +514,7 @@ final class LibraryTests: HeadlessGLTestCase {
     XCTAssert(try frame.read() == blank, "nothing was drawn (\(about))")
     XCTAssertEqual(epoxy_glGetError(), GLenum(GL_NO_ERROR), about)
     // Released there: nothing is deleted (its objects are left to their own context).
-    system.release()
+    system.close()
     XCTAssertEqual(objects.missing, 0, "that context's objects (\(about))")
     XCTAssertEqual(epoxy_glGetError(), GLenum(GL_NO_ERROR), about)
     objects.delete()
@@ -561,7 +561,7 @@ final class LibraryTests: HeadlessGLTestCase {
       let second = pixels(of: attachments[1])
       let system = try ConfettiSystem(
         preset: preset, size: Size(width: Double(side), height: Double(side)), seed: 4)
-      defer { system.release() }
+      defer { system.close() }
       system.fireOpening(time: 1)
       try system.draw(in: PixelRect(width: Int(side), height: Int(side)), time: time)
       let first = pixels(of: attachments[0])
@@ -581,7 +581,7 @@ final class LibraryTests: HeadlessGLTestCase {
   /// refused by a restoring draw with its status named, and no GL error is left for the host.
   func testAnIncompleteFramebufferIsRefusedAndNoErrorIsLeft() throws {
     let system = try ConfettiSystem(preset: "confetti", size: size, seed: 2)
-    defer { system.release() }
+    defer { system.close() }
     system.trigger(.start, time: 1)
     var empty: GLuint = 0
     epoxy_glGenFramebuffers(1, &empty)
@@ -712,7 +712,7 @@ final class LibraryTests: HeadlessGLTestCase {
     }
     let system = try ConfettiSystem(
       effect: Effect(config), size: Size(width: 100, height: 60), seed: 5)
-    defer { system.release() }
+    defer { system.close() }
     for trigger in EmitterTrigger.allCases { system.trigger(trigger, time: 1) }
     let rect = PixelRect(x: 40, y: 30, width: 100, height: 60)
     try system.draw(in: rect, time: 1.2)
@@ -770,7 +770,7 @@ final class LibraryTests: HeadlessGLTestCase {
     ) throws -> RGBAImage {
       let system = try ConfettiSystem(
         effect: Effect(config), size: Size(width: 160, height: 90), seed: 2)
-      defer { system.release() }
+      defer { system.close() }
       system.glStatePolicy = policy
       system.laysLightOverTheBackdrop = layered
       system.fireOpening(time: 1)
@@ -808,7 +808,7 @@ final class LibraryTests: HeadlessGLTestCase {
       "a restoring draw lays the light as a caching one does")
     let scissored = try ConfettiSystem(
       effect: Effect(config), size: Size(width: 160, height: 90), seed: 2)
-    defer { scissored.release() }
+    defer { scissored.close() }
     scissored.fireOpening(time: 1)
     GLFrame.clear(to: white, whole: true)
     epoxy_glEnable(GLenum(GL_SCISSOR_TEST))
@@ -874,7 +874,7 @@ final class LibraryTests: HeadlessGLTestCase {
     func drawn(layered: Bool) throws -> RGBAImage {
       let system = try ConfettiSystem(
         effect: Effect(config), size: Size(width: 160, height: 90), seed: 2)
-      defer { system.release() }
+      defer { system.close() }
       system.laysLightOverTheBackdrop = layered
       system.fireOpening(time: 1)
       GLFrame.clear(to: RGBA8(red: 0, green: 0, blue: 0), whole: true)
@@ -890,7 +890,7 @@ final class LibraryTests: HeadlessGLTestCase {
       "paper and light were drawn")
     // Fireworks at the ends of GL's integers: drawn, or refused in a line, never an abort.
     let fireworks = try ConfettiSystem(preset: "fireworks", size: Size(width: 200, height: 120))
-    defer { fireworks.release() }
+    defer { fireworks.close() }
     fireworks.fireOpening(time: 1)
     for huge in [
       ends, PixelRect(width: Int(Int32.max), height: Int(Int32.max)),
@@ -919,7 +919,7 @@ final class LibraryTests: HeadlessGLTestCase {
     let rect = PixelRect(x: 30, y: 20, width: 160, height: 90)
     let system = try ConfettiSystem(
       effect: Effect(config), size: Size(width: 160, height: 90), seed: 2)
-    defer { system.release() }
+    defer { system.close() }
     system.glStatePolicy = .cache
     system.fireOpening(time: 1)
     func drawn(fading fade: Double) throws -> RGBAImage {
@@ -959,8 +959,8 @@ final class LibraryTests: HeadlessGLTestCase {
     let snow = try ConfettiSystem(preset: "snow", size: half, seed: 1)
     let burst = try ConfettiSystem(preset: "tap-burst", size: half, seed: 2)
     defer {
-      snow.release()
-      burst.release()
+      snow.close()
+      burst.close()
     }
     snow.trigger(.start, time: 1)
     burst.trigger(.click, at: Point(x: 40, y: 45), time: 1)
@@ -971,7 +971,7 @@ final class LibraryTests: HeadlessGLTestCase {
 
     // Each alone, from the same seeds and clock readings, draws the same half.
     let snowAlone = try ConfettiSystem(preset: "snow", size: half, seed: 1)
-    defer { snowAlone.release() }
+    defer { snowAlone.close() }
     snowAlone.trigger(.start, time: 1)
     var alone: RGBAImage?
     for step in 0...30 { alone = try picture([(snowAlone, left)], at: 1 + Double(step) / 60) }
@@ -1008,7 +1008,7 @@ final class LibraryTests: HeadlessGLTestCase {
     XCTAssertFalse(clicked.isAlive(time: 1), "nothing was born at a NaN or infinite point")
     clicked.trigger(.click, at: Point(x: 100, y: 100), time: 1)
     XCTAssert(clicked.isAlive(time: 1.1))
-    clicked.release()
+    clicked.close()
     // Rectangles beyond GL's 32-bit integers are refused in one line, not trapped on; those at
     // their ends are the GL's to clip; a negative or empty one draws nothing.
     let drawing = try ConfettiSystem(preset: "confetti", size: size)
@@ -1034,16 +1034,16 @@ final class LibraryTests: HeadlessGLTestCase {
     // The earliest exact reading is one draw takes, before any reading and after some.
     XCTAssertEqual(drawing.earliestExactReading, 0)
     try drawing.draw(in: target.rect, time: drawing.earliestExactReading)
-    drawing.release()
+    drawing.close()
     let fresh = try ConfettiSystem(preset: "confetti", size: size)
     XCTAssertEqual(fresh.earliestExactReading, 0, "nothing read yet")
     try fresh.draw(in: target.rect, time: fresh.earliestExactReading)
-    fresh.release()
+    fresh.close()
     // A zero size is allowed: nothing is drawn.
     let empty = try ConfettiSystem(preset: "confetti", size: Size(width: 0, height: 0))
     empty.trigger(.key, time: 1)
     try empty.draw(in: target.rect, time: 1.1)
-    empty.release()
+    empty.close()
   }
 
   func testAConfigurationBuiltInCodeIsCheckedAsAFileIs() throws {
@@ -1096,12 +1096,12 @@ final class LibraryTests: HeadlessGLTestCase {
       }
     }
     // The same configuration unchanged runs.
-    try ConfettiSystem(effect: Effect(base), size: size).release()
+    try ConfettiSystem(effect: Effect(base), size: size).close()
   }
 
   func testTheEndOfAnEffectIsKnownExactly() throws {
     let system = try ConfettiSystem(preset: "tap-burst", size: size, seed: 9)
-    defer { system.release() }
+    defer { system.close() }
     XCTAssertEqual(system.endTime, -.infinity, "nothing born yet")
     XCTAssertFalse(system.isAlive(time: 0))
     system.trigger(.click, at: Point(x: 160, y: 90), time: 2)
@@ -1127,12 +1127,12 @@ final class LibraryTests: HeadlessGLTestCase {
 
     // A continuous emitter has no end while it runs; cleared, everything has ended.
     let snow = try ConfettiSystem(preset: "snow", size: size)
-    defer { snow.release() }
+    defer { snow.close() }
     snow.trigger(.start, time: 1)
     snow.advance(to: 1.5)
     XCTAssertNil(snow.endTime)
     XCTAssertTrue(snow.isAlive(time: 100))
-    snow.removeAll()
+    snow.clear()
     XCTAssertEqual(snow.endTime, -.infinity)
     XCTAssertFalse(snow.isAlive(time: 1.5))
   }

@@ -79,7 +79,6 @@ REFUSED_RENDERS = [
     dict(out="x.png", scale=0),
     dict(out="x.png", scale=9),
     dict(out="x.png", scale="2"),
-    dict(out="x.png", time=None),
     dict(out="x.png", time="1"),
     dict(out="x.png", time=-1),
     dict(out="x.png", time=float("nan")),
@@ -223,6 +222,22 @@ def test_a_render_is_the_programs_render_and_takes_a_path(tmp_path):
                    "--seed", "7", "--out", str(tmp_path / "program.png"))
     assert said.returncode == 0, said.stderr
     assert mine.read_bytes() == (tmp_path / "program.png").read_bytes()
+
+
+def test_a_renders_defaults_are_the_programs_byte_for_byte(tmp_path):
+    # Nothing but the file: the seed, the first moment of one picture, the size and the backdrop
+    # are the program's. A preset and a size: an animation from 0 until the effect is over, at
+    # 30 fps, as `confetti render` makes it.
+    for name, given, options in [
+        ("picture.png", {}, []),
+        ("clip.gif", dict(preset="cannon", size=(160, 120)),
+         ["--preset", "cannon", "--size", "160x120"]),
+    ]:
+        mine = confetti.render(tmp_path / f"mine-{name}", **given)
+        said = program("render", *options, "--out", str(tmp_path / f"program-{name}"))
+        assert said.returncode == 0, said.stderr
+        assert len(mine.read_bytes()) > 1000
+        assert mine.read_bytes() == (tmp_path / f"program-{name}").read_bytes(), name
 
 
 def test_a_render_until_over_has_the_programs_frames(tmp_path):

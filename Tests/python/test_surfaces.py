@@ -14,7 +14,7 @@ CONCEPTS = {
     "make a system": (["init(effect:size:capacity:seed:reduceMotion:primitive:)",
                        "init(preset:size:capacity:seed:reduceMotion:primitive:)"],
                       ["confetti_create"], ["System"]),
-    "end it": (["release()"], ["confetti_destroy"], ["System.close"]),
+    "end it": (["close()"], ["confetti_close"], ["System.close"]),
     "fire emitters": (["trigger(_:at:time:)"], ["confetti_trigger", "confetti_trigger_at"],
                       ["System.trigger"]),
     "open the effect as the program does": (["fireOpening(time:)"], ["confetti_fire_opening"],
@@ -24,9 +24,9 @@ CONCEPTS = {
     "the GL state policy": (["glStatePolicy", "resetGLStateCache()"],
                             ["confetti_reset_gl_state_cache"],
                             ["System.reset_gl_state_cache"]),
-    "the area": (["size", "resize(to:)"], ["confetti_set_size"], ["System.resize"]),
+    "the area": (["size", "resize(to:)"], ["confetti_resize"], ["System.resize"]),
     "stop emitting": (["stopEmitting()"], ["confetti_stop_emitting"], ["System.stop_emitting"]),
-    "forget the particles": (["removeAll(keepingStartEmitters:)"], ["confetti_clear"],
+    "forget the particles": (["clear(keepingStartEmitters:)"], ["confetti_clear"],
                              ["System.clear"]),
     "what is alive": (["isAlive(time:)"], ["confetti_is_alive"], ["System.is_alive"]),
     "when it ends": (["endTime"], ["confetti_end_time"], ["System.end_time"]),
@@ -41,9 +41,18 @@ CONCEPTS = {
     "the last error": ([], ["confetti_last_error"], ["Error"]),
     "celebrate": ([], ["confetti_celebrate", "confetti_celebration_start",
                        "confetti_celebration_wait", "confetti_celebration_cancel",
-                       "confetti_celebration_destroy"],
+                       "confetti_celebration_close"],
                   ["celebrate", "Celebration.wait", "Celebration.cancel", "Celebration.close"]),
     "render": ([], ["confetti_render"], ["render"]),
+}
+
+# The names before 0.6, kept one release as deprecated aliases of the one name each concept has.
+DEPRECATED = {
+    "release()": "close()",
+    "removeAll(keepingStartEmitters:)": "clear(keepingStartEmitters:)",
+    "confetti_destroy": "confetti_close",
+    "confetti_set_size": "confetti_resize",
+    "confetti_celebration_destroy": "confetti_celebration_close",
 }
 
 # Deliberate differences, each with its reason.
@@ -92,10 +101,13 @@ def test_every_member_has_its_counterparts_or_a_written_reason():
             assert name in python, f"{concept}: confetti_gl has no {name}"
         assert c_names and python_names_, f"{concept} is missing in C or Python"
     named = {name for names, _, _ in CONCEPTS.values() for name in names}
-    for member in sorted(swift - named - DIFFERENCES.keys()):
+    for old, new in DEPRECATED.items():
+        assert old in swift | c and new in swift | c, f"{old} stands for {new}"
+    for member in sorted(swift - named - DIFFERENCES.keys() - DEPRECATED.keys()):
         raise AssertionError(f"Swift's {member} has no counterpart and no reason given")
     named_c = {name for _, names, _ in CONCEPTS.values() for name in names}
-    assert c - named_c == set(), f"C functions with no concept: {c - named_c}"
+    assert c - named_c - DEPRECATED.keys() == set(), \
+        f"C functions with no concept: {c - named_c - DEPRECATED.keys()}"
     named_python = {name for _, _, names in CONCEPTS.values() for name in names}
     helpers = {"Trigger", "program", "Celebration", "ArgumentError", "HandleError", "EffectError",
                "GLError", "DesktopError", "OutputError", "Stopped", "BusyError", "System.closed",
@@ -109,7 +121,7 @@ def test_the_flags_are_confetti_hs():
     enum = header[header.index("/* Flags: "):]
     enum = enum[:enum.index("};")]
     flags = dict(re.findall(r"^  CONFETTI_(\w+) = (\d+)", enum, re.MULTILINE))
-    assert len(flags) == 6, flags
+    assert len(flags) == 7, flags
     python = {name[1:]: value for name, value in vars(confetti).items()
               if name.isupper() and name.startswith("_") and isinstance(value, int)
               and name[1:] in flags}
@@ -122,3 +134,44 @@ def test_one_name_per_concept_where_the_languages_meet():
     assert "+INFINITY while an emitter is still emitting" in header
     assert "None while an emitter is still emitting" in " ".join(
         confetti.System.end_time.__doc__.split())
+
+
+def test_the_deprecated_c_names_say_what_to_use():
+    header = (REPOSITORY / "Sources/CConfetti/confetti.h").read_text()
+    for old, new in DEPRECATED.items():
+        if old.startswith("confetti_"):
+            assert f'CONFETTI_DEPRECATED("{new}")\nconfetti_status {old}(' in header, old
+
+
+# One default per setting, the program's: Python's keyword defaults, and where C and Swift write
+# the same one (confetti.h's "0: ..." and the Swift settings' initial values). The bytes are
+# compared by the render tests (a render with nothing given is `confetti render --out`'s).
+RENDER_DEFAULTS = {
+    # Python keyword: (Python default, confetti.h says, Swift RenderSettings declares)
+    "size": ((800, 600), "0: 800 x 600", "public var size = PixelSize(width: 800, height: 600)"),
+    "scale": (1, "0: 1.", "public var scale = 1"),
+    "time": (None, "0: 0 for a clip", "public var time: Seconds?"),
+    "frames": (None, "0: one picture for a .png", "public var frames: Int?"),
+    "fps": (30.0, "0: 30.", "public var fps: Double = 30"),
+    "until_over": (False, "CONFETTI_UNTIL_OVER", "public var untilOver = false"),
+    "seed": (1, "Every random draw comes from it. 0: 1.", "public var seed: UInt64 = 1"),
+    "reduce_motion": (False, "CONFETTI_REDUCE_MOTION", "public var reduceMotion = false"),
+    "quality": ("standard", "CONFETTI_BEST_QUALITY", "public var quality = ExportQuality.standard"),
+    "background": (None, "NULL: the program's dark backdrop, #12141c",
+                   "public var background = GLFrame.background"),
+}
+
+
+def test_a_render_has_one_default_per_setting_in_every_language():
+    import inspect
+    header = " ".join((REPOSITORY / "Sources/CConfetti/confetti.h").read_text().split())
+    swift = (REPOSITORY / "Sources/ConfettiExport/Export.swift").read_text()
+    given = {name: p.default for name, p in inspect.signature(confetti.render).parameters.items()
+             if p.default is not inspect.Parameter.empty}
+    for name, (python, c, declared) in RENDER_DEFAULTS.items():
+        assert given.get(name, "missing") == python, f"render({name}=...) defaults to {given.get(name)}"
+        assert c in header, f"confetti.h does not say {c!r} for {name}"
+        assert declared in swift, f"Swift's RenderSettings does not declare {declared!r}"
+    for keyword in ("seed",):
+        for function in (confetti.System, confetti.celebrate):
+            assert inspect.signature(function).parameters[keyword].default == 1, function

@@ -46,7 +46,7 @@ int main(int argc, char **argv) {
   confetti_system *system;
   if (confetti_create(&desc, &system) != CONFETTI_OK) return 1;
   for (int i = 0; i < count; i++) confetti_draw(system, 0, 0, 320, 240, 1.0 + i * 1e-3);
-  confetti_destroy(system);
+  confetti_close(system);
   return 0;
 }
 C

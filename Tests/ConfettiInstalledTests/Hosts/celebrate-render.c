@@ -11,6 +11,7 @@
  */
 #include <confetti.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int report(const char *what, confetti_status status) {
@@ -44,6 +45,17 @@ int main(int argc, char **argv) {
     options.progress = progress;
     options.user = &never;
     return report("render", confetti_render(&options));
+  }
+  if (strcmp(argv[1], "defaults") == 0 && (argc == 3 || argc == 6)) {
+    /* Everything at its default (zeros), or a preset and a size and the rest so. */
+    confetti_render_options options = {0};
+    options.out = argv[2];
+    if (argc == 6) {
+      options.preset = argv[3];
+      options.width = atoi(argv[4]);
+      options.height = atoi(argv[5]);
+    }
+    return report("defaults", confetti_render(&options));
   }
   if (strcmp(argv[1], "stop") == 0 && argc == 3) {
     int64_t stop_at = 3;
@@ -82,7 +94,7 @@ int main(int argc, char **argv) {
     render.preset = "snow";
     report("snow until over", confetti_render(&render));
     render.preset = NULL;
-    render.flags = 64;
+    render.flags = 128;
     report("render flags", confetti_render(&render));
     render.flags = 0;
     confetti_celebrate_options celebrate = {0};
@@ -115,7 +127,7 @@ int main(int argc, char **argv) {
     report("cancel", confetti_celebration_cancel(celebration));
     report("wait", confetti_celebration_wait(celebration, 10, &over));
     printf("over after cancel: %s\n", over ? "yes" : "no");
-    report("destroy", confetti_celebration_destroy(celebration));
+    report("destroy", confetti_celebration_close(celebration));
     report("destroyed", confetti_celebration_cancel(celebration));
     return 0;
   }

@@ -33,6 +33,6 @@ int main(void) {
   printf("draw %d\n", confetti_draw(system, 0, 0, 64, 64, 0.5));
   eglDestroyContext(display, context);
   eglTerminate(display);
-  printf("destroy %d\n", confetti_destroy(system));
+  printf("destroy %d\n", confetti_close(system));
   return 0;
 }

@@ -87,7 +87,7 @@ int main(int argc, char **argv) {
     expect("the child fires it (no GL)", confetti_trigger(system, CONFETTI_TRIGGER_KEY, 0.6),
            CONFETTI_OK, NULL);
     expect("the child destroys its copy, leaving the parent's GL",
-           confetti_destroy(system), CONFETTI_OK, NULL);
+           confetti_close(system), CONFETTI_OK, NULL);
     printf("child: %d passed, %d failed\n", passed, failed);
     fflush(stdout);
     _exit(failed ? 1 : 0);
@@ -100,7 +100,7 @@ int main(int argc, char **argv) {
   check("the child's expectations held", WIFEXITED(status) && WEXITSTATUS(status) == 0);
 
   expect("the parent draws on", confetti_draw(system, 0, 0, 64, 48, 0.7), CONFETTI_OK, NULL);
-  expect("the parent destroys its system", confetti_destroy(system), CONFETTI_OK, NULL);
+  expect("the parent destroys its system", confetti_close(system), CONFETTI_OK, NULL);
   expect("the parent renders on", render(folder, "parent-after.png"), CONFETTI_OK, NULL);
   printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;

@@ -154,7 +154,7 @@ int main(void) {
          confetti_draw(late, 0, 0, INT32_MAX, INT32_MAX, latest - 1), CONFETTI_OK);
   expect("a rectangle 10^8 pixels wide, with light",
          confetti_draw(late, 0, 0, 100000000, 1, latest - 1), CONFETTI_OK);
-  expect("destroy fireworks", confetti_destroy(late), CONFETTI_OK);
+  expect("destroy fireworks", confetti_close(late), CONFETTI_OK);
 
   /* A good system, then everything wrong that can be said to it. */
   expect("create", confetti_create(&good, &system), CONFETTI_OK);
@@ -181,8 +181,8 @@ int main(void) {
   expect("a place past any screen",
          confetti_trigger_at(system, CONFETTI_TRIGGER_CLICK, 1e300, 3, 1),
          CONFETTI_ERROR_ARGUMENT);
-  expect("zero size", confetti_set_size(system, 0, 0), CONFETTI_ERROR_ARGUMENT);
-  expect("NaN size", confetti_set_size(system, nan, 10), CONFETTI_ERROR_ARGUMENT);
+  expect("zero size", confetti_resize(system, 0, 0), CONFETTI_ERROR_ARGUMENT);
+  expect("NaN size", confetti_resize(system, nan, 10), CONFETTI_ERROR_ARGUMENT);
   expect("null answer", confetti_is_alive(system, 1, NULL), CONFETTI_ERROR_ARGUMENT);
   expect("null answer", confetti_end_time(system, NULL), CONFETTI_ERROR_ARGUMENT);
   expect("null answer", confetti_alive_count(system, 1, NULL), CONFETTI_ERROR_ARGUMENT);
@@ -220,7 +220,7 @@ int main(void) {
   expect("kept: draw without a context", confetti_draw(keeper, 0, 0, 320, 240, 1.8),
          CONFETTI_ERROR_GL);
   surfaceless_make_current(context);
-  expect("kept: destroy", confetti_destroy(keeper), CONFETTI_OK);
+  expect("kept: destroy", confetti_close(keeper), CONFETTI_OK);
   expect("reset a destroyed system", confetti_reset_gl_state_cache(keeper), CONFETTI_ERROR_HANDLE);
   expect("reset null", confetti_reset_gl_state_cache(NULL), CONFETTI_ERROR_HANDLE);
 
@@ -285,7 +285,7 @@ int main(void) {
            confetti_draw(elsewhere, 0, 0, 320, 240, 1.1), CONFETTI_ERROR_GL);
     check("the other context's draw leaves no GL error", glGetError() == GL_NO_ERROR);
     expect(sharing ? "a sharing context: destroy" : "another context: destroy",
-           confetti_destroy(elsewhere), CONFETTI_OK);
+           confetti_close(elsewhere), CONFETTI_OK);
     check(sharing ? "a sharing context keeps its objects" : "another context keeps its objects",
           missing_objects(&objects) == 0);
     glDeleteFramebuffers(1, &other_framebuffer);
@@ -297,19 +297,19 @@ int main(void) {
   /* Handles that are not live systems. */
   expect("null system", confetti_draw(NULL, 0, 0, 1, 1, 1), CONFETTI_ERROR_HANDLE);
   expect("made-up system", confetti_advance(made_up, 1), CONFETTI_ERROR_HANDLE);
-  expect("destroy", confetti_destroy(system), CONFETTI_OK);
+  expect("destroy", confetti_close(system), CONFETTI_OK);
   expect("destroyed: draw", confetti_draw(system, 0, 0, 320, 240, 2), CONFETTI_ERROR_HANDLE);
   expect("destroyed: trigger", confetti_trigger(system, CONFETTI_TRIGGER_KEY, 2),
          CONFETTI_ERROR_HANDLE);
-  expect("destroyed twice", confetti_destroy(system), CONFETTI_ERROR_HANDLE);
-  expect("destroy null", confetti_destroy(NULL), CONFETTI_ERROR_HANDLE);
+  expect("destroyed twice", confetti_close(system), CONFETTI_ERROR_HANDLE);
+  expect("destroy null", confetti_close(NULL), CONFETTI_ERROR_HANDLE);
 
   /* A new system never gets an old handle; one destroyed without a context current goes too. */
   confetti_system *second = NULL;
   expect("create again", confetti_create(&good, &second), CONFETTI_OK);
   if (second == system) printf("FAIL a new system got a destroyed one's handle\n"), failed++;
   surfaceless_make_current(EGL_NO_CONTEXT);
-  expect("destroy without a context", confetti_destroy(second), CONFETTI_OK);
+  expect("destroy without a context", confetti_close(second), CONFETTI_OK);
 
   /* A system whose context the host destroyed and whose display it terminated while the
    * context was current: EGL keeps a current context until it is released, so the system may
@@ -328,7 +328,7 @@ int main(void) {
   } else {
     passed++;
   }
-  expect("destroy on a destroyed context", confetti_destroy(orphan), CONFETTI_OK);
+  expect("destroy on a destroyed context", confetti_close(orphan), CONFETTI_OK);
 
   printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;

@@ -48,7 +48,7 @@ static int cycle(const confetti_desc *desc) {
       confetti_fire_opening(system, 1) != CONFETTI_OK ||
       confetti_draw(system, 0, 0, 320, 240, 1.2) != CONFETTI_OK ||
       confetti_draw(system, 0, 0, 320, 240, 1.4) != CONFETTI_OK ||
-      confetti_destroy(system) != CONFETTI_OK) {
+      confetti_close(system) != CONFETTI_OK) {
     printf("FAIL a cycle: %s\n", confetti_last_error());
     return 0;
   }

@@ -1,0 +1,108 @@
+#!/bin/sh
+# How long a user waits between a command's end and the celebration's first frame on the
+# screen, and where that time goes: `confetti run --timings -- true` on an X11 desktop (Xvfb
+# with xcompmgr), on sway (headless), and in a terminal (tmux); the stages from
+# `confetti overlay --timings`; the program's own start (`confetti --version`). A benchmark,
+# never a test: it prints figures and judges nothing.
+#
+#   sh docs/time-to-screen.sh [PACKAGE] [RUNS]
+#
+# PACKAGE is a folder `sh .ci/package` made (default .build/package: made if missing); RUNS
+# the runs of each (default 5), their median shown with the smallest and largest. Each path
+# runs once with Mesa's shader cache on disk (the second run of a day onwards) and once
+# without it (a first run). Needs Xvfb, xcompmgr, sway and tmux (`sh .ci/deps test`).
+set -eu
+cd "$(dirname "$0")/.."
+package="${1:-.build/package}"
+runs="${2:-5}"
+[ -x "$package/root/usr/bin/confetti" ] || sh .ci/package "$package" >/dev/null
+program="$(cd "$package/root/usr/bin" && pwd)/confetti"
+LD_LIBRARY_PATH="$(cd "$package/root/usr/lib/"*-linux-gnu && pwd)"
+export LD_LIBRARY_PATH
+work="$(mktemp -d)"
+pids=""
+runner="" # what runs the program: nothing, or setpriv for sway's user
+trap 'for p in $pids; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"' EXIT
+
+# The median, smallest and largest of the numbers on standard input.
+spread() { sort -n | awk '{ v[NR] = $1 } END { printf "%d ms (%d to %d)", v[int((NR + 1) / 2)], v[1], v[NR] }'; }
+# The milliseconds in "timings: …; N ms from …" lines.
+total() { sed -n 's/^timings: .*; \([0-9]*\) ms from .*/\1/p'; }
+
+echo "program: $program ($("$program" --version)), $(date -u +%F), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+echo "renderer: $("$program" bench --particles 10 --frames 2 --size 64x64 --json 2>/dev/null | sed -n 's/.*"renderer" *: *"\([^"]*\)".*/\1/p' | head -n 1)"
+
+i=0
+while [ $i -lt "$runs" ]; do
+  from=$(date +%s%N)
+  "$program" --version >/dev/null
+  echo $(( ($(date +%s%N) - from) / 1000000 ))
+  i=$((i + 1))
+done | spread | sed 's/^/the program starting and ending (confetti --version): /'
+echo
+
+# One path: `confetti run --timings -- true` RUNS times with the cache and RUNS without, then
+# the overlay's stages once more each way. $1 names it; the environment is the desktop's.
+measure() {
+  for cache in on off; do
+    if [ $cache = off ]; then export MESA_SHADER_CACHE_DISABLE=true; else unset MESA_SHADER_CACHE_DISABLE; fi
+    i=0
+    while [ $i -lt "$runs" ]; do
+      $runner "$program" run --timings -- true 2>&1 | total
+      i=$((i + 1))
+    done | spread | sed "s/^/$1, shader cache $cache: the command's end to the first frame: /"
+    echo
+    $runner "$program" overlay --timings --exit-after 0.3 2>&1 |
+      sed -n 's/^timings: /    stages from main: /p'
+  done
+  unset MESA_SHADER_CACHE_DISABLE
+}
+
+# X11: Xvfb and a compositing window manager.
+display=:$((90 + $$ % 9))
+Xvfb "$display" -screen 0 1280x720x24 -nolisten tcp >/dev/null 2>&1 &
+pids="$pids $!"
+for _ in $(seq 50); do DISPLAY=$display xdpyinfo >/dev/null 2>&1 && break; sleep 0.1; done
+DISPLAY=$display xcompmgr >/dev/null 2>&1 &
+pids="$pids $!"
+for _ in $(seq 50); do DISPLAY=$display xprop -root _NET_WM_CM_S0 2>/dev/null | grep -q window && break; sleep 0.1; done
+(export DISPLAY=$display; unset WAYLAND_DISPLAY; measure "X11 (Xvfb, xcompmgr)")
+
+# sway, headless. Compositors refuse to run as root: as root, sway and its clients run as
+# nobody, with a cache folder of their own (Mesa's shader cache is kept under it).
+as_desktop_user=""
+runtime="$work/runtime"
+mkdir -m 700 "$runtime" "$work/cache"
+if [ "$(id -u)" -eq 0 ]; then
+  as_desktop_user="setpriv --reuid=nobody --regid=nogroup --clear-groups"
+  chown nobody:nogroup "$runtime" "$work/cache"
+  chmod 755 "$work"
+fi
+printf 'output * bg #203040 solid_color\n' >"$work/sway.conf"
+chmod 644 "$work/sway.conf"
+env -u DISPLAY XDG_RUNTIME_DIR="$runtime" WLR_BACKENDS=headless WLR_RENDERER=pixman \
+  WLR_LIBINPUT_NO_DEVICES=1 $as_desktop_user sway -c "$work/sway.conf" >/dev/null 2>&1 &
+pids="$pids $!"
+for _ in $(seq 100); do ls "$runtime"/wayland-[0-9] >/dev/null 2>&1 && break; sleep 0.1; done
+socket="$(basename "$(ls "$runtime"/wayland-[0-9] | head -n 1)")"
+(
+  unset DISPLAY
+  export XDG_RUNTIME_DIR="$runtime" WAYLAND_DISPLAY="$socket" XDG_CACHE_HOME="$work/cache"
+  runner="$as_desktop_user"
+  measure "sway (headless)"
+)
+
+# A terminal: tmux, no desktop.
+for cache in on off; do
+  i=0
+  while [ $i -lt "$runs" ]; do
+    rm -f "$work/said"
+    env -u DISPLAY -u WAYLAND_DISPLAY TMUX= tmux -L "confetti-time-$$" new-session -d -x 100 -y 30 \
+      "$([ $cache = off ] && echo MESA_SHADER_CACHE_DISABLE=true) LD_LIBRARY_PATH=$LD_LIBRARY_PATH '$program' run --terminal --timings -- true 2>'$work/said.part'; mv '$work/said.part' '$work/said'"
+    for _ in $(seq 300); do [ -f "$work/said" ] && break; sleep 0.05; done
+    total <"$work/said"
+    tmux -L "confetti-time-$$" kill-server 2>/dev/null || true
+    i=$((i + 1))
+  done | spread | sed "s/^/a terminal (tmux), shader cache $cache: the command's end to the first frame: /"
+  echo
+done
