@@ -8,13 +8,13 @@
 #   sh docs/time-to-screen.sh [PACKAGE] [RUNS]
 #
 # PACKAGE is a folder `sh .ci/package` made (default .build/package: made if missing); RUNS
-# the runs of each (default 5), their median shown with the smallest and largest. Each path
+# the runs of each (default 11), their median shown with the smallest and largest. Each path
 # runs once with Mesa's shader cache on disk (the second run of a day onwards) and once
 # without it (a first run). Needs Xvfb, xcompmgr, sway and tmux (`sh .ci/deps test`).
 set -eu
 cd "$(dirname "$0")/.."
 package="${1:-.build/package}"
-runs="${2:-5}"
+runs="${2:-11}"
 [ -x "$package/root/usr/bin/confetti" ] || sh .ci/package "$package" >/dev/null
 program="$(cd "$package/root/usr/bin" && pwd)/confetti"
 LD_LIBRARY_PATH="$(cd "$package/root/usr/lib/"*-linux-gnu && pwd)"
@@ -67,6 +67,45 @@ DISPLAY=$display xcompmgr >/dev/null 2>&1 &
 pids="$pids $!"
 for _ in $(seq 50); do DISPLAY=$display xprop -root _NET_WM_CM_S0 2>/dev/null | grep -q window && break; sleep 0.1; done
 (export DISPLAY=$display; unset WAYLAND_DISPLAY; measure "X11 (Xvfb, xcompmgr)")
+
+# From C and Python on X11: confetti_celebration_start (celebrate(wait=False)) to
+# confetti_celebration_wait_shown (wait_shown()) returning, the package's library and wheel.
+include="$(cd "$package/root/usr/include" && pwd)"
+cat >"$work/shown.c" <<'C'
+#include <confetti.h>
+#include <stdio.h>
+#include <time.h>
+int main(void) {
+  struct timespec from, to;
+  clock_gettime(CLOCK_MONOTONIC, &from);
+  confetti_celebrate_options options = {0};
+  confetti_celebration *celebration;
+  bool shown = false;
+  if (confetti_celebration_start(&options, &celebration) != CONFETTI_OK) return 1;
+  confetti_celebration_wait_shown(celebration, -1, &shown);
+  clock_gettime(CLOCK_MONOTONIC, &to);
+  confetti_celebration_close(celebration);
+  if (!shown) return 1;
+  printf("%ld\n", (long)((to.tv_sec - from.tv_sec) * 1000 + (to.tv_nsec - from.tv_nsec) / 1000000));
+  return 0;
+}
+C
+cc -I"$include" -o "$work/shown" "$work/shown.c" -L"$LD_LIBRARY_PATH" -lconfetti
+python3 -m venv "$work/venv" && "$work/venv/bin/pip" install --quiet "$package"/confetti_gl-*.whl
+for language in C Python; do
+  i=0
+  while [ $i -lt "$runs" ]; do
+    if [ $language = C ]; then
+      DISPLAY=$display PATH="$(dirname "$program"):$PATH" "$work/shown"
+    else
+      DISPLAY=$display "$work/venv/bin/python" -c 'import time, confetti_gl as c
+t = time.monotonic(); celebration = c.celebrate(wait=False); shown = celebration.wait_shown()
+print(round((time.monotonic() - t) * 1000)) if shown else exit(1); celebration.close()'
+    fi
+    i=$((i + 1))
+  done | spread | sed "s/^/$language on X11, shader cache on: the call to the first frame: /"
+  echo
+done
 
 # sway, headless. Compositors refuse to run as root: as root, sway and its clients run as
 # nobody, with a cache folder of their own (Mesa's shader cache is kept under it).

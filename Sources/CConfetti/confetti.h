@@ -210,7 +210,14 @@ enum {
   CONFETTI_BEST_QUALITY = 32,
   /* For confetti_render_options.flags: time is the first moment as given, 0 included (without
    * it, a time of 0 means the default first moment). */
-  CONFETTI_AT_TIME = 64
+  CONFETTI_AT_TIME = 64,
+  /* For confetti_desc.flags and confetti_render_options.flags, at most one: what the pieces are
+   * drawn as (`confetti --primitive`). A point sprite per piece, each a vertex; the same, each an
+   * instance; or four corners fitted to the piece. None of them: the one measured fastest on
+   * this GL (auto). */
+  CONFETTI_POINTS = 128,
+  CONFETTI_INSTANCED_POINTS = 256,
+  CONFETTI_QUADS = 512
 };
 
 /* What to run, and where. Zero-initialise it ({0}) and set what you need: zeros mean defaults,
@@ -233,7 +240,8 @@ typedef struct confetti_desc {
   /* Every random draw comes from it, so a run can be repeated exactly. 0: the default seed, 1,
    * which the confetti program uses too. */
   uint64_t seed;
-  /* CONFETTI_REDUCE_MOTION, or 0. */
+  /* CONFETTI_REDUCE_MOTION, CONFETTI_CACHE_GL_STATE, one of CONFETTI_POINTS,
+   * CONFETTI_INSTANCED_POINTS and CONFETTI_QUADS, or 0. */
   uint32_t flags;
 } confetti_desc;
 
@@ -288,6 +296,11 @@ confetti_status confetti_advance(confetti_system *system, double time);
  * nothing. */
 confetti_status confetti_draw(
     confetti_system *system, int x, int y, int width, int height, double time);
+
+/* Changes the state policy after creation: nonzero, the system keeps the GL state it sets
+ * between draws (as CONFETTI_CACHE_GL_STATE at creation); 0, it saves and restores the host's
+ * state around each draw. Needs no GL context. */
+confetti_status confetti_set_cache_gl_state(confetti_system *system, int cache);
 
 /* With CONFETTI_CACHE_GL_STATE: the host changed the context's GL state since the last draw
  * (drew with state of its own, or made another context current and back), so the next draw
@@ -377,6 +390,13 @@ confetti_status confetti_celebration_start(
 confetti_status confetti_celebration_wait(
     confetti_celebration *celebration, double timeout, bool *over);
 
+/* Waits until its first frame is on the screen (*shown true), it has ended (*shown false; its
+ * failure is returned, as confetti_celebration_wait returns it), or `timeout` seconds have
+ * passed (*shown false; a negative timeout: as long as it takes): what `confetti run` waits for
+ * before it gives the shell back. `shown` may be NULL. */
+confetti_status confetti_celebration_wait_shown(
+    confetti_celebration *celebration, double timeout, bool *shown);
+
 /* Ends it now, if it still runs; a later wait returns CONFETTI_OK (or the failure it had
  * already had). */
 confetti_status confetti_celebration_cancel(confetti_celebration *celebration);
@@ -404,7 +424,7 @@ typedef struct confetti_render_options {
   const char *path;
   /* The file to write: .png, .gif, .webm, .mp4 or .mov. Required. */
   const char *out;
-  /* The picture's size in pixels. 0: 800 x 600. */
+  /* The picture's size in pixels. 0: 800 x 600 for pictures, 1280 x 720 for an animation. */
   int32_t width;
   int32_t height;
   /* Pixels per point, 1 to 8 (2: a HiDPI picture of the same scene). 0: 1. */
@@ -426,8 +446,8 @@ typedef struct confetti_render_options {
   const char *background;
   /* Every random draw comes from it. 0: 1. */
   uint64_t seed;
-  /* CONFETTI_REDUCE_MOTION, CONFETTI_UNTIL_OVER, CONFETTI_BEST_QUALITY, CONFETTI_AT_TIME, or
-   * 0. */
+  /* CONFETTI_REDUCE_MOTION, CONFETTI_UNTIL_OVER, CONFETTI_BEST_QUALITY, CONFETTI_AT_TIME, one
+   * of CONFETTI_POINTS, CONFETTI_INSTANCED_POINTS and CONFETTI_QUADS, or 0. */
   uint32_t flags;
   /* Told after each frame (NULL: not told), with `user`. */
   confetti_progress_callback progress;

@@ -60,6 +60,19 @@ public func confetti_celebration_wait(
   }
 }
 
+@_cdecl("confetti_celebration_wait_shown")
+public func confetti_celebration_wait_shown(
+  _ celebration: OpaquePointer?, _ timeout: Double, _ shown: UnsafeMutablePointer<Bool>?
+) -> confetti_status {
+  calling {
+    let running = try celebrations.find(celebration)
+    guard !timeout.isNaN else { throw CallError.argument("the timeout is not a number") }
+    shown?.pointee = false
+    let limit = timeout < 0 || timeout.isInfinite ? Double.greatestFiniteMagnitude : timeout
+    shown?.pointee = try desktop { try running.waitUntilShown(timeout: limit) }
+  }
+}
+
 @_cdecl("confetti_celebration_cancel")
 public func confetti_celebration_cancel(_ celebration: OpaquePointer?) -> confetti_status {
   calling { try celebrations.find(celebration).cancel() }
@@ -145,7 +158,7 @@ public func confetti_render(_ options: UnsafePointer<confetti_render_options>?)
   calling {
     guard let given = options?.pointee else { throw CallError.argument("the options are null") }
     guard let out = given.out else { throw CallError.argument("the file to write (out) is null") }
-    var settings = RenderSettings(out: try text(out, "the file to write (out)"))
+    var settings = RenderOptions(out: try text(out, "the file to write (out)"))
     guard given.width >= 0, given.height >= 0 else {
       throw CallError.argument(
         "the picture's width and height are pixels, 1 or more (0: 800 x 600), not "
@@ -178,20 +191,23 @@ public func confetti_render(_ options: UnsafePointer<confetti_render_options>?)
     }
     if let named = given.background {
       let name = try text(named, "the background")
-      guard let color = RenderSettings.background(named: name) else {
+      guard let color = RenderOptions.background(named: name) else {
         throw CallError.argument(
           "the background is transparent, #rrggbb or #rrggbbaa, not '\(oneLine(name))'")
       }
       settings.background = color
     }
     settings.seed = given.seed == 0 ? 1 : given.seed
-    let known = UInt32(
-      CONFETTI_REDUCE_MOTION | CONFETTI_UNTIL_OVER | CONFETTI_BEST_QUALITY | CONFETTI_AT_TIME)
+    let known =
+      UInt32(
+        CONFETTI_REDUCE_MOTION | CONFETTI_UNTIL_OVER | CONFETTI_BEST_QUALITY | CONFETTI_AT_TIME)
+      | primitiveFlags
     guard given.flags & ~known == 0 else {
       throw CallError.argument("unknown flags 0x\(String(given.flags & ~known, radix: 16))")
     }
     settings.reduceMotion = given.flags & UInt32(CONFETTI_REDUCE_MOTION) != 0
     settings.quality = given.flags & UInt32(CONFETTI_BEST_QUALITY) != 0 ? .best : .standard
+    settings.primitive = try primitive(given.flags)
     let naming: (String) -> String = { [untilOver = settings.untilOver] in
       switch $0 {
       case "length": untilOver ? "frames instead of CONFETTI_UNTIL_OVER" : "frames"

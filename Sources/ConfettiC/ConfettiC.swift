@@ -34,7 +34,8 @@ public func confetti_create(
       throw CallError.argument(
         "the capacity must be 0 (the effect's own) or more, not \(desc.capacity)")
     }
-    let unknownFlags = desc.flags & ~UInt32(CONFETTI_REDUCE_MOTION | CONFETTI_CACHE_GL_STATE)
+    let unknownFlags =
+      desc.flags & ~UInt32(CONFETTI_REDUCE_MOTION | CONFETTI_CACHE_GL_STATE) & ~primitiveFlags
     guard unknownFlags == 0 else {
       throw CallError.argument("unknown flags 0x\(String(unknownFlags, radix: 16))")
     }
@@ -44,9 +45,35 @@ public func confetti_create(
     let confetti = try ConfettiSystem(
       effect: try effect(of: desc), size: size, capacity: capacity == 0 ? nil : capacity,
       seed: desc.seed == 0 ? 1 : desc.seed,
-      reduceMotion: desc.flags & UInt32(CONFETTI_REDUCE_MOTION) != 0)
+      reduceMotion: desc.flags & UInt32(CONFETTI_REDUCE_MOTION) != 0,
+      primitive: try primitive(desc.flags))
     if desc.flags & UInt32(CONFETTI_CACHE_GL_STATE) != 0 { confetti.glStatePolicy = .cache }
     system.pointee = Handles.add(confetti)
+  }
+}
+
+/// The flags that name a primitive.
+let primitiveFlags = UInt32(CONFETTI_POINTS | CONFETTI_INSTANCED_POINTS | CONFETTI_QUADS)
+
+/// The primitive `flags` name (at most one), or auto.
+func primitive(_ flags: UInt32) throws -> SpritePrimitive {
+  switch flags & primitiveFlags {
+  case 0: .auto
+  case UInt32(CONFETTI_POINTS): .points
+  case UInt32(CONFETTI_INSTANCED_POINTS): .instancedPoints
+  case UInt32(CONFETTI_QUADS): .quads
+  default:
+    throw CallError.argument(
+      "give at most one of CONFETTI_POINTS, CONFETTI_INSTANCED_POINTS and CONFETTI_QUADS")
+  }
+}
+
+@_cdecl("confetti_set_cache_gl_state")
+public func confetti_set_cache_gl_state(_ system: OpaquePointer?, _ cache: Int32)
+  -> confetti_status
+{
+  calling {
+    try Handles.using(system) { $0.glStatePolicy = cache != 0 ? .cache : .restore }
   }
 }
 

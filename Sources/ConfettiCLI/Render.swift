@@ -40,7 +40,7 @@ struct Render: ParsableCommand {
   @Option(
     help: ArgumentHelp(
       "Seconds after the effect starts of the (first) frame: default 0 for a clip, "
-        + "\(format(RenderSettings.defaultTime)) for one picture.",
+        + "\(format(RenderOptions.defaultTime)) for one picture.",
       valueName: "seconds"))
   var time: Double?
 
@@ -57,8 +57,12 @@ struct Render: ParsableCommand {
   @Option(help: "Particles per burst, instead of each burst cell's count.")
   var count: Int?
 
-  @Option(help: "Picture size in pixels: WIDTHxHEIGHT, or 720p, 1080p, 1440p, 4k.")
-  var size: PixelSize = PixelSize(width: 800, height: 600)
+  @Option(
+    help: ArgumentHelp(
+      "Picture size in pixels: WIDTHxHEIGHT, or 720p, 1080p, 1440p, 4k (default 800x600 for "
+        + "pictures, 1280x720 for an animation).",
+      valueName: "size"))
+  var size: PixelSize?
 
   @Option(help: "Pixels per window point (2 renders a HiDPI picture of the same scene).")
   var scale: Int = 1
@@ -139,8 +143,8 @@ struct Render: ParsableCommand {
 
   /// What the library renders for these options: what is not given takes the library's
   /// default, the one every language has.
-  var settings: RenderSettings {
-    var settings = RenderSettings(out: out)
+  var settings: RenderOptions {
+    var settings = RenderOptions(out: out)
     settings.size = size
     settings.scale = scale
     settings.time = time
@@ -177,7 +181,7 @@ struct Render: ParsableCommand {
         "--duration must be a number of seconds above 0, at most 3600, or auto")
     }
     guard fps.isFinite, fps > 0 else { throw ValidationError("--fps must be finite and > 0") }
-    guard (1...RenderSettings.mostFrames).contains(frameCount ?? 1) else {
+    guard (1...RenderOptions.mostFrames).contains(frameCount ?? 1) else {
       throw ValidationError("--frames must be 1 to 100000 (--duration times --fps too)")
     }
     _ = try frameRange?.checked()
@@ -354,7 +358,7 @@ struct Backdrop: ExpressibleByArgument {
   init(color: RGBA8) { self.color = color }
 
   init?(argument: String) {
-    guard let color = RenderSettings.background(named: argument) else { return nil }
+    guard let color = RenderOptions.background(named: argument) else { return nil }
     self.color = color
   }
 

@@ -243,14 +243,16 @@ public final class Celebration: @unchecked Sendable {
 
   /// Waits until its first frame is on screen (true), it has ended (false; a failure throws
   /// ``CelebrationError`` with its reason, as ``wait(timeout:)``), or `timeout` seconds have
-  /// passed (false).
-  package func waitUntilShown(timeout: Seconds) throws -> Bool {
+  /// passed (false): what `confetti run` waits for before it gives the shell back.
+  /// `confetti_celebration_wait_shown` in C, `Celebration.wait_shown()` in Python.
+  public func waitUntilShown(timeout: Seconds) throws -> Bool {
     let deadline = Date().addingTimeInterval(max(0, timeout))
-    while Date() < deadline {
+    while true {
       lock.lock()
       let said = wasShown
       lock.unlock()
       if said { return true }
+      guard Date() < deadline else { return false }
       var ready = pollfd(fd: shownPipe, events: Int16(POLLIN), revents: 0)
       if poll(&ready, 1, 50) > 0 {
         lock.lock()
@@ -264,7 +266,6 @@ public final class Celebration: @unchecked Sendable {
       }
       if try wait(timeout: 0) { return false }
     }
-    return false
   }
 
   /// Leaves the celebration to go on by itself, and end by itself: this object no longer

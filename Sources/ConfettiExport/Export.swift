@@ -9,13 +9,15 @@ import Glibc
 
 /// What a render makes: one picture, a numbered sequence of pictures, or an animation (GIF,
 /// WebM, MP4, MOV through ffmpeg), of an effect from a moment on. `confetti render` is a user
-/// of it, and so are the C and Python renders: the same settings give the same files.
-public struct RenderSettings: Sendable {
+/// of it, and so are the C and Python renders (`confetti_render_options`, `render()`'s keyword
+/// arguments): the same options, and the same defaults, give the same files.
+public struct RenderOptions: Sendable {
   /// The file to write: `.png` (a picture, or numbered pictures `NAME-0000.png`…), `.gif`,
   /// `.webm`, `.mp4` or `.mov`.
   public var out: String
-  /// The picture's size in pixels.
-  public var size = PixelSize(width: 800, height: 600)
+  /// The picture's size in pixels; nil: ``defaultPictureSize`` for one picture or a sequence,
+  /// ``defaultVideoSize`` for an animation (``pixels``).
+  public var size: PixelSize?
   /// Pixels per window point: 2 renders a HiDPI picture of the same scene.
   public var scale = 1
   /// The first frame's moment, in seconds after the effect starts; nil: 0 for a clip (from the
@@ -59,6 +61,16 @@ public struct RenderSettings: Sendable {
   /// ``RenderResult/flashes``. Needs more than one frame and an opaque background.
   public var checksFlashes = false
 
+  /// A picture's size when none is given.
+  public static let defaultPictureSize = PixelSize(width: 800, height: 600)
+  /// An animation's size when none is given: a video size, 720p.
+  public static let defaultVideoSize = PixelSize(width: 1280, height: 720)
+
+  /// The picture's size: ``size``, or its default.
+  public var pixels: PixelSize {
+    size ?? (video != nil ? Self.defaultVideoSize : Self.defaultPictureSize)
+  }
+
   /// The first frame's moment when none is given, in seconds.
   public static let defaultTime: Seconds = 0.6
   /// The most frames one render makes.
@@ -98,7 +110,7 @@ public struct RenderSettings: Sendable {
 
   /// The window the scene is laid out in, in points: the picture's size over its scale.
   var points: Size {
-    Size(width: Double(size.width / scale), height: Double(size.height / scale))
+    Size(width: Double(pixels.width / scale), height: Double(pixels.height / scale))
   }
 
   /// Whether this makes a clip (a sequence or an animation), not one picture.
@@ -160,6 +172,7 @@ public struct RenderSettings: Sendable {
       throw refuse("\(option("scale")) must be 1 to \(Self.largestScale)")
     }
     // (How large a picture this GL draws is the GL's to say, as the render starts.)
+    let size = pixels
     guard size.width >= 1, size.height >= 1 else {
       throw refuse("\(option("size")) \(size) holds no pixel: each side must be 1 or more")
     }
@@ -280,17 +293,17 @@ public struct RenderResult: Sendable, CustomStringConvertible {
   public var description: String
   /// Where the render's time went.
   public var timings = RenderTimings()
-  /// The flash check of the frames rendered, where ``RenderSettings/checksFlashes`` asked.
+  /// The flash check of the frames rendered, where ``RenderOptions/checksFlashes`` asked.
   public var flashes: FlashCheck?
 }
 
-/// Where a render's time went, in seconds, stage by stage: what ``RenderSettings/timesStages``
+/// Where a render's time went, in seconds, stage by stage: what ``RenderOptions/timesStages``
 /// shows apart. A PNG sequence's pictures are made straight, encoded and written on other
 /// threads while the next frames are drawn: those three are summed over the threads.
 public struct RenderTimings: Sendable, Equatable {
   /// Stepping the emission from frame to frame (births, and the records written).
   public var emission: Seconds = 0
-  /// Clearing and drawing each frame; with ``RenderSettings/timesStages``, the GL's work
+  /// Clearing and drawing each frame; with ``RenderOptions/timesStages``, the GL's work
   /// waited for too (else it is the read-back's).
   public var drawing: Seconds = 0
   /// Reading each frame's pixels back from the GL.
@@ -338,7 +351,11 @@ public struct RenderStopped: Error, CustomStringConvertible {
   }
 }
 
-extension RenderSettings {
+/// ``RenderOptions``, by its name before 0.6.
+@available(*, deprecated, renamed: "RenderOptions")
+public typealias RenderSettings = RenderOptions
+
+extension RenderOptions {
   /// These settings with every default made exact, as a render makes them: the first moment
   /// (``firstMoment``), then the frames of a clip that ends with the effect, counted from it
   /// (``Export/framesUntilOver(of:_:name:naming:)``). Throws ``RenderError``, as
@@ -346,10 +363,11 @@ extension RenderSettings {
   /// knows it, for the messages (by default its own name).
   public func resolved(
     for effect: Effect, named name: String? = nil, naming option: (String) -> String = { $0 }
-  ) throws -> RenderSettings {
+  ) throws -> RenderOptions {
     try check(naming: option)
     var settings = self
     settings.time = firstMoment
+    settings.size = pixels
     if endsWithEffect {
       settings.frames = try Export.framesUntilOver(
         of: effect, settings, name: name ?? effect.config.name, naming: option)
@@ -378,13 +396,13 @@ public enum Export {
   /// stops it, so a caller that asked to stop is never told the render succeeded. Nothing is
   /// written over the effect's own files (`settings.inputs`), nothing is left half-written, and
   /// the library prints nothing. Messages name settings as `option` spells them (see
-  /// ``RenderSettings/check(naming:)``).
+  /// ``RenderOptions/check(naming:)``).
   ///
-  /// A clip that ends with the effect (``RenderSettings/endsWithEffect``) has its frames
+  /// A clip that ends with the effect (``RenderOptions/endsWithEffect``) has its frames
   /// counted first; `name` is the effect as the caller knows it (a preset's name, a file's
   /// path) for the messages, by default the effect's own name.
   public static func render(
-    _ effect: Effect, _ settings: RenderSettings, named name: String? = nil,
+    _ effect: Effect, _ settings: RenderOptions, named name: String? = nil,
     naming option: @escaping @Sendable (String) -> String = { $0 },
     progress: ((RenderProgress) -> Void)? = nil,
     shouldStop: () -> Bool = { false }
@@ -398,7 +416,7 @@ public enum Export {
   /// off standard error while the context is made (``DriverMessages``): the program's choice,
   /// whose standard error is its own. A library never redirects its host's.
   package static func render(
-    _ effect: Effect, _ settings: RenderSettings, named name: String? = nil,
+    _ effect: Effect, _ settings: RenderOptions, named name: String? = nil,
     naming option: @escaping @Sendable (String) -> String, silencingDrivers: Bool,
     progress: ((RenderProgress) -> Void)?, shouldStop: () -> Bool
   ) throws -> RenderResult {
@@ -491,13 +509,13 @@ public enum Export {
   }
 
   private static func renderFrames(
-    _ effect: Effect, _ settings: RenderSettings, on context: HeadlessContext,
+    _ effect: Effect, _ settings: RenderOptions, on context: HeadlessContext,
     naming option: (String) -> String, progress: ((RenderProgress) -> Void)?,
     shouldStop: @escaping @Sendable () -> Bool
   ) throws -> RenderResult {
     let video = settings.video
     let rendered = settings.renderedFrames
-    let (size, out) = (settings.size, settings.out)
+    let (size, out) = (settings.pixels, settings.out)
     // Nothing written may be the effect it is made from: its file, or its pictures.
     let inputs = settings.inputs
     if video == nil {
@@ -710,7 +728,7 @@ public enum Export {
   /// triggers fired. Exact to the clock's tick, and needs no GL: the emission is replayed as a
   /// render replays it. nil when an emitter emits until it is stopped (snow, rain, a fire's
   /// flames): such an effect never ends by itself. 0 when it is over by `settings.firstMoment`.
-  public static func length(of effect: Effect, _ settings: RenderSettings) throws -> Seconds? {
+  public static func length(of effect: Effect, _ settings: RenderOptions) throws -> Seconds? {
     let config: EffectConfig
     do {
       config = try effect.config.validated()
@@ -732,7 +750,7 @@ public enum Export {
     // show, it never ends within any render.
     while scene.isEmitting || !timeline.isDone {
       if scene.emitsUntilStopped { return nil }
-      guard timeline.clock <= timeline.start + RenderSettings.latestTime + 1 else { return nil }
+      guard timeline.clock <= timeline.start + RenderOptions.latestTime + 1 else { return nil }
       timeline.run(
         to: timeline.clock + step, advance: { scene.advance(to: $0, window: window) },
         fire: fire)
@@ -742,20 +760,20 @@ public enum Export {
   }
 
   /// How many frames a clip of `effect` has that ends when the effect is over, as `settings`
-  /// render it (their ``RenderSettings/frames`` aside): from the first frame to the first with
-  /// nothing left, that one included (``length(of:_:)`` at ``RenderSettings/fps``). What
+  /// render it (their ``RenderOptions/frames`` aside): from the first frame to the first with
+  /// nothing left, that one included (``length(of:_:)`` at ``RenderOptions/fps``). What
   /// `confetti render --duration auto` renders, and an animation's default there.
   ///
   /// - Parameters:
   ///   - name: the effect as the caller knows it (a preset's name, a file's path), for the
   ///     messages.
-  ///   - option: the caller's spelling of a setting (as in ``RenderSettings/check(naming:)``);
+  ///   - option: the caller's spelling of a setting (as in ``RenderOptions/check(naming:)``);
   ///     `length` is what it sets a clip's length with instead (the program's `--duration
   ///     SECONDS or --frames N`).
   /// - Throws: ``RenderError`` when the effect never ends by itself (it emits until stopped),
-  ///   or lasts more than ``RenderSettings/mostFrames`` frames.
+  ///   or lasts more than ``RenderOptions/mostFrames`` frames.
   public static func framesUntilOver(
-    of effect: Effect, _ settings: RenderSettings, name: String,
+    of effect: Effect, _ settings: RenderOptions, name: String,
     naming option: (String) -> String = { $0 }
   ) throws -> Int {
     guard let length = try length(of: effect, settings) else {
@@ -764,10 +782,10 @@ public enum Export {
           + option("length"))
     }
     let frames = (length * settings.fps).rounded(.up) + 1
-    guard frames <= Double(RenderSettings.mostFrames) else {
+    guard frames <= Double(RenderOptions.mostFrames) else {
       throw RenderError(
         description: "\(oneLine(name)) lasts \(format(length)) s: more than "
-          + "\(RenderSettings.mostFrames) frames at \(format(settings.fps)) fps; give "
+          + "\(RenderOptions.mostFrames) frames at \(format(settings.fps)) fps; give "
           + "\(option("length")) or a lower \(option("fps"))")
     }
     return Int(frames)
@@ -775,9 +793,9 @@ public enum Export {
 
   /// The render's last line: what was written where, its size and length, and, for a sequence
   /// or an animation, whether and how it keeps a transparent background.
-  static func summary(of settings: RenderSettings) -> String {
+  static func summary(of settings: RenderOptions) -> String {
     let rendered = settings.renderedFrames
-    let pixels = "\(settings.size.width)×\(settings.size.height)"
+    let pixels = "\(settings.pixels.width)×\(settings.pixels.height)"
     if settings.video == nil, settings.frameCount == 1 {
       let described = settings.records.map {
         ", its records \($0) and \(RecordExport.descriptionPath(of: $0))"

@@ -32,7 +32,7 @@ from typing import Callable, Optional, Sequence, Tuple, TypeVar, Union
 __all__ = [
     "System", "Trigger", "Celebration", "celebrate", "render", "version", "program",
     "Error", "ArgumentError", "HandleError", "EffectError", "GLError", "DesktopError",
-    "OutputError", "Stopped", "BusyError", "QUALITIES",
+    "OutputError", "Stopped", "BusyError", "QUALITIES", "PRIMITIVES",
 ]
 
 _Self = TypeVar("_Self", bound="_Handle")
@@ -158,8 +158,8 @@ def _number(value: object, name: str, low: float = -math.inf, high: float = math
 
 
 def _reading(value: object) -> float:
-    """A clock reading, as the library takes them: finite, from 0 to under _LATEST_READING."""
-    return _number(value, "time", 0, _LATEST_READING, below=True)
+    """A clock reading: a finite number (the library says which it takes, and refuses others)."""
+    return _number(value, "time")
 
 
 def _whole(value: object, name: str, low: int, high: int) -> int:
@@ -221,12 +221,21 @@ def _trigger(value: object) -> Trigger:
 
 _REDUCE_MOTION, _CACHE_GL_STATE, _LOOP, _FULL_MOTION = 1, 2, 4, 8
 _UNTIL_OVER, _BEST_QUALITY, _AT_TIME = 16, 32, 64
+_POINTS, _INSTANCED_POINTS, _QUADS = 128, 256, 512
+#: What the pieces are drawn as (`confetti --primitive`): "auto" (the one measured fastest on this
+#: GL), "points", "instanced-points" or "quads".
+PRIMITIVES = ("auto", "points", "instanced-points", "quads")
+
+
+def _primitive(value: object) -> int:
+    if not isinstance(value, str) or value not in PRIMITIVES:
+        raise ArgumentError(
+            f"primitive must be {', '.join(map(repr, PRIMITIVES))}, not {_shown(value)}")
+    return {"auto": 0, "points": _POINTS, "instanced-points": _INSTANCED_POINTS,
+            "quads": _QUADS}[value]
 #: An animation's encoder settings (`confetti render --quality`): "standard", measured to keep
 #: pace, or "best", slower, for a master copy.
 QUALITIES = ("standard", "best")
-_LARGEST_SIDE = 1_048_576.0
-#: Clock readings are under this (the library's Tick.latestHostReading: 2^43 s less 40 minutes).
-_LATEST_READING = float(2**43) - 2400.0
 
 
 # MARK: The C interface
@@ -266,6 +275,7 @@ for _name, _arguments in {
     "confetti_stop_emitting": [_handle],
     "confetti_draw": [_handle, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int, _d],
     "confetti_reset_gl_state_cache": [_handle],
+    "confetti_set_cache_gl_state": [_handle, ctypes.c_int],
     "confetti_resize": [_handle, _d, _d],
     "confetti_clear": [_handle, ctypes.c_bool],
     "confetti_is_alive": [_handle, _d, ctypes.POINTER(ctypes.c_bool)],
@@ -277,6 +287,7 @@ for _name, _arguments in {
     "confetti_celebrate": [ctypes.POINTER(_CelebrateOptions)],
     "confetti_celebration_start": [ctypes.POINTER(_CelebrateOptions), ctypes.POINTER(_handle)],
     "confetti_celebration_wait": [_handle, _d, ctypes.POINTER(ctypes.c_bool)],
+    "confetti_celebration_wait_shown": [_handle, _d, ctypes.POINTER(ctypes.c_bool)],
     "confetti_celebration_cancel": [_handle],
     "confetti_celebration_close": [_handle],
     "confetti_render": [ctypes.POINTER(_RenderOptions)],
@@ -361,12 +372,15 @@ class System(_Handle):
     def __init__(self, preset: Optional[str] = None, *, json: Optional[str] = None,
                  path: Union[str, os.PathLike, None] = None, width: float, height: float,
                  capacity: Optional[int] = None, seed: int = 1,
-                 reduce_motion: bool = False, cache_gl_state: bool = False):
+                 reduce_motion: bool = False, cache_gl_state: bool = False,
+                 primitive: str = "auto"):
         flags = (_REDUCE_MOTION if _flag(reduce_motion, "reduce_motion") else 0) | \
-            (_CACHE_GL_STATE if _flag(cache_gl_state, "cache_gl_state") else 0)
+            (_CACHE_GL_STATE if _flag(cache_gl_state, "cache_gl_state") else 0) | \
+            _primitive(primitive)
+        self._cache_gl_state = cache_gl_state
         desc = _Desc(*_effect(preset, json, path),
-                     _number(width, "width", 0, _LARGEST_SIDE),
-                     _number(height, "height", 0, _LARGEST_SIDE),
+                     _number(width, "width"),
+                     _number(height, "height"),
                      0 if capacity is None else _whole(capacity, "capacity", 1, 2**31 - 1),
                      _seed(seed), flags)
         handle = _handle()
@@ -422,10 +436,21 @@ class System(_Handle):
         """With cache_gl_state: you changed the GL state since the last draw."""
         _lib.confetti_reset_gl_state_cache(self._live())
 
+    @property
+    def cache_gl_state(self) -> bool:
+        """Whether the system keeps the GL state it sets between draws (True) or saves and
+        restores yours around each (False); settable at any time."""
+        return self._cache_gl_state
+
+    @cache_gl_state.setter
+    def cache_gl_state(self, cache: bool) -> None:
+        _lib.confetti_set_cache_gl_state(self._live(), int(_flag(cache, "cache_gl_state")))
+        self._cache_gl_state = cache
+
     def resize(self, width: float, height: float) -> None:
         """Changes the area the effect lives in, in points (a resized window)."""
-        _lib.confetti_resize(self._live(), _number(width, "width", 0, _LARGEST_SIDE),
-                               _number(height, "height", 0, _LARGEST_SIDE))
+        _lib.confetti_resize(self._live(), _number(width, "width"),
+                               _number(height, "height"))
 
     def clear(self, *, keep_start_emitters: bool = False) -> None:
         """Forgets every particle and stops every emitter (but the start ones, if asked)."""
@@ -506,6 +531,26 @@ class Celebration(_Handle):
             self.cancel()
             raise
 
+    def wait_shown(self, timeout: Optional[float] = None) -> bool:
+        """Waits until its first frame is on the screen (True), it has ended (False; a failure
+        raises DesktopError with the reason, as wait() does), or `timeout` seconds have passed
+        (False; None: as long as it takes): what `confetti run` waits for before it gives the
+        shell back. Ctrl-C while waiting cancels it and raises KeyboardInterrupt."""
+        deadline = None if timeout is None else \
+            _number(timeout, "timeout", 0) + _monotonic()
+        shown = ctypes.c_bool()
+        try:
+            while True:
+                # Short waits, so that Python sees Ctrl-C between them.
+                step = 0.1 if deadline is None else max(0.0, min(0.1, deadline - _monotonic()))
+                _lib.confetti_celebration_wait_shown(self._live(), step, ctypes.byref(shown))
+                if shown.value or not self.running or \
+                        (deadline is not None and _monotonic() >= deadline):
+                    return shown.value
+        except KeyboardInterrupt:
+            self.cancel()
+            raise
+
     def cancel(self) -> None:
         """Ends it now; a later wait() returns True without an error."""
         _lib.confetti_celebration_cancel(self._live())
@@ -552,8 +597,8 @@ def celebrate(preset: Optional[str] = None, *, json: Optional[str] = None,
         raise ArgumentError("loop=True never ends by itself: give wait=False, then cancel() it")
     options = _CelebrateOptions(
         *_effect(preset, json, path), _seed(seed),
-        0 if monitor is None else _whole(monitor, "monitor", 1, 1024),
-        0.0 if duration is None else _number(duration, "duration", 0.1, 86400), flags)
+        0 if monitor is None else _whole(monitor, "monitor", 1, 2**31 - 1),
+        0.0 if duration is None else _above_zero(duration, "duration"), flags)
     celebration = Celebration(options)
     if not wait:
         return celebration
@@ -574,11 +619,12 @@ def _above_zero(value: object, name: str) -> float:
 
 def render(out: Union[str, os.PathLike], preset: Optional[str] = None, *,
            json: Optional[str] = None, path: Union[str, os.PathLike, None] = None,
-           size: Tuple[int, int] = (800, 600), scale: int = 1, time: Optional[float] = None,
+           size: Optional[Tuple[int, int]] = None, scale: int = 1,
+           time: Optional[float] = None,
            frames: Optional[int] = None, fps: float = 30.0,
            frame_range: Optional[Tuple[int, int]] = None, until_over: bool = False,
            background: Optional[str] = None, seed: int = 1,
-           reduce_motion: bool = False, quality: str = "standard",
+           reduce_motion: bool = False, quality: str = "standard", primitive: str = "auto",
            progress: Optional[Callable[[int, int], object]] = None) -> pathlib.Path:
     """Renders an effect to `out`, as `confetti render` does: one picture (.png), a numbered
     sequence (NAME-0000.png, ... when frames > 1), or an animation (.gif, .webm, .mp4, .mov,
@@ -601,9 +647,12 @@ def render(out: Union[str, os.PathLike], preset: Optional[str] = None, *,
     The frames are drawn on a GL context of the library's own, on a thread of its own: any GL
     context your program has current is left alone.
     """
-    if isinstance(size, (str, bytes)) or not isinstance(size, Sequence) or len(size) != 2:
-        raise ArgumentError(f"size must be a pair (width, height) in pixels, not {_shown(size)}")
-    width, height = (_whole(v, n, 1, 2**31 - 1) for v, n in zip(size, ("width", "height")))
+    width, height = 0, 0  # the library's default: 800 x 600, or 1280 x 720 for an animation
+    if size is not None:
+        if isinstance(size, (str, bytes)) or not isinstance(size, Sequence) or len(size) != 2:
+            raise ArgumentError(
+                f"size must be a pair (width, height) in pixels, not {_shown(size)}")
+        width, height = (_whole(v, n, 1, 2**31 - 1) for v, n in zip(size, ("width", "height")))
     first, end = 0, 0
     if frame_range is not None:
         if isinstance(frame_range, (str, bytes)) or not isinstance(frame_range, Sequence) \
@@ -627,6 +676,7 @@ def render(out: Union[str, os.PathLike], preset: Optional[str] = None, *,
         raise ArgumentError(
             f"quality must be {' or '.join(map(repr, QUALITIES))}, not {_shown(quality)}")
     flags |= _BEST_QUALITY if quality == "best" else 0
+    flags |= _primitive(primitive)
     raised: list = []
 
     def told(done: int, total: int, _user: object) -> int:

@@ -149,8 +149,8 @@ final class LibraryVerbsTests: XCTestCase {
   // MARK: Render
 
   /// The settings of the comparison renders below.
-  func settings(_ out: URL, frames: Int = 1) -> RenderSettings {
-    var settings = RenderSettings(out: out.path)
+  func settings(_ out: URL, frames: Int = 1) -> RenderOptions {
+    var settings = RenderOptions(out: out.path)
     settings.size = PixelSize(width: 240, height: 160)
     settings.time = 0.4
     settings.frames = frames
@@ -184,7 +184,7 @@ final class LibraryVerbsTests: XCTestCase {
       ("clip.gif", "cannon", ["--preset", "cannon", "--size", "160x120"]),
     ] {
       let mine = folder.appendingPathComponent("library-\(name)")
-      var settings = RenderSettings(out: mine.path)
+      var settings = RenderOptions(out: mine.path)
       if !options.isEmpty { settings.size = PixelSize(width: 160, height: 120) }
       _ = try Export.render(try Effect.preset(preset), settings)
       let program = folder.appendingPathComponent("program-\(name)")
@@ -229,7 +229,7 @@ final class LibraryVerbsTests: XCTestCase {
   /// never ends. A trigger later in the render lengthens it.
   func testARendersLengthIsWhenTheEffectsLastPieceIsGone() throws {
     let context = try HeadlessContext()
-    var settings = RenderSettings(out: "unused.png")
+    var settings = RenderOptions(out: "unused.png")
     settings.size = PixelSize(width: 320, height: 240)
     settings.time = 0.5
     let opening = ConfettiSystem.openingReading
@@ -275,7 +275,7 @@ final class LibraryVerbsTests: XCTestCase {
     let picture = folder.appendingPathComponent("keep.png")
     let records = folder.appendingPathComponent("keep.bin")
     try Data("precious".utf8).write(to: picture)
-    var settings = RenderSettings(out: picture.path)
+    var settings = RenderOptions(out: picture.path)
     settings.size = PixelSize(width: 64, height: 48)
     settings.time = 0.5
     settings.records = records.path
@@ -379,7 +379,7 @@ final class LibraryVerbsTests: XCTestCase {
       for name in earlier {
         try Data("an earlier \(name)".utf8).write(to: folder.appendingPathComponent(name))
       }
-      var settings = RenderSettings(out: folder.appendingPathComponent("f.png").path)
+      var settings = RenderOptions(out: folder.appendingPathComponent("f.png").path)
       settings.size = PixelSize(width: 64, height: 48)
       settings.frames = 20
       var told = 0
@@ -435,7 +435,7 @@ final class LibraryVerbsTests: XCTestCase {
   }
 
   func testRefusedSettingsNameTheSettingAsTheCallerSpellsIt() throws {
-    var settings = RenderSettings(out: "x.png")
+    var settings = RenderOptions(out: "x.png")
     settings.fps = 0
     XCTAssertThrowsError(try settings.check()) {
       XCTAssertEqual("\($0)", "fps must be finite and > 0")
@@ -448,9 +448,9 @@ final class LibraryVerbsTests: XCTestCase {
       XCTAssertEqual(
         "\($0)", "--frame-range 5:12 reaches past the sequence's 10 frames (0:10 is all of it)")
     }
-    XCTAssertNil(RenderSettings.background(named: "+fffff"), "hex digits only")
-    XCTAssertNil(RenderSettings.background(named: "-fffff"))
-    XCTAssertEqual(RenderSettings.background(named: "#ff000080")?.alpha, 0x80)
-    XCTAssertEqual(RenderSettings.background(named: "Transparent"), .transparent)
+    XCTAssertNil(RenderOptions.background(named: "+fffff"), "hex digits only")
+    XCTAssertNil(RenderOptions.background(named: "-fffff"))
+    XCTAssertEqual(RenderOptions.background(named: "#ff000080")?.alpha, 0x80)
+    XCTAssertEqual(RenderOptions.background(named: "Transparent"), .transparent)
   }
 }

@@ -740,7 +740,7 @@ final class PackageTests: XCTestCase {
       "frames until over: status 1: give frames or CONFETTI_UNTIL_OVER, not both (frames 3)",
       "snow until over: status 1: snow never ends by itself (it emits until stopped): give "
         + "frames instead of CONFETTI_UNTIL_OVER",
-      "render flags: status 1: unknown flags 0x80",
+      "render flags: status 1: unknown flags 0x10000",
       "monitor: status 1: monitor counts from 1, not -1",
       "celebrate preset: status 3: no preset named \"nope\"",
       "flags: status 1: unknown flags 0x40",

@@ -63,7 +63,8 @@ final class PublicSurfaceTests: XCTestCase {
       ),
       "ConfettiExport": (
         [
-          "Export", "RenderSettings", "RenderTrigger", "RenderProgress", "RenderResult",
+          "Export", "RenderOptions", "RenderSettings", "RenderTrigger", "RenderProgress",
+          "RenderResult",
           "RenderError", "RenderStopped", "VideoFormat", "VideoError", "PixelSize",
           "ExportQuality", "RenderTimings",
         ],

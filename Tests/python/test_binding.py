@@ -68,7 +68,6 @@ REFUSED_RENDERS = [
     dict(out=42),
     dict(out="x\0y.png"),
     dict(out="x.avi"),
-    dict(out="x.png", size=None),
     dict(out="x.png", size="800x600"),
     dict(out="x.png", size=(800,)),
     dict(out="x.png", size=(800, 600, 3)),
@@ -116,6 +115,7 @@ REFUSED_RENDERS = [
     dict(out="x.png", until_over=1),
     dict(out="x.png", preset="snow", until_over=True),
     dict(out="x.webm", quality="high"),
+    dict(out="x.png", primitive="sprites"),
     dict(out="x.webm", quality=None),
 ]
 
@@ -152,6 +152,8 @@ REFUSED_SYSTEMS = [
     dict(width=64, height=64, seed=-3),
     dict(width=64, height=64, reduce_motion="no"),
     dict(width=64, height=64, cache_gl_state=None),
+    dict(width=64, height=64, primitive="triangles"),
+    dict(width=64, height=64, primitive=None),
     dict(preset="snow\0junk", width=64, height=64),
     dict(preset="snow", path="snow.json", width=64, height=64),
     dict(preset=["snow"], width=64, height=64),
@@ -238,6 +240,16 @@ def test_a_renders_defaults_are_the_programs_byte_for_byte(tmp_path):
         assert said.returncode == 0, said.stderr
         assert len(mine.read_bytes()) > 1000
         assert mine.read_bytes() == (tmp_path / f"program-{name}").read_bytes(), name
+
+
+def test_a_render_draws_with_the_primitive_asked_for_as_the_program_does(tmp_path):
+    for primitive in confetti.PRIMITIVES:
+        mine = confetti.render(tmp_path / f"mine-{primitive}.png", "cannon", size=(160, 120),
+                               primitive=primitive)
+        said = program("render", "--preset", "cannon", "--size", "160x120", "--primitive",
+                       primitive, "--out", str(tmp_path / f"program-{primitive}.png"))
+        assert said.returncode == 0, said.stderr
+        assert mine.read_bytes() == (tmp_path / f"program-{primitive}.png").read_bytes(), primitive
 
 
 def test_a_render_until_over_has_the_programs_frames(tmp_path):
@@ -390,7 +402,10 @@ def test_where_there_is_no_desktop_a_celebration_says_why(monkeypatch):
 def test_a_looping_celebration_runs_until_it_is_cancelled(desktop, monkeypatch):
     monkeypatch.setenv("DISPLAY", desktop.name)
     with confetti.celebrate("snow", loop=True, wait=False) as celebration:
-        wait_for("the overlay's window", desktop.windows)
+        # Its first frame is on the screen when wait_shown says so: the window is there.
+        assert celebration.wait_shown(timeout=60) is True
+        assert desktop.windows(), "the overlay's window is up once its first frame is shown"
+        assert celebration.wait_shown(timeout=0) is True, "and stays said"
         assert celebration.running
         assert celebration.wait(timeout=0.5) is False
         # Any finite timeout from 0 is taken; an infinite one is refused in plain words.

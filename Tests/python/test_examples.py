@@ -96,8 +96,20 @@ def test_a_system_answers_what_it_holds_on_a_headless_context():
             assert system.dropped_count == 0
             system.clear()
             assert not system.is_alive(1.7)
+            # The state policy changes after creation, as Swift's glStatePolicy does.
+            assert system.cache_gl_state is False
+            system.cache_gl_state = True
+            assert system.cache_gl_state is True
+            system.cache_gl_state = False
+            with pytest.raises(confetti.ArgumentError):
+                system.cache_gl_state = "yes"
         with pytest.raises(confetti.HandleError):
             system.advance(2.0)
+        with pytest.raises(confetti.HandleError):
+            system.cache_gl_state = True
+        with confetti.System("cannon", width=64, height=64, primitive="quads") as quads:
+            quads.fire_opening(1.0)
+            assert quads.alive_count(1.2) > 0
         snow_json = (EXAMPLES.parents[1] / "Presets" / "snow.json").read_text()
         with confetti.System(json=snow_json, width=640, height=360) as snow:
             snow.fire_opening(1.0)
@@ -108,14 +120,13 @@ def test_a_system_answers_what_it_holds_on_a_headless_context():
             assert snow.end_time is not None and snow.end_time > 1.6
         with pytest.raises(confetti.ArgumentError):
             confetti.System("snow", width=64, height=64).trigger(7, 1.0)
-        # The latest clock reading is refused by the binding's own bound, which says "under"
-        # as the library's does (it said "to", and let the library refuse it), and the reading
-        # before it is taken.
+        # The latest clock reading is refused by the library, whose bound the binding does not
+        # type again, and the reading before it is taken.
         with confetti.System("confetti", width=64, height=64) as late:
             latest = 2.0**43 - 2400.0
             with pytest.raises(confetti.ArgumentError) as raised:
                 late.advance(latest)
-            assert "from 0 to under 8796093019808.0" in str(raised.value)
+            assert "from 0 to under 2^43 s less 40 minutes" in str(raised.value)
             late.advance(latest - 1.0)
     finally:
         context.release()

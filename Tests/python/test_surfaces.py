@@ -22,8 +22,8 @@ CONCEPTS = {
     "move emission on": (["advance(to:)"], ["confetti_advance"], ["System.advance"]),
     "draw": (["draw(in:time:)"], ["confetti_draw"], ["System.draw"]),
     "the GL state policy": (["glStatePolicy", "resetGLStateCache()"],
-                            ["confetti_reset_gl_state_cache"],
-                            ["System.reset_gl_state_cache"]),
+                            ["confetti_set_cache_gl_state", "confetti_reset_gl_state_cache"],
+                            ["System.cache_gl_state", "System.reset_gl_state_cache"]),
     "the area": (["size", "resize(to:)"], ["confetti_resize"], ["System.resize"]),
     "stop emitting": (["stopEmitting()"], ["confetti_stop_emitting"], ["System.stop_emitting"]),
     "forget the particles": (["clear(keepingStartEmitters:)"], ["confetti_clear"],
@@ -40,9 +40,11 @@ CONCEPTS = {
     "the version": ([], ["confetti_version"], ["version"]),
     "the last error": ([], ["confetti_last_error"], ["Error"]),
     "celebrate": ([], ["confetti_celebrate", "confetti_celebration_start",
-                       "confetti_celebration_wait", "confetti_celebration_cancel",
+                       "confetti_celebration_wait", "confetti_celebration_wait_shown",
+                       "confetti_celebration_cancel",
                        "confetti_celebration_close"],
-                  ["celebrate", "Celebration.wait", "Celebration.cancel", "Celebration.close"]),
+                  ["celebrate", "Celebration.wait", "Celebration.wait_shown", "Celebration.cancel",
+                   "Celebration.close"]),
     "render": ([], ["confetti_render"], ["render"]),
 }
 
@@ -111,7 +113,7 @@ def test_every_member_has_its_counterparts_or_a_written_reason():
     named_python = {name for _, _, names in CONCEPTS.values() for name in names}
     helpers = {"Trigger", "program", "Celebration", "ArgumentError", "HandleError", "EffectError",
                "GLError", "DesktopError", "OutputError", "Stopped", "BusyError", "System.closed",
-               "Celebration.running", "QUALITIES"}
+               "Celebration.running", "QUALITIES", "PRIMITIVES"}
     assert python - named_python - helpers == set(), \
         f"Python names with no concept: {python - named_python - helpers}"
 
@@ -121,7 +123,7 @@ def test_the_flags_are_confetti_hs():
     enum = header[header.index("/* Flags: "):]
     enum = enum[:enum.index("};")]
     flags = dict(re.findall(r"^  CONFETTI_(\w+) = (\d+)", enum, re.MULTILINE))
-    assert len(flags) == 7, flags
+    assert len(flags) == 10, flags
     python = {name[1:]: value for name, value in vars(confetti).items()
               if name.isupper() and name.startswith("_") and isinstance(value, int)
               and name[1:] in flags}
@@ -147,8 +149,9 @@ def test_the_deprecated_c_names_say_what_to_use():
 # the same one (confetti.h's "0: ..." and the Swift settings' initial values). The bytes are
 # compared by the render tests (a render with nothing given is `confetti render --out`'s).
 RENDER_DEFAULTS = {
-    # Python keyword: (Python default, confetti.h says, Swift RenderSettings declares)
-    "size": ((800, 600), "0: 800 x 600", "public var size = PixelSize(width: 800, height: 600)"),
+    # Python keyword: (Python default, confetti.h says, Swift RenderOptions declares)
+    "size": (None, "0: 800 x 600 for pictures, 1280 x 720 for an animation",
+             "public static let defaultVideoSize = PixelSize(width: 1280, height: 720)"),
     "scale": (1, "0: 1.", "public var scale = 1"),
     "time": (None, "0: 0 for a clip", "public var time: Seconds?"),
     "frames": (None, "0: one picture for a .png", "public var frames: Int?"),
@@ -171,7 +174,7 @@ def test_a_render_has_one_default_per_setting_in_every_language():
     for name, (python, c, declared) in RENDER_DEFAULTS.items():
         assert given.get(name, "missing") == python, f"render({name}=...) defaults to {given.get(name)}"
         assert c in header, f"confetti.h does not say {c!r} for {name}"
-        assert declared in swift, f"Swift's RenderSettings does not declare {declared!r}"
+        assert declared in swift, f"Swift's RenderOptions does not declare {declared!r}"
     for keyword in ("seed",):
         for function in (confetti.System, confetti.celebrate):
             assert inspect.signature(function).parameters[keyword].default == 1, function

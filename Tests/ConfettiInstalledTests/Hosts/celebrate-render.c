@@ -94,7 +94,7 @@ int main(int argc, char **argv) {
     render.preset = "snow";
     report("snow until over", confetti_render(&render));
     render.preset = NULL;
-    render.flags = 128;
+    render.flags = 0x10000;
     report("render flags", confetti_render(&render));
     render.flags = 0;
     confetti_celebrate_options celebrate = {0};

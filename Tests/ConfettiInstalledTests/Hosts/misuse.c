@@ -118,7 +118,7 @@ int main(void) {
   expect("negative capacity", confetti_create(&bad, &system), CONFETTI_ERROR_ARGUMENT);
   bad = good, bad.capacity = INT64_MAX;
   expect("capacity past any buffer", confetti_create(&bad, &system), CONFETTI_ERROR_GL);
-  bad = good, bad.flags = 0x80;
+  bad = good, bad.flags = 0x10000;
   expect("unknown flag", confetti_create(&bad, &system), CONFETTI_ERROR_ARGUMENT);
   bad = good, bad.width = 1.5e308;
   expect("a finite size past any screen", confetti_create(&bad, &system), CONFETTI_ERROR_ARGUMENT);
