@@ -882,25 +882,10 @@ final class JoinedThread {
   /// Starts `body` on a new thread with a stack of `stackSize` bytes; throws if the system
   /// has no thread to give.
   init(stackSize: Int, _ body: @escaping () -> Void) throws {
-    final class Body {
-      let run: () -> Void
-      init(_ run: @escaping () -> Void) { self.run = run }
-    }
-    var attributes = pthread_attr_t()
-    pthread_attr_init(&attributes)
-    defer { pthread_attr_destroy(&attributes) }
-    pthread_attr_setstacksize(&attributes, stackSize)
-    let context = Unmanaged.passRetained(Body(body)).toOpaque()
-    let created = pthread_create(
-      &thread, &attributes,
-      { context in
-        Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run()
-        return nil
-      }, context)
-    guard created == 0 else {
-      Unmanaged<Body>.fromOpaque(context).release()
-      throw RenderError(
-        description: "cannot start the render's thread: \(String(cString: strerror(created)))")
+    switch startThread(stackSize: stackSize, body) {
+    case .success(let started): thread = started
+    case .failure(let error):
+      throw RenderError(description: "cannot start the render's thread: \(error)")
     }
   }
 

@@ -53,26 +53,47 @@ package final class Condition: @unchecked Sendable {
   package func broadcast() { pthread_cond_broadcast(condition) }
 }
 
-/// Runs `body` on a thread of its own that nobody joins; false when the system has no thread
-/// to give.
-@discardableResult
-package func detachThread(_ body: @escaping @Sendable () -> Void) -> Bool {
+/// Starts `body` on a new thread, with a stack of `stackSize` bytes where given; returns the
+/// thread, or the error number when the system has no thread to give.
+package func startThread(stackSize: Int? = nil, _ body: @escaping () -> Void) -> Result<
+  pthread_t, ThreadError
+> {
   final class Body {
-    let run: @Sendable () -> Void
-    init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+    let run: () -> Void
+    init(_ run: @escaping () -> Void) { self.run = run }
   }
+  var attributes = pthread_attr_t()
+  pthread_attr_init(&attributes)
+  defer { pthread_attr_destroy(&attributes) }
+  if let stackSize { pthread_attr_setstacksize(&attributes, stackSize) }
   var thread = pthread_t()
   let context = Unmanaged.passRetained(Body(body)).toOpaque()
   let created = pthread_create(
-    &thread, nil,
+    &thread, &attributes,
     { context in
       Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run()
       return nil
     }, context)
   guard created == 0 else {
     Unmanaged<Body>.fromOpaque(context).release()
-    return false
+    return .failure(ThreadError(number: created))
   }
+  return .success(thread)
+}
+
+/// Why a thread could not be started: the system's error number, and its words.
+package struct ThreadError: Error, CustomStringConvertible {
+  package var number: Int32
+  package var description: String {
+    String(cString: strerror(number))
+  }
+}
+
+/// Runs `body` on a thread of its own that nobody joins; false when the system has no thread
+/// to give.
+@discardableResult
+package func detachThread(_ body: @escaping @Sendable () -> Void) -> Bool {
+  guard case .success(let thread) = startThread(body) else { return false }
   pthread_detach(thread)
   return true
 }

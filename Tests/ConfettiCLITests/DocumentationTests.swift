@@ -123,6 +123,38 @@ final class DocumentationTests: XCTestCase {
     }
   }
 
+  /// Every file the README and the docs link to by a relative path (a picture, an example, a
+  /// page) is in the repository, tracked by git: one that .gitignore leaves out shows on its
+  /// author's machine and is a broken picture everywhere else.
+  func testEveryFileTheDocsLinkToIsInTheRepository() throws {
+    let listed = try runProgram(
+      URL(fileURLWithPath: "/usr/bin/git"), ["-C", repository.path, "ls-files"])
+    XCTAssertEqual(listed.status, 0, listed.stderr)
+    let tracked = Set(listed.stdout.split(separator: "\n").map(String.init))
+    let pages = tracked.filter {
+      $0.hasSuffix(".md") && ($0 == "README.md" || $0.hasPrefix("docs/"))
+    }
+    XCTAssertGreaterThan(pages.count, 10)
+    var checked = 0
+    for page in pages.sorted() {
+      let folder = page.split(separator: "/").dropLast().map(String.init)
+      for match in try text(page).matches(of: /\]\(([^)#\s]+)(#[^)]*)?\)/) {
+        let target = String(match.1)
+        guard !target.contains(":") else { continue }  // https://, mailto:
+        var parts = folder
+        for part in target.split(separator: "/") {
+          if part == ".." { _ = parts.popLast() } else if part != "." { parts.append(String(part)) }
+        }
+        let path = parts.joined(separator: "/")
+        XCTAssert(
+          tracked.contains(path) || tracked.contains { $0.hasPrefix(path + "/") },
+          "\(page) links to \(target), which is not in the repository (ignored by .gitignore?)")
+        checked += 1
+      }
+    }
+    XCTAssertGreaterThan(checked, 50)
+  }
+
   private func text(_ path: String) throws -> String {
     try String(contentsOf: repository.appendingPathComponent(path), encoding: .utf8)
   }
