@@ -12,20 +12,36 @@
 # runs once with Mesa's shader cache on disk (the second run of a day onwards) and once
 # without it (a first run). Needs Xvfb, xcompmgr, sway and tmux (`sh .ci/deps test`).
 set -eu
-cd "$(dirname "$0")/.."
-package="${1:-.build/package}"
+package="$(mkdir -p "${1:-$(dirname "$0")/../.build/package}" && cd "${1:-$(dirname "$0")/../.build/package}" && pwd)"
 runs="${2:-11}"
+cd "$(dirname "$0")/.."
 [ -x "$package/root/usr/bin/confetti" ] || sh .ci/package "$package" >/dev/null
-program="$(cd "$package/root/usr/bin" && pwd)/confetti"
-LD_LIBRARY_PATH="$(cd "$package/root/usr/lib/"*-linux-gnu && pwd)"
-export LD_LIBRARY_PATH
 work="$(mktemp -d)"
+chmod 755 "$work"
+# A copy of the program and its library that any user may run (sway's, below, too).
+mkdir -p "$work/bin"
+cp "$package/root/usr/bin/confetti" "$package"/root/usr/lib/*-linux-gnu/libconfetti.so.0 "$work/bin/"
+program="$work/bin/confetti"
+LD_LIBRARY_PATH="$work/bin"
+export LD_LIBRARY_PATH
 pids=""
 runner="" # what runs the program: nothing, or setpriv for sway's user
-trap 'for p in $pids; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"' EXIT
+cleanup() {
+  for p in $pids; do kill "$p" 2>/dev/null || true; done
+  tmux -L "confetti-time-$$" kill-server 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
 
-# The median, smallest and largest of the numbers on standard input.
-spread() { sort -n | awk '{ v[NR] = $1 } END { printf "%d ms (%d to %d)", v[int((NR + 1) / 2)], v[1], v[NR] }'; }
+# The median, smallest and largest of the numbers on standard input, and how many runs gave one.
+spread() {
+  sort -n | awk -v runs="$runs" '{ v[NR] = $1 }
+    END {
+      if (NR == 0) { printf "no run gave a figure"; exit }
+      printf "%d ms (%d to %d; %d of %d runs)", v[int((NR + 1) / 2)], v[1], v[NR], NR, runs
+    }'
+}
 # The milliseconds in "timings: …; N ms from …" lines.
 total() { sed -n 's/^timings: .*; \([0-9]*\) ms from .*/\1/p'; }
 
@@ -58,11 +74,11 @@ measure() {
   unset MESA_SHADER_CACHE_DISABLE
 }
 
-# X11: Xvfb and a compositing window manager.
-display=:$((90 + $$ % 9))
-Xvfb "$display" -screen 0 1280x720x24 -nolisten tcp >/dev/null 2>&1 &
+# X11: Xvfb, on a display number it picks and says, and a compositing window manager.
+Xvfb -displayfd 3 -screen 0 1280x720x24 -nolisten tcp 3>"$work/display" >/dev/null 2>&1 &
 pids="$pids $!"
-for _ in $(seq 50); do DISPLAY=$display xdpyinfo >/dev/null 2>&1 && break; sleep 0.1; done
+for _ in $(seq 100); do [ -s "$work/display" ] && break; sleep 0.1; done
+display=":$(head -n 1 "$work/display")"
 DISPLAY=$display xcompmgr >/dev/null 2>&1 &
 pids="$pids $!"
 for _ in $(seq 50); do DISPLAY=$display xprop -root _NET_WM_CM_S0 2>/dev/null | grep -q window && break; sleep 0.1; done
@@ -90,15 +106,15 @@ int main(void) {
   return 0;
 }
 C
-cc -I"$include" -o "$work/shown" "$work/shown.c" -L"$LD_LIBRARY_PATH" -lconfetti
+cc -I"$include" -o "$work/shown" "$work/shown.c" "$LD_LIBRARY_PATH/libconfetti.so.0"
 python3 -m venv "$work/venv" && "$work/venv/bin/pip" install --quiet "$package"/confetti_gl-*.whl
 for language in C Python; do
   i=0
   while [ $i -lt "$runs" ]; do
     if [ $language = C ]; then
-      DISPLAY=$display PATH="$(dirname "$program"):$PATH" "$work/shown"
+      env -u WAYLAND_DISPLAY DISPLAY=$display PATH="$(dirname "$program"):$PATH" "$work/shown"
     else
-      DISPLAY=$display "$work/venv/bin/python" -c 'import time, confetti_gl as c
+      env -u WAYLAND_DISPLAY DISPLAY=$display "$work/venv/bin/python" -c 'import time, confetti_gl as c
 t = time.monotonic(); celebration = c.celebrate(wait=False); shown = celebration.wait_shown()
 print(round((time.monotonic() - t) * 1000)) if shown else exit(1); celebration.close()'
     fi
@@ -115,7 +131,6 @@ mkdir -m 700 "$runtime" "$work/cache"
 if [ "$(id -u)" -eq 0 ]; then
   as_desktop_user="setpriv --reuid=nobody --regid=nogroup --clear-groups"
   chown nobody:nogroup "$runtime" "$work/cache"
-  chmod 755 "$work"
 fi
 printf 'output * bg #203040 solid_color\n' >"$work/sway.conf"
 chmod 644 "$work/sway.conf"

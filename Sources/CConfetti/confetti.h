@@ -126,9 +126,9 @@ extern "C" {
 /* The version this header belongs to; confetti_version() is the library's. The soname carries
  * the major version: libconfetti.so.0. */
 #define CONFETTI_VERSION_MAJOR 0
-#define CONFETTI_VERSION_MINOR 5
+#define CONFETTI_VERSION_MINOR 6
 #define CONFETTI_VERSION_PATCH 0
-#define CONFETTI_VERSION "0.5.0"
+#define CONFETTI_VERSION "0.6.0"
 
 /* An effect running on the host's GL context. Opaque: made by confetti_create, ended by
  * confetti_close. */

@@ -493,8 +493,8 @@ final class ProgressBar {
     let whole = Int(min(max(0, seconds), 359_999).rounded())
     let (hours, minutes, rest) = (whole / 3600, whole / 60 % 60, whole % 60)
     return hours > 0
-      ? String(formatting: "%d:%02d:%02d", hours, minutes, rest)
-      : String(formatting: "%d:%02d", minutes, rest)
+      ? String(formatting: "%ld:%02ld:%02ld", hours, minutes, rest)
+      : String(formatting: "%ld:%02ld", minutes, rest)
   }
 
   func clear() {

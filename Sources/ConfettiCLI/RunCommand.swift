@@ -155,8 +155,13 @@ struct RunCommand: ParsableCommand {
         celebration.close()
         return
       }
+      var told = false
       while try !celebration.wait(timeout: 0.1) {
         if Interruption.caught != nil { celebration.close() }
+        if timings, !told, try celebration.waitUntilShown(timeout: 0) {
+          told = true
+          StartTimings.firstFrameShown()
+        }
       }
     } catch {
       // Ended by the person (a stopping signal): nothing to say.

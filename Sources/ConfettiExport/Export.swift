@@ -127,7 +127,8 @@ public struct RenderOptions: Sendable {
   /// one (an effect's length is counted as the render starts).
   var frameCount: Int { frames ?? 1 }
 
-  /// The frames this render makes.
+  /// The frames this render makes: exact once the options are ``resolved(for:named:naming:)``
+  /// (before, a clip that ends with the effect counts one).
   public var renderedFrames: Range<Int> {
     guard let frameRange else { return 0..<frameCount }
     return frameRange.clamped(to: 0..<frameCount)
@@ -228,7 +229,8 @@ public struct RenderOptions: Sendable {
   }
 
   /// The PNG file of `frame`: ``out`` itself for a single picture, numbered in a sequence (at
-  /// least four digits, and as many as the last frame's: names sort as frames do).
+  /// least four digits, and as many as the last frame's: names sort as frames do). On
+  /// ``resolved(for:named:naming:)`` options.
   public func picture(_ frame: Int) -> String {
     guard frameCount > 1 else { return out }
     let url = URL(fileURLWithPath: out)

@@ -497,7 +497,7 @@ final class TailReader: @unchecked Sendable {
   /// Reads `descriptor` (the read end of the child's standard error) until its end, then
   /// closes it.
   init(reading descriptor: Int32) {
-    detachThread { [self] in
+    let started = detachThread { [self] in
       var buffer = [UInt8](repeating: 0, count: 16_384)
       while true {
         let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
@@ -508,6 +508,12 @@ final class TailReader: @unchecked Sendable {
           if tail.count > Self.kept { tail.removeFirst(tail.count - Self.kept) }
         }
       }
+      close(descriptor)
+      ended.signal()
+    }
+    // No thread to read with: the pipe is closed, so a child that writes gets EPIPE rather
+    // than blocking on a full pipe, and there is nothing to tell.
+    if !started {
       close(descriptor)
       ended.signal()
     }

@@ -35,6 +35,10 @@ package final class Condition: @unchecked Sendable {
   /// Waits, the lock held, at most `seconds`; false when the time ran out.
   @discardableResult
   package func wait(seconds: Double) -> Bool {
+    guard seconds.isFinite, seconds < 1e9 else {
+      wait()
+      return true
+    }
     var now = timespec()
     clock_gettime(CLOCK_MONOTONIC, &now)
     let whole = seconds.rounded(.down)

@@ -23,8 +23,10 @@ import enum
 import math
 import os
 import pathlib
+import secrets
 import signal
 import threading
+import warnings
 import weakref
 from time import monotonic as _monotonic
 from typing import Callable, Optional, Sequence, Tuple, TypeVar, Union
@@ -191,8 +193,14 @@ def _flag(value: object, name: str) -> bool:
     return value
 
 
-def _seed(seed: int) -> int:
-    """1 to 2**64 - 1: the same seed, the same pieces (1, the default in every language)."""
+def _seed(seed: Optional[int]) -> int:
+    """1 to 2**64 - 1: the same seed, the same pieces (1, the default in every language). None,
+    which drew a random seed before 0.6, still does, with a DeprecationWarning."""
+    if seed is None:
+        warnings.warn("seed=None is deprecated: the default is 1, as in every language; give "
+                      "seed=secrets.randbits(64) or 1 for a random one", DeprecationWarning,
+                      stacklevel=3)
+        return secrets.randbits(64) or 1
     return _whole(seed, "seed", 1, 2**64 - 1)
 
 
@@ -544,9 +552,12 @@ class Celebration(_Handle):
                 # Short waits, so that Python sees Ctrl-C between them.
                 step = 0.1 if deadline is None else max(0.0, min(0.1, deadline - _monotonic()))
                 _lib.confetti_celebration_wait_shown(self._live(), step, ctypes.byref(shown))
-                if shown.value or not self.running or \
-                        (deadline is not None and _monotonic() >= deadline):
+                if shown.value or (deadline is not None and _monotonic() >= deadline):
                     return shown.value
+                if not self.running:
+                    # Over without a frame: a failure is said as wait() says it.
+                    _lib.confetti_celebration_wait(self._live(), 0.0, ctypes.byref(shown))
+                    return False
         except KeyboardInterrupt:
             self.cancel()
             raise

@@ -194,6 +194,13 @@ final class PackageTests: XCTestCase {
       Set(programUses.map { $0.dropLast("@CONFETTI_PROGRAM_0".count) }),
       "the library exports what the program uses, no more")
     XCTAssertFalse(programUses.isEmpty, "the program takes the engine from the library")
+    // The library binds its own references to itself (-Bsymbolic): a copy of one of its data
+    // symbols in the program would then be a second, different one.
+    let relocations = try runProgram(
+      URL(fileURLWithPath: "/usr/bin/readelf"), ["-r", "-W", package.program.path])
+    XCTAssertEqual(relocations.status, 0, relocations.stderr)
+    XCTAssertGreaterThan(relocations.stdout.count, 1000)
+    XCTAssertFalse(relocations.stdout.contains("_COPY"), "the program copies none of its data")
   }
 
   /// What a user downloads and installs stays light: the .deb and the wheel at most 8 MB each,
@@ -562,20 +569,28 @@ final class PackageTests: XCTestCase {
     let host = try celebrateAndRenderHost(package)
     let directory = try temporaryDirectory()
     for (name, given, options) in [
-      ("picture.png", [String](), [String]()),
-      ("clip.gif", ["cannon", "160", "120"], ["--preset", "cannon", "--size", "160x120"]),
+      ("picture.png", ["defaults"], [String]()),
+      (
+        "clip.gif", ["defaults", "cannon", "160", "120"],
+        ["--preset", "cannon", "--size", "160x120"]
+      ),
+      ("start.png", ["at-zero"], ["--time", "0"]),
     ] {
       let mine = directory.appendingPathComponent("c-\(name)")
-      let run = try runInstalled(host, ["defaults", mine.path] + given, package)
+      let run = try runInstalled(host, [given[0], mine.path] + given.dropFirst(), package)
       XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
       let theirs = directory.appendingPathComponent("cli-\(name)")
       let render = try runInstalled(
         package.program, ["render"] + options + ["--out", theirs.path], package)
       XCTAssertEqual(render.status, 0, render.stderr)
       let (a, b) = (try Data(contentsOf: mine), try Data(contentsOf: theirs))
-      XCTAssertGreaterThan(a.count, 1000, name)
+      XCTAssertGreaterThan(a.count, 100, name)
       XCTAssertEqual(a, b, "\(name): the library's defaults are the program's")
     }
+    // CONFETTI_AT_TIME's 0 is the very start, not the default moment.
+    XCTAssertNotEqual(
+      try Data(contentsOf: directory.appendingPathComponent("c-start.png")),
+      try Data(contentsOf: directory.appendingPathComponent("c-picture.png")))
   }
 
   /// confetti_render writes what `confetti render` writes, with the same settings: the same

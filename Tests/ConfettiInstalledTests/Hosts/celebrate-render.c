@@ -57,6 +57,13 @@ int main(int argc, char **argv) {
     }
     return report("defaults", confetti_render(&options));
   }
+  if (strcmp(argv[1], "at-zero") == 0 && argc == 3) {
+    /* One picture at the effect's very start: time 0 as given, not the default moment. */
+    confetti_render_options options = {0};
+    options.out = argv[2];
+    options.flags = CONFETTI_AT_TIME;
+    return report("at zero", confetti_render(&options));
+  }
   if (strcmp(argv[1], "stop") == 0 && argc == 3) {
     int64_t stop_at = 3;
     confetti_render_options options = {0};

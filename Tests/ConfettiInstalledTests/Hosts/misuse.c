@@ -120,6 +120,10 @@ int main(void) {
   expect("capacity past any buffer", confetti_create(&bad, &system), CONFETTI_ERROR_GL);
   bad = good, bad.flags = 0x10000;
   expect("unknown flag", confetti_create(&bad, &system), CONFETTI_ERROR_ARGUMENT);
+  bad = good, bad.flags = CONFETTI_POINTS | CONFETTI_QUADS;
+  expect("two primitives", confetti_create(&bad, &system), CONFETTI_ERROR_ARGUMENT);
+  bad = good, bad.flags = CONFETTI_AT_TIME;
+  expect("a render's flag", confetti_create(&bad, &system), CONFETTI_ERROR_ARGUMENT);
   bad = good, bad.width = 1.5e308;
   expect("a finite size past any screen", confetti_create(&bad, &system), CONFETTI_ERROR_ARGUMENT);
   bad = good, bad.width = 1048577;
@@ -223,6 +227,9 @@ int main(void) {
   expect("kept: destroy", confetti_close(keeper), CONFETTI_OK);
   expect("reset a destroyed system", confetti_reset_gl_state_cache(keeper), CONFETTI_ERROR_HANDLE);
   expect("reset null", confetti_reset_gl_state_cache(NULL), CONFETTI_ERROR_HANDLE);
+  expect("policy of null", confetti_set_cache_gl_state(NULL, 1), CONFETTI_ERROR_HANDLE);
+  expect("policy of a destroyed system", confetti_set_cache_gl_state(keeper, 0),
+         CONFETTI_ERROR_HANDLE);
 
   /* Two threads trigger while this one draws the same system: never a crash or a corrupted
    * ring, each call done or refused with CONFETTI_ERROR_BUSY. */
