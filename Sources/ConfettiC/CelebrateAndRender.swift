@@ -47,11 +47,9 @@ public func confetti_celebration_wait(
 ) -> confetti_status {
   calling {
     let running = try celebrations.find(celebration)
-    guard !timeout.isNaN else { throw CallError.argument("the timeout is not a number") }
+    let limit = try waitLimit(timeout)
     do {
-      let ended = try desktop {
-        try running.wait(timeout: timeout < 0 || timeout.isInfinite ? nil : timeout)
-      }
+      let ended = try desktop { try running.wait(timeout: limit) }
       over?.pointee = ended
     } catch {
       over?.pointee = true  // it is over: it failed
@@ -66,11 +64,16 @@ public func confetti_celebration_wait_shown(
 ) -> confetti_status {
   calling {
     let running = try celebrations.find(celebration)
-    guard !timeout.isNaN else { throw CallError.argument("the timeout is not a number") }
+    let limit = try waitLimit(timeout) ?? .greatestFiniteMagnitude
     shown?.pointee = false
-    let limit = timeout < 0 || timeout.isInfinite ? Double.greatestFiniteMagnitude : timeout
     shown?.pointee = try desktop { try running.waitUntilShown(timeout: limit) }
   }
+}
+
+/// A wait's timeout as C gives it: seconds, or, negative or infinite, as long as it takes (nil).
+private func waitLimit(_ timeout: Double) throws -> Seconds? {
+  guard !timeout.isNaN else { throw CallError.argument("the timeout is not a number") }
+  return timeout < 0 || timeout.isInfinite ? nil : timeout
 }
 
 @_cdecl("confetti_celebration_cancel")

@@ -155,12 +155,17 @@ package struct Overlay {
 /// (the terminal's celebration says it the same way).
 package struct OverlayShown {
   private var descriptor: Int32?
+  /// Whether a frame has been shown yet: the timings are told of the first one only.
+  private var isFirst = true
 
   package init(descriptor: Int32?) { self.descriptor = descriptor }
 
   /// After a frame is shown: the first time, one byte, and the descriptor closed.
   package mutating func frameShown() {
-    StartTimings.firstFrameShown()
+    if isFirst {
+      isFirst = false
+      StartTimings.firstFrameShown()
+    }
     guard let descriptor else { return }
     self.descriptor = nil
     var byte: UInt8 = 1

@@ -525,39 +525,32 @@ class Celebration(_Handle):
         """Waits until it is over, or `timeout` seconds (None: as long as it takes); returns
         whether it is over. Raises DesktopError with the reason if it could not be shown.
         Ctrl-C while waiting cancels it and raises KeyboardInterrupt."""
-        deadline = None if timeout is None else \
-            _number(timeout, "timeout", 0) + _monotonic()
-        over = ctypes.c_bool()
-        try:
-            while True:
-                # Short waits, so that Python sees Ctrl-C between them.
-                step = 0.1 if deadline is None else max(0.0, min(0.1, deadline - _monotonic()))
-                _lib.confetti_celebration_wait(self._live(), step, ctypes.byref(over))
-                if over.value or (deadline is not None and _monotonic() >= deadline):
-                    return over.value
-        except KeyboardInterrupt:
-            self.cancel()
-            raise
+        return self._in_steps(timeout, _lib.confetti_celebration_wait)
 
     def wait_shown(self, timeout: Optional[float] = None) -> bool:
         """Waits until its first frame is on the screen (True), it has ended (False; a failure
         raises DesktopError with the reason, as wait() does), or `timeout` seconds have passed
         (False; None: as long as it takes): what `confetti run` waits for before it gives the
         shell back. Ctrl-C while waiting cancels it and raises KeyboardInterrupt."""
+        def over() -> bool:
+            # Over without a frame: a failure is said as wait() says it.
+            return self.wait(timeout=0) if not self.running else False
+        return self._in_steps(timeout, _lib.confetti_celebration_wait_shown, over)
+
+    def _in_steps(self, timeout: Optional[float], call: Callable,
+                  over: Callable[[], bool] = lambda: False) -> bool:
+        """Calls `call(handle, step, &flag)` in short steps, so that Python sees Ctrl-C between
+        them, until the flag is set, `timeout` seconds have passed (None: as long as it takes)
+        or `over()`; returns the flag. Ctrl-C cancels the celebration and is raised again."""
         deadline = None if timeout is None else \
             _number(timeout, "timeout", 0) + _monotonic()
-        shown = ctypes.c_bool()
+        flag = ctypes.c_bool()
         try:
             while True:
-                # Short waits, so that Python sees Ctrl-C between them.
                 step = 0.1 if deadline is None else max(0.0, min(0.1, deadline - _monotonic()))
-                _lib.confetti_celebration_wait_shown(self._live(), step, ctypes.byref(shown))
-                if shown.value or (deadline is not None and _monotonic() >= deadline):
-                    return shown.value
-                if not self.running:
-                    # Over without a frame: a failure is said as wait() says it.
-                    _lib.confetti_celebration_wait(self._live(), 0.0, ctypes.byref(shown))
-                    return False
+                call(self._live(), step, ctypes.byref(flag))
+                if flag.value or (deadline is not None and _monotonic() >= deadline) or over():
+                    return flag.value
         except KeyboardInterrupt:
             self.cancel()
             raise
