@@ -135,7 +135,7 @@ package final class WindowApp {
           + "xprop -root -remove _NET_SUPPORTING_WM_CHECK")
     }
     confetti_x11_say_when_the_display_is_lost()
-    guard glfwInit() == GLFW_TRUE else {
+    guard Self.initializeGLFW() else {
       throw WindowError(
         "cannot open a window: \(Self.glfwError()) — run it in a desktop session "
           + "or under Xvfb (xvfb-run confetti), or use `confetti render`, which needs no display")
@@ -209,6 +209,22 @@ package final class WindowApp {
       throw error
     }
     installCallbacks()
+  }
+
+  /// `glfwInit()`, without the X input method's table of compose sequences. GLFW 3.3 opens an
+  /// input method for typed text, which parses the locale's Compose file (512 KB for
+  /// en_US.UTF-8, about 9 ms here) before any window; neither the window nor the overlay reads
+  /// typed text (keys arrive as keys), so libX11 is pointed at an empty table while GLFW starts
+  /// (`XCOMPOSEFILE`, libX11's own setting), and the environment is put back as it was for
+  /// whatever this process starts later.
+  private static func initializeGLFW() -> Bool {
+    let name = "XCOMPOSEFILE"
+    let was = getenv(name).map { String(cString: $0) }
+    setenv(name, "/dev/null", 1)
+    defer {
+      if let was { setenv(name, was, 1) } else { unsetenv(name) }
+    }
+    return glfwInit() == GLFW_TRUE
   }
 
   /// The primary monitor's content scale (the smaller of its two), or 1 with no monitor.
