@@ -9,7 +9,8 @@ trap 'rm -rf "$work"' EXIT
 # preset, then its three moments in seconds
 moments="confetti 0.4 1.5 4.5
 party-popper 0.4 1.5 3
-cannon 0.3 0.7 1.2
+cannon 0.3 1 2.5
+classic-cannon 0.3 0.7 1.2
 emoji 0.4 1.5 4.5
 tap-burst 0.15 0.45 0.9
 fireworks 1.5 2.6 3.6

@@ -1,5 +1,5 @@
 // embed-glfw: a host program with a scene of its own (a backdrop that shifts colour and a square
-// that circles) adds confetti to it: a burst wherever you click, the cannon on space.
+// that circles) adds confetti to it: a burst wherever you click, the cannons on space.
 //
 //   swift run embed-glfw [--preset NAME] [--seconds S] [--screenshot FILE.png]
 //

@@ -6,7 +6,7 @@
  *   ./confetti-learn     click: a burst there; space: the cannon; k: pause; hold left: time
  *                        runs backwards; esc: quit. Run it beside confetti.vert and .frag.
  *
- * It also draws the records `confetti render --preset cannon --records r.bin` wrote, at the
+ * It also draws the records `confetti render --preset classic-cannon --records r.bin` wrote, at the
  * moment of the render (--clock: the u_now value in r.json); --seconds S ends it after S
  * seconds, and --shot saves the last frame it drew (the first, with --records):
  *   ./confetti-learn --records r.bin --clock 1677721 --size 400x300 --shot r.ppm
@@ -109,7 +109,7 @@ static int load(const char *path, uint32_t clock) {
         !isinf(h[17]) || !isinf(landing)) {
       fclose(file);
       return fprintf(stderr, "%s: record %d needs more than this example draws; "
-                             "render the cannon preset\n", path, count), 0;
+                             "render the classic-cannon preset\n", path, count), 0;
     }
     pieces[count++] = (Piece){
         .origin = {f[0], f[1]}, .velocity = {f[2], f[3]},

@@ -115,9 +115,15 @@ extension EffectScene {
       // piece that shrinks with life shrinks at a new pace with the new life, so its landing
       // is solved once more with the life it will have.
       let (base, style) = (floor.line(in: window), table[p.emitter])
-      // A band: its own line within it, which it comes down to (born above the floor).
-      let line = floor.depth > 0 ? base - .random(in: 0...floor.depth, using: &random) : base
-      let landing = p.packed.landingTime(onto: line, bornAbove: base, style: style)
+      // A band: its own line within it, which it comes down to (born above the floor). One
+      // that never rises wholly above its line (a slow piece from a cannon at the bottom edge)
+      // comes down to the floor's own edge instead of falling through the band unseen.
+      var line = floor.depth > 0 ? base - .random(in: 0...floor.depth, using: &random) : base
+      var landing = p.packed.landingTime(onto: line, bornAbove: base, style: style)
+      if !landing.isFinite, line < base {
+        line = base
+        landing = p.packed.landingTime(onto: line, bornAbove: base, style: style)
+      }
       if landing.isFinite {
         p.endLife(by: landing + floor.restTime + p.fade)
         p.landing =

@@ -6,7 +6,7 @@ import ConfettiPresets
 import XCTest
 
 final class BenchSceneTests: XCTestCase {
-  let cannon = try! Presets.named("cannon")
+  let cannon = try! Presets.named("classic-cannon")
 
   let window = Size(width: 1920, height: 1080)
 

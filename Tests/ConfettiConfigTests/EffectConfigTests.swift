@@ -11,8 +11,8 @@ final class EffectConfigTests: XCTestCase {
     XCTAssertEqual(
       Set(Presets.names),
       [
-        "confetti", "party-popper", "cannon", "emoji", "tap-burst", "fireworks", "fire", "sparkle",
-        "stars",
+        "confetti", "party-popper", "cannon", "classic-cannon", "emoji", "tap-burst", "fireworks",
+        "fire", "sparkle", "stars",
         "school-pride", "snow", "rain", "falling-confetti", "hearts", "celebrate",
       ])
     for name in Presets.names {

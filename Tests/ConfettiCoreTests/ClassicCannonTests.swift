@@ -11,7 +11,7 @@ final class ClassicCannonTests: XCTestCase {
     // (a share of the width) in the tall one.
     for window in [Size(width: 1280, height: 720), Size(width: 400, height: 900)] {
       let (w, h) = (window.width, window.height)
-      var scene = try EffectScene(config: Presets.named("cannon"), capacity: 1, seed: 1)
+      var scene = try EffectScene(config: Presets.named("classic-cannon"), capacity: 1, seed: 1)
       let pieces = scene.sample(count: 1500, window: window)
       var seenSizes = Set<String>()
       var seenColors = Set<RGBA8>()
@@ -53,7 +53,7 @@ final class ClassicCannonTests: XCTestCase {
   func testTheSameSeedGivesTheSameShotAndAnotherSeedAnother() throws {
     let window = Size(width: 1280, height: 720)
     func shot(seed: UInt64) throws -> [ParticleRecord] {
-      var scene = try EffectScene(config: Presets.named("cannon"), capacity: 30, seed: seed)
+      var scene = try EffectScene(config: Presets.named("classic-cannon"), capacity: 30, seed: seed)
       scene.trigger(.key, window: window, time: 1)
       return scene.ring.records
     }

@@ -190,13 +190,16 @@ final class EmissionTests: XCTestCase {
   /// A ring too small for what an effect emits makes way for the newest pieces, and counts every
   /// piece it lets go of before its end: the shortfall is never silent.
   func testARingTooSmallCountsThePiecesItLetsGo() throws {
-    var scene = try EffectScene(config: try Presets.named("confetti"), capacity: 100, seed: 5)
+    // Two bursts of 150 at once: the party popper's, twice.
+    var config = try Presets.named("party-popper")
+    config.emitters = [config.emitters[0], config.emitters[0]]
+    var scene = try EffectScene(config: config, capacity: 100, seed: 5)
     scene.trigger(.start, window: window, time: 0)
-    // Each cannon makes the 100 the ring holds (50 never made); the second's overwrite the
+    // Each burst makes the 100 the ring holds (50 never made); the second's overwrite the
     // first's, still in flight.
     XCTAssertEqual(scene.ring.head, 200)
     XCTAssertEqual(scene.ring.displaced, 100)
-    XCTAssertEqual(scene.dropped, 200, "two cannons of 150 in a ring of 100")
+    XCTAssertEqual(scene.dropped, 200, "two bursts of 150 in a ring of 100")
     XCTAssertEqual(scene.ring.aliveCount(at: 0.01), 100)
     // Pieces that have ended make way without being counted.
     var calm = try EffectScene(config: try Presets.named("tap-burst"), capacity: 100, seed: 5)

@@ -190,20 +190,26 @@ final class LookTests: XCTestCase {
       for frame in 1...210 { scene.advance(to: Double(frame) / 60, window: window) }
       let pieces = scene.ring.drawnSlotRanges.joined().map { scene.ring.records[$0].particle }
       XCTAssertGreaterThan(pieces.count, 40, name)
-      let landed = pieces.filter(\.landing.isFinite)
-      XCTAssertEqual(landed.count, pieces.count, "\(name): every piece lands")
+      let landed = pieces.filter { $0.landing < $0.lifetime }
+      XCTAssertEqual(landed.count, pieces.count, "\(name): every piece lands in its life")
+      // On the floor as seen from a little above: each on a line of its own in the floor's band.
+      let depth = try XCTUnwrap(Presets.named(name).emitters[0].floor).depth
+      var lowest: [Double] = []
       for p in landed.prefix(50) {
         let lying = try XCTUnwrap(ConfettiPhysics.state(of: p, age: p.landing))
-        XCTAssertEqual(
-          lying.lowestPoint(elliptical: p.shape.isElliptical), 720, accuracy: 1e-3, name)
+        let line = lying.lowestPoint(elliptical: p.shape.isElliptical)
+        XCTAssert((720 - depth - 1e-3...720 + 1e-3).contains(line), "\(name): \(line)")
+        lowest.append(line)
         // Paper then lies flat: a band no taller than its width foreshortened.
         guard p.flips else { continue }
         let flat = try XCTUnwrap(
           ConfettiPhysics.state(of: p, age: p.landing + ConfettiPhysics.settleTime))
-        XCTAssertEqual(flat.lowestPoint(elliptical: p.shape.isElliptical), 720, accuracy: 1e-3)
+        XCTAssertEqual(flat.lowestPoint(elliptical: p.shape.isElliptical), line, accuracy: 1e-3)
         let band = 2 * flat.size.turnedHalfExtent(degrees: flat.rotation, elliptical: false).y
         XCTAssertEqual(band, p.size.width * ConfettiPhysics.restingTumble, accuracy: 1e-9, name)
       }
+      // Inside the frame, and spread over the band where it has one.
+      XCTAssertGreaterThan(lowest.max()! - lowest.min()!, depth * 0.6, name)
     }
   }
 
@@ -214,6 +220,12 @@ final class LookTests: XCTestCase {
     config.emitters = [config.emitters[0]]
     config.emitters[0].floor = nil
     config.emitters[0].cells[0].lifetime = Varied(12)
+    // As one burst, every piece alike but for `change`.
+    config.emitters[0].emission = .burst
+    config.emitters[0].cells[0].count = 150
+    (config.emitters[0].cells[0].dragRange, config.emitters[0].cells[0].gravityRange) = (0, 0)
+    config.emitters[0].cells[0].speed = Varied(1.9, range: 0.4)
+    config.emitters[0].cells[0].direction = Varied(-50, range: 15)
     change(&config.emitters[0].cells[0])
     var scene = try EffectScene(config: config, capacity: 4096, seed: 5)
     let window = Size(width: 1280, height: 720)
@@ -267,6 +279,9 @@ final class LookTests: XCTestCase {
   func testAFloorsDepthLandsPiecesWithinItsBand() throws {
     var config = try Presets.named("confetti")
     config.emitters = [config.emitters[0]]
+    config.emitters[0].emission = .burst
+    config.emitters[0].cells[0].count = 150
+    (config.emitters[0].cells[0].dragRange, config.emitters[0].cells[0].gravityRange) = (0, 0)
     config.emitters[0].floor?.depth = 24
     var scene = try EffectScene(config: config, capacity: 4096, seed: 8)
     let window = Size(width: 1280, height: 720)
@@ -290,6 +305,27 @@ final class LookTests: XCTestCase {
       let lying = try XCTUnwrap(ConfettiPhysics.state(of: p, age: p.landing))
       XCTAssertEqual(lying.lowestPoint(elliptical: p.shape.isElliptical), 720, accuracy: 1e-3)
     }
+  }
+
+  /// In a small window a corner cannon's slow pieces never rise above the line in the floor's
+  /// band they drew: they land on the floor's edge instead of falling through it unseen (and a
+  /// clip of the effect ended 4.6 s after its last piece left the frame).
+  func testPiecesThatNeverRiseAboveTheirLineLandOnTheFloorsEdge() throws {
+    let window = Size(width: 160, height: 120)
+    var scene = try EffectScene(config: Presets.named("confetti"), capacity: 4096, seed: 1)
+    scene.trigger(.start, window: window, time: 0)
+    scene.advance(to: 0.5, window: window)
+    let pieces = scene.ring.drawnSlotRanges.joined().map { scene.ring.records[$0].particle }
+    XCTAssertGreaterThan(pieces.count, 200)
+    var onTheEdge = 0
+    for p in pieces {
+      XCTAssertLessThan(p.landing, p.lifetime, "every piece lands")
+      let lying = try XCTUnwrap(ConfettiPhysics.state(of: p, age: p.landing))
+      let line = lying.lowestPoint(elliptical: p.shape.isElliptical)
+      XCTAssert((120 - 24 - 1e-3...120 + 1e-3).contains(line), "\(line)")
+      if abs(line - 120) < 1e-3 { onTheEdge += 1 }
+    }
+    XCTAssertGreaterThan(onTheEdge, 0, "the slow ones, on the edge")
   }
 
   func testFallingConfettiIsPaperComingInFromAboveTheTopEdge() throws {
@@ -415,7 +451,7 @@ final class LookTests: XCTestCase {
     for window in [
       Size(width: 960, height: 540), Size(width: 800, height: 600), Size(width: 540, height: 960),
     ] {
-      var scene = try EffectScene(config: Presets.named("cannon"), capacity: 1, seed: 5)
+      var scene = try EffectScene(config: Presets.named("classic-cannon"), capacity: 1, seed: 5)
       let pieces = scene.sample(count: 300, window: window)
       var peaks: [Double] = []
       for p in pieces {
@@ -446,7 +482,7 @@ final class LookTests: XCTestCase {
 
   func testTheClassicCannonStillSwaysAboutItsLine() throws {
     // The classic cannon's pieces are born A·sin φ to one side of where they are placed.
-    var scene = try EffectScene(config: Presets.named("cannon"), capacity: 1, seed: 4)
+    var scene = try EffectScene(config: Presets.named("classic-cannon"), capacity: 1, seed: 4)
     let window = Size(width: 800, height: 600)
     let pieces = scene.sample(count: 200, window: window)
     let offsets = try pieces.map { p in

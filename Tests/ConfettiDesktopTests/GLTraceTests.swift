@@ -48,7 +48,7 @@ final class GLTraceTests: XCTestCase {
     // At a quarter of the speed a shot flies for about 6 s of wall time: steady frames however
     // busy the machine. Once it has landed (the title says idle), the window is closed.
     let frames = try tracedFrames(
-      confettiBinary, ["--preset", "cannon", "--exit-after", "200"], display: display.name
+      confettiBinary, ["--preset", "classic-cannon", "--exit-after", "200"], display: display.name
     ) {
       let window = try confettiWindow(on: display.name)
       try xdotool(["key", "--window", window, "bracketleft", "bracketleft"], display: display.name)

@@ -5,7 +5,7 @@ import XCTest
 
 /// Examples/learn, the tutorial's smallest example: its C program (under Xvfb) and its WebGL2
 /// page (in headless Chromium), both compiling the same confetti.vert and confetti.frag, draw
-/// the records `confetti render --preset cannon --records` writes as the program drew them, at
+/// the records `confetti render --preset classic-cannon --records` writes as the program drew them, at
 /// 400×300 and 800×600; and each animates and throws bursts of its own.
 final class LearnExampleTests: XCTestCase {
   private let example = repository.appendingPathComponent("Examples/learn")
@@ -40,7 +40,7 @@ final class LearnExampleTests: XCTestCase {
         built.program.path, others.records.path, String(clock),
       ], environment: ["DISPLAY": display.name])
     XCTAssertEqual(refused.status, 1)
-    XCTAssert(refused.stderr.contains("render the cannon preset"), refused.stderr)
+    XCTAssert(refused.stderr.contains("render the classic-cannon preset"), refused.stderr)
     // Sizes it cannot open, and words it does not know: its usage, and status 64.
     for arguments in [["--size", "0x0"], ["--size", "10x99999"], ["--bogus"], ["--shot"]] {
       let usage = try runProgram(built.program, arguments, environment: ["DISPLAY": display.name])
@@ -159,7 +159,7 @@ final class LearnExampleTests: XCTestCase {
 
   /// `confetti render --records` of `preset` at 0.6 s: its picture, its records and the clock
   /// reading they were drawn at (u_now in the description).
-  private func render(width: Int, height: Int, preset: String = "cannon", in directory: URL)
+  private func render(width: Int, height: Int, preset: String = "classic-cannon", in directory: URL)
     throws -> (rendered: (picture: URL, records: URL, stem: String), clock: UInt32)
   {
     let stem = "\(preset)-\(width)"

@@ -65,7 +65,7 @@ final class LibraryVerbsTests: XCTestCase {
   func testAJSONEffectIsCelebratedFromAFileThatIsRemovedAfterwards() throws {
     let folder = try temporaryDirectory()
     var options = CelebrationOptions()
-    options.json = try confetti(["presets", "show", "cannon"]).stdout
+    options.json = try confetti(["presets", "show", "classic-cannon"]).stdout
     let celebration = try Celebration(
       options, environment: environment(["DISPLAY": nil, "WAYLAND_DISPLAY": nil]),
       temporaryFolder: folder.path)
@@ -181,7 +181,7 @@ final class LibraryVerbsTests: XCTestCase {
     let folder = try temporaryDirectory()
     for (name, preset, options) in [
       ("picture.png", Presets.defaultName, [String]()),
-      ("clip.gif", "cannon", ["--preset", "cannon", "--size", "160x120"]),
+      ("clip.gif", "classic-cannon", ["--preset", "classic-cannon", "--size", "160x120"]),
     ] {
       let mine = folder.appendingPathComponent("library-\(name)")
       var settings = RenderOptions(out: mine.path)
@@ -202,7 +202,7 @@ final class LibraryVerbsTests: XCTestCase {
     let clip = folder.appendingPathComponent("clip.webm")
     var told: [RenderProgress] = []
     let result = try Export.render(
-      try Effect.preset("cannon"), settings(clip, frames: 6), progress: { told.append($0) })
+      try Effect.preset("classic-cannon"), settings(clip, frames: 6), progress: { told.append($0) })
     // Each frame, then ffmpeg finishing the file, once.
     XCTAssertEqual(
       told,
@@ -214,7 +214,8 @@ final class LibraryVerbsTests: XCTestCase {
     told = []
     XCTAssertThrowsError(
       try Export.render(
-        try Effect.preset("cannon"), settings(clip, frames: 60), progress: { told.append($0) },
+        try Effect.preset("classic-cannon"), settings(clip, frames: 60),
+        progress: { told.append($0) },
         shouldStop: { told.count >= 2 })
     ) { error in
       XCTAssert(error is RenderStopped, "\(error)")
@@ -310,7 +311,8 @@ final class LibraryVerbsTests: XCTestCase {
     let started = Date()
     XCTAssertThrowsError(
       try Export.render(
-        try Effect.preset("cannon"), settings(folder.appendingPathComponent("c.webm"), frames: 3))
+        try Effect.preset("classic-cannon"),
+        settings(folder.appendingPathComponent("c.webm"), frames: 3))
     ) {
       XCTAssert("\($0)".contains("this process ignores SIGCHLD"), "\($0)")
       XCTAssert("\($0)".contains("signal(SIGCHLD, SIG_DFL)"), "\($0)")
@@ -320,7 +322,7 @@ final class LibraryVerbsTests: XCTestCase {
     }
     XCTAssertLessThan(Date().timeIntervalSince(started), 5, "refused at once")
     let picture = folder.appendingPathComponent("p.png")
-    _ = try Export.render(try Effect.preset("cannon"), settings(picture, frames: 1))
+    _ = try Export.render(try Effect.preset("classic-cannon"), settings(picture, frames: 1))
     XCTAssert(FileManager.default.fileExists(atPath: picture.path))
     XCTAssertEqual(
       try FileManager.default.contentsOfDirectory(atPath: folder.path), ["p.png"], "nothing else")
@@ -422,14 +424,14 @@ final class LibraryVerbsTests: XCTestCase {
     try "{\"mine\": true}".write(to: description, atomically: true, encoding: .utf8)
     var settings = settings(picture)
     settings.records = records.path
-    XCTAssertThrowsError(try Export.render(try Effect.preset("cannon"), settings)) {
+    XCTAssertThrowsError(try Export.render(try Effect.preset("classic-cannon"), settings)) {
       XCTAssert("\($0)".contains("a JSON file that confetti did not write is there"), "\($0)")
     }
     XCTAssertEqual(try String(contentsOf: description, encoding: .utf8), "{\"mine\": true}")
     XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["X.json"])
     try FileManager.default.removeItem(at: description)
     for _ in 0..<2 {  // the second time, over its own files
-      let wrote = try Export.render(try Effect.preset("cannon"), settings)
+      let wrote = try Export.render(try Effect.preset("classic-cannon"), settings)
       XCTAssertEqual(wrote.files, [picture.path, records.path, description.path])
     }
   }

@@ -20,11 +20,8 @@ final class WaylandOverlayTests: XCTestCase {
     XCTAssertEqual(focused, "Event Tester")
 
     // What the library predicts for the default celebration on this output.
-    var scene = try EffectScene(config: try Presets.named("celebrate"), capacity: 4096, seed: 1)
-    let screen = Size(width: Double(Sway.size.width), height: Double(Sway.size.height))
-    scene.trigger(.start, window: screen, time: 0)
-    scene.advance(to: 0, window: screen)
-    let predicted = scene.ring.lastDeath
+    let predicted = try predictedEnd(
+      of: "celebrate", on: Size(width: Double(Sway.size.width), height: Double(Sway.size.height)))
     XCTAssertLessThanOrEqual(predicted, 4, "the default celebration is over within 4 s")
     XCTAssertGreaterThan(predicted, 2)
 

@@ -24,7 +24,7 @@ final class WindowSoakTests: XCTestCase {
     // The cannon fires on clicks and keys only: between storms, nothing moves.
     let window = try launch(
       confettiBinary.path,
-      ["--preset", "cannon", "--size", "640x400", "--exit-after", "\(60 + 10 * rounds)"],
+      ["--preset", "classic-cannon", "--size", "640x400", "--exit-after", "\(60 + 10 * rounds)"],
       display: display.name)
     defer { window.terminate() }
     let id = try confettiWindow(on: display.name)

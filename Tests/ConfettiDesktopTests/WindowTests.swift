@@ -10,7 +10,8 @@ final class WindowTests: XCTestCase {
     // The cannon fires once as the window opens, then only on a key: once its pieces have
     // landed nothing moves, and the window sleeps.
     let process = try launch(
-      confettiBinary.path, ["--preset", "cannon", "--size", "320x240", "--exit-after", "20"],
+      confettiBinary.path,
+      ["--preset", "classic-cannon", "--size", "320x240", "--exit-after", "20"],
       display: display.name)
     defer { process.terminate() }
     let stat = StatReader(pid: process.processIdentifier)

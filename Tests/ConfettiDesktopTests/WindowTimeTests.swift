@@ -62,7 +62,7 @@ final class WindowTimeTests: XCTestCase {
   }
 
   let size = (width: 480, height: 360)
-  let effect = ["--preset", "cannon", "--seed", "7"]
+  let effect = ["--preset", "classic-cannon", "--seed", "7"]
 
   /// `confetti` with `arguments`, in a window of ``size`` on an X display of that size, both
   /// ended when the test ends.
@@ -270,6 +270,6 @@ final class WindowTimeTests: XCTestCase {
     try session.press("r")
     let title = try session.waitForTitle("the note") { $0.contains("error:") }
     XCTAssert(title.contains("r reloads a --config file"), title)
-    XCTAssert(title.contains("— cannon"), title)
+    XCTAssert(title.contains("— classic-cannon"), title)
   }
 }

@@ -11,7 +11,7 @@ final class BenchPlanTests: HeadlessGLTestCase {
   private func plan(modes: [BenchMode]) throws -> BenchPlan {
     BenchPlan(
       modes: modes, width: 64, height: 64, seconds: nil, frames: 10, churn: false, seed: 1,
-      effect: try Presets.named("cannon"), reduceMotion: false, build: "test")
+      effect: try Presets.named("classic-cannon"), reduceMotion: false, build: "test")
   }
 
   func testACompareRunMeasuresEveryRowAndReportsModesAndRatios() throws {
@@ -33,7 +33,7 @@ final class BenchPlanTests: HeadlessGLTestCase {
     let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     XCTAssertEqual(report["particles"] as? Int, 300)
     XCTAssertEqual(report["build"] as? String, "test")
-    XCTAssertEqual(report["effect"] as? String, "cannon")
+    XCTAssertEqual(report["effect"] as? String, "classic-cannon")
     XCTAssertEqual(report["renderer"] as? String, context.info.renderer)
     let modes = try XCTUnwrap(report["modes"] as? [String: [String: Any]])
     XCTAssertEqual(Set(modes.keys), Set(rows.map(\.label)))

@@ -25,7 +25,7 @@ final class GoldenImageTests: HeadlessGLTestCase {
   let shotTime = 1.0
 
   func shot(at time: Double) throws -> (RGBAImage, EffectScene) {
-    var scene = try EffectScene(config: Presets.named("cannon"), capacity: 30, seed: 1)
+    var scene = try EffectScene(config: Presets.named("classic-cannon"), capacity: 30, seed: 1)
     scene.trigger(.key, window: window, time: shotTime)
     let target = try OffscreenTarget(width: 320, height: 240, info: context.info)
     let renderer = try ParticleRenderer(capacity: scene.ring.capacity, info: context.info)

@@ -1048,7 +1048,7 @@ final class LibraryTests: HeadlessGLTestCase {
 
   func testAConfigurationBuiltInCodeIsCheckedAsAFileIs() throws {
     // Each of these trapped or hung inside the system; now each is one line naming the value.
-    let base = try Presets.named("confetti")
+    let base = try Presets.named("party-popper")
     func changed(_ change: (inout EffectConfig) -> Void) -> EffectConfig {
       var config = base
       change(&config)

@@ -110,7 +110,7 @@ final class RenderTests: HeadlessGLTestCase {
   }
 
   func testASteadyFrameSendsOnlyTheTimeUniformAndABurstOnlyItsRecords() throws {
-    var scene = try EffectScene(config: Presets.named("cannon"), capacity: 1000, seed: 5)
+    var scene = try EffectScene(config: Presets.named("classic-cannon"), capacity: 1000, seed: 5)
     let window = Size(width: 320, height: 240)
     let renderer = try ParticleRenderer(capacity: 1000, info: context.info)
     let rect = PixelRect(width: 320, height: 240)

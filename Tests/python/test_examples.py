@@ -107,7 +107,7 @@ def test_a_system_answers_what_it_holds_on_a_headless_context():
             system.advance(2.0)
         with pytest.raises(confetti.HandleError):
             system.cache_gl_state = True
-        with confetti.System("cannon", width=64, height=64, primitive="quads") as quads:
+        with confetti.System("classic-cannon", width=64, height=64, primitive="quads") as quads:
             quads.fire_opening(1.0)
             assert quads.alive_count(1.2) > 0
         snow_json = (EXAMPLES.parents[1] / "Presets" / "snow.json").read_text()

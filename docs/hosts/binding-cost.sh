@@ -41,7 +41,7 @@ int main(int argc, char **argv) {
   glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, 320, 240);
   glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, colour);
   confetti_desc desc = {0};
-  desc.preset = "cannon";
+  desc.preset = "classic-cannon";
   desc.width = 320, desc.height = 240;
   confetti_system *system;
   if (confetti_create(&desc, &system) != CONFETTI_OK) return 1;
@@ -57,7 +57,7 @@ import confetti_gl as confetti
 count = int(sys.argv[1])
 context = moderngl.create_standalone_context(backend="egl")
 context.simple_framebuffer((320, 240)).use()
-with confetti.System("cannon", width=320, height=240, seed=1) as system:
+with confetti.System("classic-cannon", width=320, height=240, seed=1) as system:
     for i in range(count):
         system.draw(0, 0, 320, 240, 1.0 + i * 1e-3)
 context.release()

@@ -52,7 +52,7 @@ for round in $(seq "$rounds"); do
   peer=$(grep -m1 -o 'RESULT {[^}]*}' "$log" | sed 's/RESULT //' || true)
   # Measured over about the span of wall time the page's 20 frames take (6 s at 300 ms), so
   # that both medians see the machine alike.
-  ours=$("$root/.build/release/confetti" bench --particles "$n" --preset cannon --size "$size" \
+  ours=$("$root/.build/release/confetti" bench --particles "$n" --preset classic-cannon --size "$size" \
       --seconds 6 --json 2>/dev/null)
   python3 - "$peer" "$ours" "$round" <<'PY'
 import json, sys

@@ -38,7 +38,7 @@ static confetti_status render(const char *folder, const char *name) {
   char out[4096];
   snprintf(out, sizeof out, "%s/%s", folder, name);
   confetti_render_options options = {0};
-  options.preset = "cannon";
+  options.preset = "classic-cannon";
   options.out = out;
   options.width = 64;
   options.height = 48;

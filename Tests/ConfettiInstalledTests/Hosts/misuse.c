@@ -71,7 +71,7 @@ static void *hammer(void *which) {
 
 int main(void) {
   confetti_desc good = {0};
-  good.preset = "cannon";
+  good.preset = "classic-cannon";
   good.width = 320;
   good.height = 240;
   confetti_system *system = NULL;
