@@ -160,7 +160,11 @@ typedef enum confetti_status {
   CONFETTI_STOPPED = 7,
   /* Another thread is in a call with the same system at this moment (see THREADS): the call
    * did nothing. */
-  CONFETTI_ERROR_BUSY = 8
+  CONFETTI_ERROR_BUSY = 8,
+  /* A render checked for flashes (CONFETTI_CHECK_FLASHES) flashes more than WCAG 2.3.1 allows:
+   * the files are written, and confetti_last_error says the worst second and the share of the
+   * picture it covers. */
+  CONFETTI_FLASHES = 9
 } confetti_status;
 
 /* What starts an effect's emitters (each emitter in a configuration names its trigger). */
@@ -217,7 +221,13 @@ enum {
    * this GL (auto). */
   CONFETTI_POINTS = 128,
   CONFETTI_INSTANCED_POINTS = 256,
-  CONFETTI_QUADS = 512
+  CONFETTI_QUADS = 512,
+  /* For confetti_render_options.flags: also checks the frames for flashes that can cause
+   * seizures in people with photosensitive epilepsy (WCAG 2.3.1: at most 3 general or red
+   * flashes in any second over a quarter of any 341 x 1024ths by 256 x 768ths of the picture;
+   * `confetti render --check-flashes`). Beyond it the render returns CONFETTI_FLASHES, the files
+   * written. Needs more than one frame and an opaque background (else CONFETTI_ERROR_ARGUMENT). */
+  CONFETTI_CHECK_FLASHES = 1024
 };
 
 /* What to run, and where. Zero-initialise it ({0}) and set what you need: zeros mean defaults,
@@ -446,8 +456,9 @@ typedef struct confetti_render_options {
   const char *background;
   /* Every random draw comes from it. 0: 1. */
   uint64_t seed;
-  /* CONFETTI_REDUCE_MOTION, CONFETTI_UNTIL_OVER, CONFETTI_BEST_QUALITY, CONFETTI_AT_TIME, one
-   * of CONFETTI_POINTS, CONFETTI_INSTANCED_POINTS and CONFETTI_QUADS, or 0. */
+  /* CONFETTI_REDUCE_MOTION, CONFETTI_UNTIL_OVER, CONFETTI_BEST_QUALITY, CONFETTI_AT_TIME,
+   * CONFETTI_CHECK_FLASHES, one of CONFETTI_POINTS, CONFETTI_INSTANCED_POINTS and
+   * CONFETTI_QUADS, or 0. */
   uint32_t flags;
   /* Told after each frame (NULL: not told), with `user`. */
   confetti_progress_callback progress;

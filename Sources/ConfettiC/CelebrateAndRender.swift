@@ -203,7 +203,8 @@ public func confetti_render(_ options: UnsafePointer<confetti_render_options>?)
     settings.seed = given.seed == 0 ? 1 : given.seed
     let known =
       UInt32(
-        CONFETTI_REDUCE_MOTION | CONFETTI_UNTIL_OVER | CONFETTI_BEST_QUALITY | CONFETTI_AT_TIME)
+        CONFETTI_REDUCE_MOTION | CONFETTI_UNTIL_OVER | CONFETTI_BEST_QUALITY | CONFETTI_AT_TIME
+          | CONFETTI_CHECK_FLASHES)
       | primitiveFlags
     guard given.flags & ~known == 0 else {
       throw CallError.argument("unknown flags 0x\(String(given.flags & ~known, radix: 16))")
@@ -211,10 +212,12 @@ public func confetti_render(_ options: UnsafePointer<confetti_render_options>?)
     settings.reduceMotion = given.flags & UInt32(CONFETTI_REDUCE_MOTION) != 0
     settings.quality = given.flags & UInt32(CONFETTI_BEST_QUALITY) != 0 ? .best : .standard
     settings.primitive = try primitive(given.flags)
+    settings.checksFlashes = given.flags & UInt32(CONFETTI_CHECK_FLASHES) != 0
     let naming: (String) -> String = { [untilOver = settings.untilOver] in
       switch $0 {
       case "length": untilOver ? "frames instead of CONFETTI_UNTIL_OVER" : "frames"
       case "until_over": "CONFETTI_UNTIL_OVER"
+      case "duration": "CONFETTI_UNTIL_OVER"
       default: $0
       }
     }
@@ -233,8 +236,9 @@ public func confetti_render(_ options: UnsafePointer<confetti_render_options>?)
     }
     let callback = given.progress
     var stopped = false
+    let result: RenderResult
     do {
-      _ = try Export.render(
+      result = try Export.render(
         effect, settings,
         progress: { reached in
           // C's callback is told frames only (confetti.h): not the finishing step.
@@ -251,6 +255,10 @@ public func confetti_render(_ options: UnsafePointer<confetti_render_options>?)
       throw error
     } catch {
       throw CallError.output("\(error)")
+    }
+    // The verdict of the flash check, when asked: the files are written either way.
+    if let flashes = result.flashes, !flashes.passes {
+      throw CallError.flashes(flashes.summary)
     }
   }
 }

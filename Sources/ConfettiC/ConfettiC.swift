@@ -281,11 +281,12 @@ enum CallError: Error, CustomStringConvertible {
   case output(String)
   case stopped(String)
   case busy(String)
+  case flashes(String)
 
   var description: String {
     switch self {
     case .argument(let why), .handle(let why), .desktop(let why), .output(let why),
-      .stopped(let why), .busy(let why):
+      .stopped(let why), .busy(let why), .flashes(let why):
       return why
     }
   }
@@ -298,6 +299,7 @@ enum CallError: Error, CustomStringConvertible {
     case .output: CONFETTI_ERROR_OUTPUT
     case .stopped: CONFETTI_STOPPED
     case .busy: CONFETTI_ERROR_BUSY
+    case .flashes: CONFETTI_FLASHES
     }
   }
 }

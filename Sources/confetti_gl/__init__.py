@@ -34,7 +34,7 @@ from typing import Callable, Optional, Sequence, Tuple, TypeVar, Union
 __all__ = [
     "System", "Trigger", "Celebration", "celebrate", "render", "version", "program",
     "Error", "ArgumentError", "HandleError", "EffectError", "GLError", "DesktopError",
-    "OutputError", "Stopped", "BusyError", "QUALITIES", "PRIMITIVES",
+    "OutputError", "Stopped", "BusyError", "FlashesError", "QUALITIES", "PRIMITIVES",
 ]
 
 _Self = TypeVar("_Self", bound="_Handle")
@@ -124,8 +124,15 @@ class BusyError(Error):
     status = 8
 
 
+class FlashesError(Error):
+    """A render checked with check_flashes=True flashes more than WCAG 2.3.1 allows; its files
+    are written, and str() says the worst second (CONFETTI_FLASHES)."""
+    status = 9
+
+
 _ERRORS = {cls.status: cls for cls in (ArgumentError, HandleError, EffectError, GLError,
-                                       DesktopError, OutputError, Stopped, BusyError)}
+                                       DesktopError, OutputError, Stopped, BusyError,
+                                       FlashesError)}
 
 
 def _check(status: int, *_: object) -> None:
@@ -230,6 +237,7 @@ def _trigger(value: object) -> Trigger:
 _REDUCE_MOTION, _CACHE_GL_STATE, _LOOP, _FULL_MOTION = 1, 2, 4, 8
 _UNTIL_OVER, _BEST_QUALITY, _AT_TIME = 16, 32, 64
 _POINTS, _INSTANCED_POINTS, _QUADS = 128, 256, 512
+_CHECK_FLASHES = 1024
 #: What the pieces are drawn as (`confetti --primitive`): "auto" (the one measured fastest on this
 #: GL), "points", "instanced-points" or "quads".
 PRIMITIVES = ("auto", "points", "instanced-points", "quads")
@@ -629,6 +637,7 @@ def render(out: Union[str, os.PathLike], preset: Optional[str] = None, *,
            frame_range: Optional[Tuple[int, int]] = None, until_over: bool = False,
            background: Optional[str] = None, seed: int = 1,
            reduce_motion: bool = False, quality: str = "standard", primitive: str = "auto",
+           check_flashes: bool = False,
            progress: Optional[Callable[[int, int], object]] = None) -> pathlib.Path:
     """Renders an effect to `out`, as `confetti render` does: one picture (.png), a numbered
     sequence (NAME-0000.png, ... when frames > 1), or an animation (.gif, .webm, .mp4, .mov,
@@ -638,7 +647,10 @@ def render(out: Union[str, os.PathLike], preset: Optional[str] = None, *,
     effect lasts); `until_over=True` ends a numbered sequence when the effect is over too, its
     first frame with nothing left included (`confetti render --duration auto`; an effect that
     emits until stopped, such as snow, never ends and is refused). `quality` is an animation's
-    encoder settings, one of QUALITIES.
+    encoder settings, one of QUALITIES. `check_flashes=True` also checks the frames for flashes
+    that can cause seizures in people with photosensitive epilepsy (WCAG 2.3.1, as `confetti
+    render --check-flashes`): beyond its limits it raises FlashesError, the files written. It
+    needs an animation and an opaque background.
 
     `time` is the first frame's moment in seconds after the effect starts (None: 0 for a clip,
     0.6 for one picture, as in every language and `confetti render`); `background` is
@@ -681,6 +693,7 @@ def render(out: Union[str, os.PathLike], preset: Optional[str] = None, *,
             f"quality must be {' or '.join(map(repr, QUALITIES))}, not {_shown(quality)}")
     flags |= _BEST_QUALITY if quality == "best" else 0
     flags |= _primitive(primitive)
+    flags |= _CHECK_FLASHES if _flag(check_flashes, "check_flashes") else 0
     raised: list = []
 
     def told(done: int, total: int, _user: object) -> int:

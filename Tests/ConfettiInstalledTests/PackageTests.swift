@@ -571,8 +571,8 @@ final class PackageTests: XCTestCase {
     for (name, given, options) in [
       ("picture.png", ["defaults"], [String]()),
       (
-        "clip.gif", ["defaults", "cannon", "160", "120"],
-        ["--preset", "cannon", "--size", "160x120"]
+        "clip.gif", ["defaults", "classic-cannon", "160", "120"],
+        ["--preset", "classic-cannon", "--size", "160x120"]
       ),
       ("start.png", ["at-zero"], ["--time", "0"]),
     ] {
@@ -591,6 +591,50 @@ final class PackageTests: XCTestCase {
     XCTAssertNotEqual(
       try Data(contentsOf: directory.appendingPathComponent("c-start.png")),
       try Data(contentsOf: directory.appendingPathComponent("c-picture.png")))
+  }
+
+  /// CONFETTI_CHECK_FLASHES checks a render as `confetti render --check-flashes` does: a strobe
+  /// is CONFETTI_FLASHES with the program's line, its clip written all the same; a preset passes.
+  func testTheCLibraryChecksFlashesAsTheProgramDoes() throws {
+    let package = try installed()
+    let host = try celebrateAndRenderHost(package)
+    let directory = try temporaryDirectory()
+    let strobe = """
+      {"name": "strobe", "emitters": [{"trigger": "start", "position": {"x": 0.5, "y": 0.5},
+        "shape": {"kind": "rectangle", "width": 1, "height": 1}, "emission": {"mode": "burst"},
+        "cells": [{"count": 40, "lifetime": 3, "fade": 0.2, "speed": 0, "gravity": 0, "drag": 0,
+          "sizes": [[420, 420]], "colors": ["#ffffff"], "shapes": ["glow"], "twinkle": 1,
+          "twinkleFrequency": 31}]}]}
+      """
+    let clip = directory.appendingPathComponent("strobe.gif")
+    let run = try runInstalled(host, ["flashes", clip.path, strobe, "#000000"], package)
+    XCTAssertEqual(run.status, 1, run.stdout + run.stderr)
+    XCTAssert(
+      run.stdout.hasPrefix("flashes: status 9: flashes: fails WCAG 2.3.1: general at most "),
+      run.stdout)
+    let file = directory.appendingPathComponent("strobe.json")
+    try Data(strobe.utf8).write(to: file)
+    let said = try runInstalled(
+      package.program,
+      [
+        "render", "--config", file.path, "--size", "512x384", "--fps", "15", "--duration", "auto",
+        "--background", "#000000", "--check-flashes", "--out",
+        directory.appendingPathComponent("said.gif").path,
+      ], package)
+    XCTAssertEqual(said.status, 1)
+    let verdict = run.stdout.replacingOccurrences(of: "flashes: status 9: ", with: "")
+      .trimmingCharacters(in: .newlines)
+    XCTAssert(said.stderr.contains(verdict), "\(said.stderr) / \(verdict)")
+    let size = try FileManager.default.attributesOfItem(atPath: clip.path)[.size] as? Int
+    XCTAssertGreaterThan(size ?? 0, 0, "the clip is written all the same")
+    // The classic cannon, over white, passes.
+    let shown = try runInstalled(package.program, ["presets", "show", "classic-cannon"], package)
+    XCTAssertEqual(shown.status, 0, shown.stderr)
+    let calm = try runInstalled(
+      host,
+      ["flashes", directory.appendingPathComponent("calm.gif").path, shown.stdout, "#ffffff"],
+      package)
+    XCTAssertEqual(calm.status, 0, calm.stdout)
   }
 
   /// confetti_render writes what `confetti render` writes, with the same settings: the same
@@ -619,7 +663,8 @@ final class PackageTests: XCTestCase {
       let render = try runInstalled(
         package.program,
         [
-          "render", "--preset", "cannon", "--size", "320x240", "--time", "0.5", "--seed", "7",
+          "render", "--preset", "classic-cannon", "--size", "320x240", "--time", "0.5", "--seed",
+          "7",
         ] + (given == "over" ? ["--duration", "auto"] : ["--frames", given]) + [
           "--out", reference,
         ],

@@ -218,9 +218,9 @@ def test_what_the_library_refuses_comes_with_its_status_and_message(tmp_path):
 
 
 def test_a_render_is_the_programs_render_and_takes_a_path(tmp_path):
-    mine = confetti.render(tmp_path / "mine.png", "cannon", size=(320, 240), time=0.5, seed=7)
+    mine = confetti.render(tmp_path / "mine.png", "classic-cannon", size=(320, 240), time=0.5, seed=7)
     assert mine == tmp_path / "mine.png"
-    said = program("render", "--preset", "cannon", "--size", "320x240", "--time", "0.5",
+    said = program("render", "--preset", "classic-cannon", "--size", "320x240", "--time", "0.5",
                    "--seed", "7", "--out", str(tmp_path / "program.png"))
     assert said.returncode == 0, said.stderr
     assert mine.read_bytes() == (tmp_path / "program.png").read_bytes()
@@ -232,8 +232,8 @@ def test_a_renders_defaults_are_the_programs_byte_for_byte(tmp_path):
     # 30 fps, as `confetti render` makes it.
     for name, given, options in [
         ("picture.png", {}, []),
-        ("clip.gif", dict(preset="cannon", size=(160, 120)),
-         ["--preset", "cannon", "--size", "160x120"]),
+        ("clip.gif", dict(preset="classic-cannon", size=(160, 120)),
+         ["--preset", "classic-cannon", "--size", "160x120"]),
     ]:
         mine = confetti.render(tmp_path / f"mine-{name}", **given)
         said = program("render", *options, "--out", str(tmp_path / f"program-{name}"))
@@ -258,9 +258,9 @@ def test_a_render_draws_with_the_primitive_asked_for_as_the_program_does(tmp_pat
 
 def test_a_render_until_over_has_the_programs_frames(tmp_path):
     told = []
-    confetti.render(tmp_path / "mine.png", "cannon", size=(160, 120), time=0.5, seed=7,
+    confetti.render(tmp_path / "mine.png", "classic-cannon", size=(160, 120), time=0.5, seed=7,
                     until_over=True, progress=lambda done, total: told.append(total))
-    said = program("render", "--preset", "cannon", "--size", "160x120", "--time", "0.5",
+    said = program("render", "--preset", "classic-cannon", "--size", "160x120", "--time", "0.5",
                    "--seed", "7", "--duration", "auto", "--out", str(tmp_path / "program.png"))
     assert said.returncode == 0, said.stderr
     mine = sorted(tmp_path.glob("mine-*.png"))
@@ -276,9 +276,9 @@ def test_a_render_until_over_has_the_programs_frames(tmp_path):
 def test_the_best_quality_is_the_programs_best(tmp_path):
     required("ffmpeg")
     for quality in confetti.QUALITIES:
-        confetti.render(tmp_path / f"{quality}.webm", "cannon", size=(160, 120), frames=8,
+        confetti.render(tmp_path / f"{quality}.webm", "classic-cannon", size=(160, 120), frames=8,
                         seed=7, quality=quality)
-    said = program("render", "--preset", "cannon", "--size", "160x120", "--frames", "8",
+    said = program("render", "--preset", "classic-cannon", "--size", "160x120", "--frames", "8",
                    "--seed", "7", "--quality", "best", "--out", str(tmp_path / "program.webm"))
     assert said.returncode == 0, said.stderr
 
@@ -305,6 +305,38 @@ def test_a_webm_is_written_and_every_frame_is_told(tmp_path):
          "-show_entries", "stream=nb_read_frames,width,height", "-of", "csv=p=0", clip],
         capture_output=True, text=True, timeout=60)
     assert probe.stdout.strip() == "320,240,12", probe.stderr
+
+
+STROBE = """{"name": "strobe", "emitters": [{"trigger": "start", "position": {"x": 0.5, "y": 0.5},
+  "shape": {"kind": "rectangle", "width": 1, "height": 1}, "emission": {"mode": "burst"},
+  "cells": [{"count": 40, "lifetime": 3, "fade": 0.2, "speed": 0, "gravity": 0, "drag": 0,
+    "sizes": [[420, 420]], "colors": ["#ffffff"], "shapes": ["glow"], "twinkle": 1,
+    "twinkleFrequency": 31}]}]}"""
+
+
+def test_a_render_checks_flashes_as_the_program_does(tmp_path):
+    # A preset within WCAG 2.3.1 passes; a strobe raises FlashesError with the program's line,
+    # its clip written all the same; a picture cannot be checked.
+    calm = confetti.render(tmp_path / "calm.gif", "classic-cannon", size=(512, 384), fps=15,
+                           background="#ffffff", check_flashes=True)
+    assert calm.stat().st_size > 0
+    strobe = tmp_path / "strobe.gif"
+    with pytest.raises(confetti.FlashesError) as raised:
+        confetti.render(strobe, json=STROBE, size=(512, 384), fps=15, background="#000000",
+                        check_flashes=True)
+    assert raised.value.status == 9
+    (tmp_path / "strobe.json").write_text(STROBE)
+    said = program("render", "--config", str(tmp_path / "strobe.json"), "--size", "512x384",
+                   "--fps", "15", "--duration", "auto", "--background", "#000000",
+                   "--check-flashes", "--out", str(tmp_path / "said.gif"))
+    assert said.returncode == 1
+    assert str(raised.value) in said.stderr
+    assert "fails WCAG 2.3.1" in str(raised.value)
+    assert strobe.stat().st_size > 0, "the clip is written all the same"
+    with pytest.raises(confetti.ArgumentError, match="needs an animation"):
+        confetti.render(tmp_path / "one.png", "confetti", check_flashes=True)
+    with pytest.raises(confetti.ArgumentError, match="check_flashes"):
+        confetti.render(tmp_path / "x.gif", check_flashes="yes")
 
 
 def test_a_progress_that_says_false_stops_the_render_and_leaves_nothing(tmp_path):
@@ -482,7 +514,7 @@ def test_a_chatty_program_is_read_as_it_writes_and_never_stalls(tmp_path, monkey
 
 
 def _render_in_child(out):
-    return str(confetti.render(out, "cannon", size=(64, 48), time=0.5))
+    return str(confetti.render(out, "classic-cannon", size=(64, 48), time=0.5))
 
 
 def test_a_forked_child_is_told_at_once_and_never_hangs(tmp_path):
@@ -490,7 +522,7 @@ def test_a_forked_child_is_told_at_once_and_never_hangs(tmp_path):
     naming fork() (its parent's GL is not the child's), never a hang; the spawn start method
     renders; and this process renders on. (A forked pool's map_async once never answered.)"""
     import multiprocessing
-    confetti.render(tmp_path / "parent.png", "cannon", size=(64, 48), time=0.5)
+    confetti.render(tmp_path / "parent.png", "classic-cannon", size=(64, 48), time=0.5)
     with multiprocessing.get_context("fork").Pool(1) as pool:
         for name in ("first.png", "second.png"):
             waiting = pool.apply_async(_render_in_child, (str(tmp_path / name),))
@@ -499,7 +531,7 @@ def test_a_forked_child_is_told_at_once_and_never_hangs(tmp_path):
     with multiprocessing.get_context("spawn").Pool(1) as pool:
         spawned = pool.apply_async(_render_in_child, (str(tmp_path / "spawned.png"),))
         assert spawned.get(timeout=120) == str(tmp_path / "spawned.png")
-    confetti.render(tmp_path / "again.png", "cannon", size=(64, 48), time=0.5)
+    confetti.render(tmp_path / "again.png", "classic-cannon", size=(64, 48), time=0.5)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["again.png", "parent.png",
                                                           "spawned.png"]
 

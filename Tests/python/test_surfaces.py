@@ -112,7 +112,7 @@ def test_every_member_has_its_counterparts_or_a_written_reason():
         f"C functions with no concept: {c - named_c - DEPRECATED.keys()}"
     named_python = {name for _, _, names in CONCEPTS.values() for name in names}
     helpers = {"Trigger", "program", "Celebration", "ArgumentError", "HandleError", "EffectError",
-               "GLError", "DesktopError", "OutputError", "Stopped", "BusyError", "System.closed",
+               "GLError", "DesktopError", "OutputError", "Stopped", "BusyError", "FlashesError", "System.closed",
                "Celebration.running", "QUALITIES", "PRIMITIVES"}
     assert python - named_python - helpers == set(), \
         f"Python names with no concept: {python - named_python - helpers}"
@@ -123,7 +123,7 @@ def test_the_flags_are_confetti_hs():
     enum = header[header.index("/* Flags: "):]
     enum = enum[:enum.index("};")]
     flags = dict(re.findall(r"^  CONFETTI_(\w+) = (\d+)", enum, re.MULTILINE))
-    assert len(flags) == 10, flags
+    assert len(flags) == 11, flags
     python = {name[1:]: value for name, value in vars(confetti).items()
               if name.isupper() and name.startswith("_") and isinstance(value, int)
               and name[1:] in flags}
@@ -160,6 +160,7 @@ RENDER_DEFAULTS = {
     "seed": (1, "Every random draw comes from it. 0: 1.", "public var seed: UInt64 = 1"),
     "reduce_motion": (False, "CONFETTI_REDUCE_MOTION", "public var reduceMotion = false"),
     "quality": ("standard", "CONFETTI_BEST_QUALITY", "public var quality = ExportQuality.standard"),
+    "check_flashes": (False, "CONFETTI_CHECK_FLASHES", "public var checksFlashes = false"),
     "background": (None, "NULL: the program's dark backdrop, #12141c",
                    "public var background = GLFrame.background"),
 }

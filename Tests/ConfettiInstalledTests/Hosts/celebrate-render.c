@@ -5,6 +5,8 @@
  *                                           `confetti render` does, printing each progress;
  *                                           FRAMES "over": until it is over, best quality
  *   celebrate-render stop OUT                a 30-frame render stopped by its callback at 3
+ *   celebrate-render flashes OUT JSON BG     a 512 x 384 animation of the effect JSON over
+ *                                           BG, checked for flashes
  *   celebrate-render refuse                  renders and celebrations the library refuses
  *   celebrate-render celebrate               the default celebration, waited for
  *   celebrate-render cancel                  a looping celebration, cancelled once it runs
@@ -30,7 +32,7 @@ int main(int argc, char **argv) {
   if (strcmp(argv[1], "render") == 0 && argc == 4) {
     int64_t never = 0;
     confetti_render_options options = {0};
-    options.preset = "cannon";
+    options.preset = "classic-cannon";
     options.out = argv[2];
     options.width = 320;
     options.height = 240;
@@ -63,6 +65,17 @@ int main(int argc, char **argv) {
     options.out = argv[2];
     options.flags = CONFETTI_AT_TIME;
     return report("at zero", confetti_render(&options));
+  }
+  if (strcmp(argv[1], "flashes") == 0 && argc == 5) {
+    confetti_render_options options = {0};
+    options.out = argv[2];
+    options.json = argv[3];
+    options.background = argv[4];
+    options.width = 512;
+    options.height = 384;
+    options.fps = 15;
+    options.flags = CONFETTI_CHECK_FLASHES;
+    return report("flashes", confetti_render(&options));
   }
   if (strcmp(argv[1], "stop") == 0 && argc == 3) {
     int64_t stop_at = 3;
