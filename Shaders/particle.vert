@@ -213,8 +213,21 @@ void main() {
     v_shape = STREAK;
   }
 #endif
-  // Premultiplied; additive light keeps zero alpha, so it adds to what is behind it.
-  v_color = vec4(v_rgba.rgb, cellAdditive(cell) > 0.0 ? 0.0 : 1.0) * (v_rgba.a * v_opacity);
+  // Premultiplied. Paper covers what is behind it; additive light keeps zero alpha, so it adds
+  // to it. Over a light backdrop light is made vivid (its white taken out, its brightest channel
+  // kept), so that a pale glow shows over white; and where nothing lays it over the backdrop by
+  // its brightness (an overlay), it covers a share of it, that much deeper.
+  bool light = cellAdditive(cell) > 0.0;
+  vec4 lit = cellLight(cell);  // how vivid, how much it covers
+  vec3 rgb = v_rgba.rgb;
+  float vivid = light ? lit.x : 0.0;
+  if (vivid > 0.0) {
+    float top = max(rgb.r, max(rgb.g, rgb.b));
+    float low = min(rgb.r, min(rgb.g, rgb.b));
+    vec3 pure = top > low ? (rgb - low) / (top - low) * top : rgb;
+    rgb = mix(rgb, pure, vivid) * (1.0 - LIGHT_DEEPENING * lit.y);
+  }
+  v_color = vec4(rgb, light ? lit.y : 1.0) * (v_rgba.a * v_opacity);
 
   if (alive) {
     placeSprite(centre, halfSize, turn);

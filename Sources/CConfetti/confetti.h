@@ -312,6 +312,13 @@ confetti_status confetti_draw(
  * state around each draw. Needs no GL context. */
 confetti_status confetti_set_cache_gl_state(confetti_system *system, int cache);
 
+/* The colour the pieces are drawn over, where the host knows it: sRGB components from 0 to 1.
+ * Over a light one (a white page, a light window), additive light (fire, sparks, glows) is made
+ * vivid, its white taken out, so that it shows where added to white it would not; over a dark
+ * one (0, 0, 0, the default) light adds. Needs no GL context: the next draw sends it. */
+confetti_status confetti_set_backdrop(
+    confetti_system *system, double red, double green, double blue);
+
 /* With CONFETTI_CACHE_GL_STATE: the host changed the context's GL state since the last draw
  * (drew with state of its own, or made another context current and back), so the next draw
  * sets all of its own again. Needs no GL context. Without the flag it does nothing. */

@@ -106,7 +106,9 @@ public final class ConfettiSystem {
   /// draw that has something to draw (a few dozen calls, one query). Default true; false (the
   /// program's renders onto a transparent backdrop, whose light is made opaque when the file is
   /// written): light adds to the backdrop, in the one draw.
-  package var laysLightOverTheBackdrop = true
+  package var laysLightOverTheBackdrop = true {
+    didSet { suitLightToTheBackdrop() }
+  }
 
   /// The context the system was made on, as the window system names it (nil: unknown). Tests
   /// set another's: a context made after the system's was destroyed, at its address.
@@ -241,6 +243,37 @@ public final class ConfettiSystem {
     set { renderer?.statePolicy = newValue }
   }
 
+  /// The colour the pieces are drawn over, where the host knows it. Over a light one (a white
+  /// page, a light window), additive light (fire, sparks, glows, in effects whose cells blend
+  /// additively) covers part of it, its colour deepened, where added to white it would hardly
+  /// show: fully over white, from a relative luminance of 0.25 up (a mid-grey is 0.22). nil (the
+  /// default) or a dark colour: light adds. `confetti render` sets its background here; the
+  /// desktop overlay, which cannot know the desktop, assumes one halfway. Needs no GL context:
+  /// the next draw sends it.
+  public var backdrop: RGBA8? {
+    didSet {
+      backdropLightness =
+        backdrop.map {
+          ConfettiPhysics.backdropLightness(
+            red: Double($0.red) / 255, green: Double($0.green) / 255, blue: Double($0.blue) / 255)
+        } ?? 0
+    }
+  }
+
+  /// How light the backdrop is, 0 (dark, the default) to 1 (white): how much of it additive
+  /// light covers (``backdrop`` sets it from a colour).
+  package var backdropLightness: Double = 0 {
+    didSet { suitLightToTheBackdrop() }
+  }
+  /// Whether the renderer holds the scene's cell table as it is.
+  private var tableIsSent = true
+
+  /// Makes additive light vivid over a light backdrop, and, where no light layer lays it over the
+  /// backdrop by its brightness, lets it cover part of it; the next draw sends the table.
+  private func suitLightToTheBackdrop() {
+    scene.setBackdrop(lightness: backdropLightness, covers: !laysLightOverTheBackdrop)
+    tableIsSent = false
+  }
   /// Under ``GLStatePolicy/cache``: tells the system the context's state was changed since its
   /// last draw (the host drew with its own state, or resized and cleared without the
   /// scissor), so that its next draw sets all of its own again. Needs no GL context.
@@ -332,6 +365,10 @@ public final class ConfettiSystem {
           + "\(rect.x), \(rect.y), \(rect.width)×\(rect.height)")
     }
     advance(to: time)
+    if !tableIsSent, renderer.isItsContextCurrent {
+      renderer.setCellTable(scene.table)
+      tableIsSent = true
+    }
     // The layer and the fade: on the system's own context (another is refused by the renderer;
     // one at its address is told apart by what it holds, under the restoring policy), when
     // anything may be drawn; the fade under the caching policy only. Asked only when one is

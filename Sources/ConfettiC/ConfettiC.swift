@@ -77,6 +77,24 @@ public func confetti_set_cache_gl_state(_ system: OpaquePointer?, _ cache: Int32
   }
 }
 
+@_cdecl("confetti_set_backdrop")
+public func confetti_set_backdrop(
+  _ system: OpaquePointer?, _ red: Double, _ green: Double, _ blue: Double
+) -> confetti_status {
+  calling {
+    let components = [red, green, blue]
+    guard components.allSatisfy({ $0.isFinite && (0...1).contains($0) }) else {
+      throw CallError.argument(
+        "a backdrop's red, green and blue are from 0 to 1, not "
+          + components.map { String(formatting: "%g", $0) }.joined(separator: ", "))
+    }
+    let bytes = components.map { UInt8(($0 * 255).rounded()) }
+    try Handles.using(system) {
+      $0.backdrop = RGBA8(red: bytes[0], green: bytes[1], blue: bytes[2])
+    }
+  }
+}
+
 @_cdecl("confetti_close")
 public func confetti_close(_ system: OpaquePointer?) -> confetti_status {
   calling {

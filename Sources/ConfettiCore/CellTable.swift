@@ -35,6 +35,15 @@ package struct CellStyle: Equatable, Sendable {
   /// instead of covering it. Drawn in the same draw as the rest: premultiplied colour with zero
   /// alpha adds. Default false.
   package var additive = false
+  /// Over a light backdrop, how much additive light's colour is made vivid (its white taken
+  /// out, its brightest channel kept), 0 to 1: 0 over a dark one, 1 over white, where a pale
+  /// glow would hardly show. Set for the whole
+  /// table by ``CellTable/setBackdrop(lightness:covers:)``. Default 0.
+  package var vivid = 0.0
+  /// How much of what is behind it additive light covers, 0 to 1, where no light layer lays it
+  /// over its backdrop (a desktop overlay): 0 adds, 1 covers as paper does, its colour deepened
+  /// by ``ConfettiPhysics/lightDeepening`` as much. Default 0.
+  package var cover = 0.0
   /// How far back a streak reaches, in seconds: a particle is drawn as one continuous capsule
   /// from where it was that long ago to where it is, brightening toward its head. 0 (the
   /// default) draws the piece itself.
@@ -99,6 +108,16 @@ package struct CellTable: Equatable, Sendable {
     styles[index] = style
   }
 
+  /// Makes every additive style's light as vivid as a backdrop of `lightness` (0 to 1, dark to
+  /// white: ``ConfettiPhysics/backdropLightness(red:green:blue:)``) needs, and, where it
+  /// `covers` (nothing lays it over the backdrop by its brightness), lets it cover that share.
+  package mutating func setBackdrop(lightness: Double, covers: Bool) {
+    let share = min(1, max(0, lightness.isFinite ? lightness : 0))
+    for index in styles.indices where styles[index].additive {
+      (styles[index].vivid, styles[index].cover) = (share, covers ? share : 0)
+    }
+  }
+
   /// The style a record's emitter index names (the default one past the table's end).
   package subscript(index: UInt8) -> CellStyle {
     Int(index) < styles.count ? styles[Int(index)] : CellStyle()
@@ -124,6 +143,10 @@ package struct CellTable: Equatable, Sendable {
       "u_look", ["cellFadeIn", "cellTwinkle", "cellAdditive", "cellStretch"],
       "fade-in (s), twinkle depth, additive (1) or not (0), stretch (s)"
     ) { [$0.fadeIn, $0.twinkle, $0.additive ? 1 : 0, $0.stretch] },
+    .floats(
+      "u_light", ["cellLight"],
+      "light over a light backdrop: how vivid (x), how much it covers (y), shares; z, w unused"
+    ) { [$0.vivid, $0.cover, 0, 0] },
   ]
 }
 

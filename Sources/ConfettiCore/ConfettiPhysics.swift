@@ -304,6 +304,24 @@ package enum ConfettiPhysics {
   package static let backLight = 0.56
   /// How much nearer white a piece turns at the peak of its glint, facing the viewer squarely.
   package static let glint = 0.25
+  /// How much darker additive light turns where it covers its backdrop wholly
+  /// (``CellStyle/cover`` 1): its colour times 1 − this × the share it covers. (Laid over its
+  /// backdrop by a light layer, it covers as much as it shines, and a darker colour would cover
+  /// less: there it is only made vivid.)
+  package static let lightDeepening = 0.25
+
+  /// How light a backdrop of these sRGB components (0 to 1) is, for additive light to cover
+  /// (``CellStyle/cover``): 0 up to a relative luminance of 0.25 (mid-grey is 0.22), where added
+  /// light shows, rising smoothly to 1 at 0.75 and above.
+  package static func backdropLightness(red: Double, green: Double, blue: Double) -> Double {
+    func linear(_ c: Double) -> Double {
+      let c = min(1, max(0, c.isFinite ? c : 0))
+      return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
+    }
+    let luminance = 0.2126 * linear(red) + 0.7152 * linear(green) + 0.0722 * linear(blue)
+    let u = min(1, max(0, (luminance - 0.25) / 0.5))
+    return u * u * (3 - 2 * u)
+  }
 
   /// Paper's colour for tumble cosine `c` (1 facing the viewer, −1 showing its back), in shares
   /// of full scale: lit by l = (1 + b)/2 + (1 − b)/2·c (b = ``backLight``), continuous with the

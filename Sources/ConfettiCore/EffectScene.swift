@@ -22,6 +22,12 @@ package struct EffectScene: Sendable {
   package var ring: ParticleRing
   /// One entry per cell: wind, colour ramp, fade-out and trail spacing.
   package private(set) var table = CellTable()
+
+  /// Suits every cell's additive light to a backdrop of `lightness` (0 to 1)
+  /// (``CellTable/setBackdrop(lightness:covers:)``).
+  package mutating func setBackdrop(lightness: Double, covers: Bool) {
+    table.setBackdrop(lightness: lightness, covers: covers)
+  }
   /// The polygons and images the cells use.
   package private(set) var shapes = ShapeTable()
   /// Replace movement with a short, gentle fade in place (see ``ConfettiParticle/reducedMotion(style:)``).

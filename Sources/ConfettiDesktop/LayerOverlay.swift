@@ -82,6 +82,7 @@ package final class LayerOverlay {
     // The surface's context is the system's own: a steady frame asks the GL nothing (one
     // query a frame for an effect with light, whose layer is laid over the backdrop).
     system.glStatePolicy = .cache
+    system.backdropLightness = Overlay.assumedBackdropLightness
     var drawn: PixelRect?
     let opened = ContinuousClock.now
     var wall: Seconds { (ContinuousClock.now - opened).seconds }

@@ -15,6 +15,11 @@ import Glibc
 /// the layer shell, ``LayerOverlay`` draws it natively instead; elsewhere it is this X11 window
 /// (through XWayland on other Wayland desktops).
 package struct Overlay {
+  /// How light the overlay takes the desktop under it to be (``ConfettiSystem/backdrop``): it
+  /// cannot see it, and a desktop may be a dark wallpaper or a white page, so halfway. Additive
+  /// light covers half of it, deepened a little, and shows over both.
+  package static let assumedBackdropLightness = 0.5
+
   package struct Settings {
     /// The monitor to cover, from 1 (GLFW's order, the primary first); nil: the primary.
     package var monitor: Int?

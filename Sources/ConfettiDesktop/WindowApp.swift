@@ -256,6 +256,8 @@ package final class WindowApp {
     // The window's context is the system's own: a steady frame asks the GL nothing (one
     // query a frame for an effect with light, whose layer is laid over the backdrop).
     system.glStatePolicy = .cache
+    // The window's backdrop is its own dark one; an overlay's is the desktop, unseen.
+    if settings.overlay != nil { system.backdropLightness = Overlay.assumedBackdropLightness }
     effectStart = now
     system.fireOpening(time: now)
     (shown, drawnSize) = (nil, nil)

@@ -551,6 +551,8 @@ public enum Export {
     // picture is given does the same, and no layer is needed.) Records describe the one draw
     // their port makes, and are drawn so.
     system.laysLightOverTheBackdrop = settings.background.alpha > 0 && settings.records == nil
+    // Over a light colour, light covers some of it, deepened, where added it would not show.
+    if settings.background.alpha == 255 { system.backdrop = settings.background }
     // A frame of millions of pieces takes seconds to draw: a stop is seen between its batches.
     system.shouldStop = shouldStop
     let transparent = settings.background.alpha < 255

@@ -34,6 +34,7 @@ package enum ShaderConstants {
     ("SERIES_LIMIT", float(ConfettiPhysics.seriesLimit)),
     ("BACK_LIGHT", float(ConfettiPhysics.backLight)),
     ("GLINT", float(ConfettiPhysics.glint)),
+    ("LIGHT_DEEPENING", float(ConfettiPhysics.lightDeepening)),
     ("SETTLE_TIME", float(ConfettiPhysics.settleTime)),
     ("RESTING_TUMBLE", float(ConfettiPhysics.restingTumble)),
     ("SHORTEST_STREAK", float(ParticleState.shortestStreak)),

@@ -169,6 +169,8 @@ public enum TerminalCelebration {
       ? RGBA8(red: 0, green: 0, blue: 0, alpha: 0)
       : (replies.background ?? RGBA8(red: 0, green: 0, blue: 0))
     system.laysLightOverTheBackdrop = background.alpha > 0
+    // A light terminal's light is covered as a light page's is.
+    if background.alpha > 0 { system.backdrop = background }
     var canvas = layout.canvas(choice, background: background)
     defer { chafa_canvas_unref(canvas) }
 

@@ -292,6 +292,7 @@ for _name, _arguments in {
     "confetti_draw": [_handle, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int, _d],
     "confetti_reset_gl_state_cache": [_handle],
     "confetti_set_cache_gl_state": [_handle, ctypes.c_int],
+    "confetti_set_backdrop": [_handle, _d, _d, _d],
     "confetti_resize": [_handle, _d, _d],
     "confetti_clear": [_handle, ctypes.c_bool],
     "confetti_is_alive": [_handle, _d, ctypes.POINTER(ctypes.c_bool)],
@@ -394,6 +395,7 @@ class System(_Handle):
             (_CACHE_GL_STATE if _flag(cache_gl_state, "cache_gl_state") else 0) | \
             _primitive(primitive)
         self._cache_gl_state = cache_gl_state
+        self._backdrop: Optional[Tuple[float, float, float]] = None
         desc = _Desc(*_effect(preset, json, path),
                      _number(width, "width"),
                      _number(height, "height"),
@@ -462,6 +464,27 @@ class System(_Handle):
     def cache_gl_state(self, cache: bool) -> None:
         _lib.confetti_set_cache_gl_state(self._live(), int(_flag(cache, "cache_gl_state")))
         self._cache_gl_state = cache
+
+    @property
+    def backdrop(self) -> Optional[Tuple[float, float, float]]:
+        """The colour the pieces are drawn over, (red, green, blue) in sRGB from 0 to 1, where
+        you know it: over a light one (a white page), additive light (fire, sparks, glows) is
+        made vivid so that it shows, where added to white it would not. None (the default) or a
+        dark colour: light adds. Needs no GL context; the next draw sends it."""
+        return self._backdrop
+
+    @backdrop.setter
+    def backdrop(self, colour: Optional[Tuple[float, float, float]]) -> None:
+        if colour is None:
+            red = green = blue = 0.0
+        else:
+            if isinstance(colour, (str, bytes)) or not isinstance(colour, Sequence) \
+                    or len(colour) != 3:
+                raise ArgumentError(
+                    f"backdrop must be (red, green, blue) from 0 to 1, or None, not {_shown(colour)}")
+            red, green, blue = (_number(v, f"backdrop[{i}]") for i, v in enumerate(colour))
+        _lib.confetti_set_backdrop(self._live(), red, green, blue)
+        self._backdrop = None if colour is None else (red, green, blue)
 
     def resize(self, width: float, height: float) -> None:
         """Changes the area the effect lives in, in points (a resized window)."""

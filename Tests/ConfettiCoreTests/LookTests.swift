@@ -98,6 +98,29 @@ final class LookTests: XCTestCase {
     XCTAssertFalse(ConfettiPhysics.state(of: p, age: 1.3)!.additive)
   }
 
+  /// How light a backdrop is, for additive light: nothing up to a relative luminance of 0.25
+  /// (black, navy, mid-grey), all of it from 0.75 (white, a light grey), smoothly between; and
+  /// only the additive styles of a table take it, covering only where asked.
+  func testABackdropsLightnessAndTheStylesThatTakeIt() {
+    XCTAssertEqual(ConfettiPhysics.backdropLightness(red: 0, green: 0, blue: 0), 0)
+    XCTAssertEqual(ConfettiPhysics.backdropLightness(red: 0.5, green: 0.5, blue: 0.5), 0)
+    XCTAssertEqual(ConfettiPhysics.backdropLightness(red: 1, green: 1, blue: 1), 1)
+    XCTAssertEqual(ConfettiPhysics.backdropLightness(red: 0.9, green: 0.9, blue: 0.9), 1)
+    let light = ConfettiPhysics.backdropLightness(red: 0.7, green: 0.7, blue: 0.7)
+    XCTAssert((0.2...0.8).contains(light), "\(light)")
+    XCTAssertEqual(
+      ConfettiPhysics.backdropLightness(red: .nan, green: 2, blue: -1), 0.5, accuracy: 0.5)
+    var table = CellTable()
+    var glow = CellStyle()
+    glow.additive = true
+    table.set(glow, at: 1)
+    table.set(CellStyle(), at: 2)
+    table.setBackdrop(lightness: 0.6, covers: false)
+    XCTAssertEqual([table[1].vivid, table[1].cover, table[2].vivid], [0.6, 0, 0])
+    table.setBackdrop(lightness: 7, covers: true)
+    XCTAssertEqual([table[1].vivid, table[1].cover, table[2].cover], [1, 1, 0])
+  }
+
   func testAPieceLandsOnItsFloorExactlySettlesFlatAndStaysThere() throws {
     var p = ConfettiParticle()
     p.origin = Point(x: 100, y: 200)

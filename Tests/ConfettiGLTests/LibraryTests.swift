@@ -834,6 +834,48 @@ final class LibraryTests: HeadlessGLTestCase {
       try drawn(over: .transparent, layered: false).unpremultiplied().bytes)
   }
 
+  /// Told its backdrop is light, a system makes its light vivid (its white taken out, its
+  /// brightest channel kept) so that a pale glow shows over white; where no layer lays it over
+  /// the backdrop (the overlay's way) it also covers it, deepened. Over mid-grey, nothing changes.
+  func testOverALightBackdropLightIsMadeVividAndWithoutALayerCoversIt() throws {
+    let config = try EffectConfig.decode(
+      """
+      {"name": "pale", "emitters": [{"position": {"x": 0.5, "y": 0.5}, "cells": [
+        {"count": 1, "lifetime": 5, "gravity": 0, "drag": 0, "rotation": 0,
+         "sizes": [[40, 40]], "colors": ["#a0c0ff"], "shapes": ["rectangle"],
+         "blend": "additive"}]}]}
+      """)
+    let frame = try OffscreenTarget(width: 160, height: 120, info: context.info)
+    defer { frame.release() }
+    frame.bind()
+    let white = RGBA8(red: 255, green: 255, blue: 255)
+    func middle(backdrop: RGBA8?, layered: Bool = true) throws -> RGBAImage.Pixel {
+      let system = try ConfettiSystem(effect: Effect(config), size: Size(width: 160, height: 120))
+      defer { system.close() }
+      system.laysLightOverTheBackdrop = layered
+      system.backdrop = backdrop
+      system.fireOpening(time: 1)
+      GLFrame.clear(to: white, whole: true)
+      try system.draw(in: PixelRect(width: 160, height: 120), time: 1.5)
+      return try frame.read()[80, 60]
+    }
+    func assertNear(_ p: RGBAImage.Pixel, _ rgb: (Int, Int, Int), _ what: String) {
+      XCTAssertEqual(Int(p.red), rgb.0, accuracy: 2, what)
+      XCTAssertEqual(Int(p.green), rgb.1, accuracy: 2, what)
+      XCTAssertEqual(Int(p.blue), rgb.2, accuracy: 2, what)
+    }
+    // (160, 192, 255): its white, 160, taken out, the rest stretched back to 255: (0, 86, 255).
+    assertNear(try middle(backdrop: nil), (160, 192, 255), "laid as it shines: pale")
+    assertNear(try middle(backdrop: white), (0, 86, 255), "vivid over white")
+    let grey = RGBA8(red: 128, green: 128, blue: 128)
+    XCTAssertEqual(try middle(backdrop: grey), try middle(backdrop: nil), "mid-grey: unchanged")
+    // With no layer, light adds (white stays white) or, told of white, covers it, deepened by
+    // ConfettiPhysics.lightDeepening: (0, 86, 255) × 0.75.
+    assertNear(try middle(backdrop: nil, layered: false), (255, 255, 255), "added to white")
+    assertNear(try middle(backdrop: white, layered: false), (0, 64, 191), "covering white")
+    XCTAssertEqual(ConfettiPhysics.lightDeepening, 0.25)
+  }
+
   /// A rectangle larger than the framebuffer, up to the ends of GL's integers, draws an effect
   /// with light as it draws one without: the light layer covers only what can show. (Fireworks
   /// into a rectangle 10⁸ pixels wide aborted the host inside the GL, which was asked for a

@@ -200,3 +200,45 @@ def test_another_context_is_refused_and_its_own_objects_are_left_alone():
         if second is not None:
             second.release()
         first.release()
+
+
+PALE_LIGHT = """{"name": "pale", "emitters": [{"position": {"x": 0.5, "y": 0.5}, "cells": [
+  {"count": 1, "lifetime": 5, "gravity": 0, "drag": 0, "rotation": 0, "sizes": [[40, 40]],
+   "colors": ["#a0c0ff"], "shapes": ["rectangle"], "blend": "additive"}]}]}"""
+
+
+def test_a_system_told_a_light_backdrop_makes_its_light_vivid():
+    # A pale blue light over white: laid as it shines, it is pale; told the backdrop is white,
+    # its white is taken out (160, 192, 255 -> 0, 86, 255) and it shows. Mid-grey changes nothing.
+    moderngl = pytest.importorskip("moderngl")
+    context = moderngl.create_standalone_context(backend="egl")
+    try:
+        target = context.simple_framebuffer((160, 120))
+        target.use()
+
+        def middle(backdrop):
+            with confetti.System(json=PALE_LIGHT, width=160, height=120) as system:
+                if backdrop is not None:
+                    system.backdrop = backdrop
+                assert system.backdrop == (None if backdrop is None else tuple(map(float, backdrop)))
+                system.fire_opening(1.0)
+                target.clear(1.0, 1.0, 1.0, 1.0)
+                system.draw(0, 0, 160, 120, 1.5)
+                pixels = target.read(components=3)
+                at = (60 * 160 + 80) * 3
+                return tuple(pixels[at:at + 3])
+
+        plain = middle(None)
+        assert all(abs(a - b) <= 2 for a, b in zip(plain, (160, 192, 255))), plain
+        vivid = middle((1, 1, 1))
+        assert all(abs(a - b) <= 2 for a, b in zip(vivid, (0, 86, 255))), vivid
+        assert middle((0.5, 0.5, 0.5)) == plain, "light adds over mid-grey"
+        with confetti.System(json=PALE_LIGHT, width=160, height=120) as system:
+            for wrong in ("white", (1, 1), (1, 1, "1")):
+                with pytest.raises(confetti.ArgumentError, match="backdrop"):
+                    system.backdrop = wrong
+            with pytest.raises(confetti.ArgumentError, match="from 0 to 1"):
+                system.backdrop = (2, 0, 0)
+            assert system.backdrop is None, "a refused colour changes nothing"
+    finally:
+        context.release()

@@ -25,6 +25,7 @@ CONCEPTS = {
                             ["confetti_set_cache_gl_state", "confetti_reset_gl_state_cache"],
                             ["System.cache_gl_state", "System.reset_gl_state_cache"]),
     "the area": (["size", "resize(to:)"], ["confetti_resize"], ["System.resize"]),
+    "the backdrop": (["backdrop"], ["confetti_set_backdrop"], ["System.backdrop"]),
     "stop emitting": (["stopEmitting()"], ["confetti_stop_emitting"], ["System.stop_emitting"]),
     "forget the particles": (["clear(keepingStartEmitters:)"], ["confetti_clear"],
                              ["System.clear"]),
