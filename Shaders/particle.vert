@@ -216,7 +216,7 @@ void main() {
   // Premultiplied. Paper covers what is behind it; additive light keeps zero alpha, so it adds
   // to it. Over a light backdrop light is made vivid (its white taken out, its brightest channel
   // kept), so that a pale glow shows over white; and where nothing lays it over the backdrop by
-  // its brightness (an overlay), it covers a share of it, that much deeper.
+  // its brightness (a render's records' one draw), it covers a share of it, that much deeper.
   bool light = cellAdditive(cell) > 0.0;
   vec4 lit = cellLight(cell);  // how vivid, how much it covers
   vec3 rgb = v_rgba.rgb;

@@ -245,8 +245,8 @@ public final class ConfettiSystem {
 
   /// The colour the pieces are drawn over, where the host knows it. Over a light one (a white
   /// page, a light window), additive light (fire, sparks, glows, in effects whose cells blend
-  /// additively) covers part of it, its colour deepened, where added to white it would hardly
-  /// show: fully over white, from a relative luminance of 0.25 up (a mid-grey is 0.22). nil (the
+  /// additively), which covers it as much as it shines, is also made vivid (its white taken
+  /// out), where a pale glow would hardly show: fully over white, from a relative luminance of 0.25 up (a mid-grey is 0.22). nil (the
   /// default) or a dark colour: light adds. `confetti render` sets its background here; the
   /// desktop overlay, which cannot know the desktop, assumes one halfway. Needs no GL context:
   /// the next draw sends it.
@@ -365,7 +365,11 @@ public final class ConfettiSystem {
           + "\(rect.x), \(rect.y), \(rect.width)×\(rect.height)")
     }
     advance(to: time)
-    if !tableIsSent, renderer.isItsContextCurrent {
+    // The backdrop's cell table, sent where the system's own context (with its objects) is
+    // current; else at a later draw that finds it.
+    if !tableIsSent, GLInfo.isContextCurrent, renderer.isItsContextCurrent,
+      glStatePolicy == .cache || renderer.holdsItsObjects
+    {
       renderer.setCellTable(scene.table)
       tableIsSent = true
     }

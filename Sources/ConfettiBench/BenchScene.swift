@@ -32,8 +32,8 @@ package struct BenchScene: Sendable {
   private var effect: EffectScene
   private var bornSoFar = 0.0
 
-  /// A scene of `count` particles of `config` (the bench runs the `cannon` preset unless told
-  /// otherwise), their lifetime made the bench's, drawn from `seed`.
+  /// A scene of `count` particles of `config` (the bench runs the `classic-cannon` preset unless
+  /// told otherwise), their lifetime made the bench's, drawn from `seed`.
   package init(
     count: Int, window: Size, seed: UInt64, churn: Bool, effect config: EffectConfig,
     reduceMotion: Bool = false

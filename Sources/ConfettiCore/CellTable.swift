@@ -41,7 +41,7 @@ package struct CellStyle: Equatable, Sendable {
   /// table by ``CellTable/setBackdrop(lightness:covers:)``. Default 0.
   package var vivid = 0.0
   /// How much of what is behind it additive light covers, 0 to 1, where no light layer lays it
-  /// over its backdrop (a desktop overlay): 0 adds, 1 covers as paper does, its colour deepened
+  /// over its backdrop (a render whose records describe its one draw): 0 adds, 1 covers as paper does, its colour deepened
   /// by ``ConfettiPhysics/lightDeepening`` as much. Default 0.
   package var cover = 0.0
   /// How far back a streak reaches, in seconds: a particle is drawn as one continuous capsule

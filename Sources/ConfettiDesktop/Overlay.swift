@@ -17,7 +17,8 @@ import Glibc
 package struct Overlay {
   /// How light the overlay takes the desktop under it to be (``ConfettiSystem/backdrop``): it
   /// cannot see it, and a desktop may be a dark wallpaper or a white page, so halfway. Additive
-  /// light covers half of it, deepened a little, and shows over both.
+  /// light is made half as vivid as over white (its light layer already covers the desktop as
+  /// much as it shines), and shows over both.
   package static let assumedBackdropLightness = 0.5
 
   package struct Settings {

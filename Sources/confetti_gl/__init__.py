@@ -480,8 +480,8 @@ class System(_Handle):
         else:
             if isinstance(colour, (str, bytes)) or not isinstance(colour, Sequence) \
                     or len(colour) != 3:
-                raise ArgumentError(
-                    f"backdrop must be (red, green, blue) from 0 to 1, or None, not {_shown(colour)}")
+                raise ArgumentError(f"backdrop must be (red, green, blue) from 0 to 1, or None, "
+                                    f"not {_shown(colour)}")
             red, green, blue = (_number(v, f"backdrop[{i}]") for i, v in enumerate(colour))
         _lib.confetti_set_backdrop(self._live(), red, green, blue)
         self._backdrop = None if colour is None else (red, green, blue)
@@ -673,7 +673,7 @@ def render(out: Union[str, os.PathLike], preset: Optional[str] = None, *,
     encoder settings, one of QUALITIES. `check_flashes=True` also checks the frames for flashes
     that can cause seizures in people with photosensitive epilepsy (WCAG 2.3.1, as `confetti
     render --check-flashes`): beyond its limits it raises FlashesError, the files written. It
-    needs an animation and an opaque background.
+    needs more than one frame (an animation or a sequence) and an opaque background.
 
     `time` is the first frame's moment in seconds after the effect starts (None: 0 for a clip,
     0.6 for one picture, as in every language and `confetti render`); `background` is

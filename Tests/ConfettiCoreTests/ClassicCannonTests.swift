@@ -6,7 +6,7 @@ import XCTest
 /// The `cannon` preset is the classic cannon: every parameter drawn from the classic ranges, with
 /// the classic distributions, in any window.
 final class ClassicCannonTests: XCTestCase {
-  func testTheCannonPresetDrawsEveryParameterFromTheClassicRanges() throws {
+  func testTheClassicCannonPresetDrawsEveryParameterFromTheClassicRanges() throws {
     // A wide window and a tall one: a launch cone would overshoot the classic sideways speed
     // (a share of the width) in the tall one.
     for window in [Size(width: 1280, height: 720), Size(width: 400, height: 900)] {

@@ -5,8 +5,8 @@ import XCTest
 
 /// Examples/learn, the tutorial's smallest example: its C program (under Xvfb) and its WebGL2
 /// page (in headless Chromium), both compiling the same confetti.vert and confetti.frag, draw
-/// the records `confetti render --preset classic-cannon --records` writes as the program drew them, at
-/// 400×300 and 800×600; and each animates and throws bursts of its own.
+/// the records `confetti render --preset classic-cannon --records` writes as the program drew
+/// them, at 400×300 and 800×600; and each animates and throws bursts of its own.
 final class LearnExampleTests: XCTestCase {
   private let example = repository.appendingPathComponent("Examples/learn")
   private let sizes = [(400, 300), (800, 600)]

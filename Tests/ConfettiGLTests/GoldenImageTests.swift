@@ -10,7 +10,7 @@ import XCTest
 final class GoldenImageTests: HeadlessGLTestCase {
   /// The renderer whose output the hashes below were taken from.
   static let pinnedRenderer = "llvmpipe (LLVM 15.0.6, 256 bits)"
-  /// FNV-1a 64 of the RGBA bytes of the `cannon` preset's shot (seed 1, 320×240) at these
+  /// FNV-1a 64 of the RGBA bytes of the `classic-cannon` preset's shot (seed 1, 320×240) at these
   /// moments after it. (Last re-pinned when a rectangle's smoothed edge became the product of
   /// its two axes' coverage, square at its corners, and point sprites stopped being rounded up
   /// to whole pixels.)

@@ -836,7 +836,7 @@ final class LibraryTests: HeadlessGLTestCase {
 
   /// Told its backdrop is light, a system makes its light vivid (its white taken out, its
   /// brightest channel kept) so that a pale glow shows over white; where no layer lays it over
-  /// the backdrop (the overlay's way) it also covers it, deepened. Over mid-grey, nothing changes.
+  /// the backdrop (a render's records' one draw) it also covers it, deepened. Over mid-grey, nothing changes.
   func testOverALightBackdropLightIsMadeVividAndWithoutALayerCoversIt() throws {
     let config = try EffectConfig.decode(
       """
@@ -849,14 +849,21 @@ final class LibraryTests: HeadlessGLTestCase {
     defer { frame.release() }
     frame.bind()
     let white = RGBA8(red: 255, green: 255, blue: 255)
-    func middle(backdrop: RGBA8?, layered: Bool = true) throws -> RGBAImage.Pixel {
+    /// The middle pixel; `late`: told the backdrop after a first draw, and drawn again.
+    func middle(
+      backdrop: RGBA8?, layered: Bool = true, late: Bool = false
+    ) throws -> RGBAImage.Pixel {
       let system = try ConfettiSystem(effect: Effect(config), size: Size(width: 160, height: 120))
       defer { system.close() }
       system.laysLightOverTheBackdrop = layered
-      system.backdrop = backdrop
+      if !late { system.backdrop = backdrop }
       system.fireOpening(time: 1)
       GLFrame.clear(to: white, whole: true)
       try system.draw(in: PixelRect(width: 160, height: 120), time: 1.5)
+      guard late else { return try frame.read()[80, 60] }
+      system.backdrop = backdrop
+      GLFrame.clear(to: white, whole: true)
+      try system.draw(in: PixelRect(width: 160, height: 120), time: 1.6)
       return try frame.read()[80, 60]
     }
     func assertNear(_ p: RGBAImage.Pixel, _ rgb: (Int, Int, Int), _ what: String) {
@@ -867,6 +874,8 @@ final class LibraryTests: HeadlessGLTestCase {
     // (160, 192, 255): its white, 160, taken out, the rest stretched back to 255: (0, 86, 255).
     assertNear(try middle(backdrop: nil), (160, 192, 255), "laid as it shines: pale")
     assertNear(try middle(backdrop: white), (0, 86, 255), "vivid over white")
+    assertNear(try middle(backdrop: white, late: true), (0, 86, 255), "told after a draw")
+    assertNear(try middle(backdrop: nil, late: true), (160, 192, 255), "and back to none")
     let grey = RGBA8(red: 128, green: 128, blue: 128)
     XCTAssertEqual(try middle(backdrop: grey), try middle(backdrop: nil), "mid-grey: unchanged")
     // With no layer, light adds (white stays white) or, told of white, covers it, deepened by
