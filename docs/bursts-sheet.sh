@@ -1,6 +1,6 @@
 #!/bin/sh
 # The bursts before and after they became streams, side by side: celebrate, confetti,
-# party-popper and hearts at 0.15, 0.4, 1 and 2 s (960×540, seed 3, shown at half size), each
+# party-popper and hearts at 0.15, 0.4, 1 and 2 s (960×540, seed 3, shown at a third of that), each
 # preset's row as it was at BASE (its Presets/NAME.json there, given as --config) above its row
 # now. Writes docs/bursts.png; docs/presets.md ("How the bursts move") shows it.
 #
@@ -27,11 +27,14 @@ for preset in celebrate confetti party-popper hearts; do
     done
     # shellcheck disable=SC2086
     ffmpeg -nostdin -v error -y $inputs -filter_complex \
-      "hstack=4,scale=iw/2:ih/2:flags=area,pad=iw:ih+22:0:22:color=0x12141c,drawtext=text='$preset  $when   0.15 s · 0.4 s · 1 s · 2 s':x=6:y=4:fontsize=14:fontcolor=white" \
+      "hstack=4,scale=iw/3:ih/3:flags=area,pad=iw:ih+20:0:20:color=0x12141c,drawtext=text='$preset  $when   0.15 s · 0.4 s · 1 s · 2 s':x=6:y=3:fontsize=13:fontcolor=white" \
       "$work/row-$preset-$when.png"
     rows="$rows -i $work/row-$preset-$when.png"
   done
 done
 # shellcheck disable=SC2086
-ffmpeg -nostdin -v error -y $rows -filter_complex "vstack=8" docs/bursts.png
+# 256 colours, undithered: light to carry (the package carries the docs' pictures).
+ffmpeg -nostdin -v error -y $rows -filter_complex \
+  "vstack=8,split[a][b];[a]palettegen=max_colors=256:stats_mode=full[p];[b][p]paletteuse=dither=none" \
+  docs/bursts.png
 echo "wrote docs/bursts.png (before: $base)"

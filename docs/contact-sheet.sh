@@ -37,5 +37,8 @@ inputs=""
 count=0
 while read -r row; do inputs="$inputs -i $row"; count=$((count + 1)); done < "$work/rows"
 # shellcheck disable=SC2086
-ffmpeg -nostdin -v error -y $inputs -filter_complex "vstack=$count" docs/presets.png
+# 256 colours, undithered: the sheet a third of its full-colour weight (the package carries it).
+ffmpeg -nostdin -v error -y $inputs -filter_complex \
+  "vstack=$count,split[a][b];[a]palettegen=max_colors=256:stats_mode=full[p];[b][p]paletteuse=dither=none" \
+  docs/presets.png
 echo "wrote docs/presets.png ($count presets)"
