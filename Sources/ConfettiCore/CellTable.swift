@@ -37,12 +37,12 @@ package struct CellStyle: Equatable, Sendable {
   package var additive = false
   /// Over a light backdrop, how much additive light's colour is made vivid (its white taken
   /// out, its brightest channel kept), 0 to 1: 0 over a dark one, 1 over white, where a pale
-  /// glow would hardly show. Set for the whole
-  /// table by ``CellTable/setBackdrop(lightness:covers:)``. Default 0.
+  /// glow would hardly show. Set for the whole table by
+  /// ``CellTable/setBackdrop(lightness:covers:)``. Default 0.
   package var vivid = 0.0
   /// How much of what is behind it additive light covers, 0 to 1, where no light layer lays it
-  /// over its backdrop (a render whose records describe its one draw): 0 adds, 1 covers as paper does, its colour deepened
-  /// by ``ConfettiPhysics/lightDeepening`` as much. Default 0.
+  /// over its backdrop (a render whose records describe its one draw): 0 adds, 1 covers as
+  /// paper does, its colour deepened by ``ConfettiPhysics/lightDeepening`` as much. Default 0.
   package var cover = 0.0
   /// How far back a streak reaches, in seconds: a particle is drawn as one continuous capsule
   /// from where it was that long ago to where it is, brightening toward its head. 0 (the
