@@ -246,10 +246,10 @@ public final class ConfettiSystem {
   /// The colour the pieces are drawn over, where the host knows it. Over a light one (a white
   /// page, a light window), additive light (fire, sparks, glows, in effects whose cells blend
   /// additively), which covers it as much as it shines, is also made vivid (its white taken
-  /// out), where a pale glow would hardly show: fully over white, from a relative luminance of 0.25 up (a mid-grey is 0.22). nil (the
-  /// default) or a dark colour: light adds. `confetti render` sets its background here; the
-  /// desktop overlay, which cannot know the desktop, assumes one halfway. Needs no GL context:
-  /// the next draw sends it.
+  /// out), where a pale glow would hardly show: not at all up to a relative luminance of 0.25
+  /// (a mid-grey is 0.22), fully from 0.75 (white). nil (the default) or a dark colour: light
+  /// adds. `confetti render` sets its background here; the desktop overlay, which cannot know
+  /// the desktop, assumes one halfway. Needs no GL context: the next draw sends it.
   public var backdrop: RGBA8? {
     didSet {
       backdropLightness =
