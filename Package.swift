@@ -104,7 +104,7 @@ let package = Package(
     ),
 
     // Pictures in memory and as PNG files.
-    .target(name: "ConfettiImage", dependencies: ["ConfettiPlatform", "CPNG"]),
+    .target(name: "ConfettiImage", dependencies: ["ConfettiCore", "ConfettiPlatform", "CPNG"]),
 
     // Text and emoji shapes: glyphs from the system's fonts as pictures for the atlas.
     .target(name: "ConfettiText", dependencies: ["CFreeType", "ConfettiImage"]),

@@ -252,11 +252,7 @@ public final class ConfettiSystem {
   /// the desktop, assumes one halfway. Needs no GL context: the next draw sends it.
   public var backdrop: RGBA8? {
     didSet {
-      backdropLightness =
-        backdrop.map {
-          ConfettiPhysics.backdropLightness(
-            red: Double($0.red) / 255, green: Double($0.green) / 255, blue: Double($0.blue) / 255)
-        } ?? 0
+      backdropLightness = backdrop.map(ConfettiPhysics.backdropLightness(of:)) ?? 0
     }
   }
 

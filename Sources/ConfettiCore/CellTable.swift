@@ -109,7 +109,7 @@ package struct CellTable: Equatable, Sendable {
   }
 
   /// Makes every additive style's light as vivid as a backdrop of `lightness` (0 to 1, dark to
-  /// white: ``ConfettiPhysics/backdropLightness(red:green:blue:)``) needs, and, where it
+  /// white: ``ConfettiPhysics/backdropLightness(of:)``) needs, and, where it
   /// `covers` (nothing lays it over the backdrop by its brightness), lets it cover that share.
   package mutating func setBackdrop(lightness: Double, covers: Bool) {
     let share = min(1, max(0, lightness.isFinite ? lightness : 0))

@@ -1,3 +1,5 @@
+import Glibc
+
 /// A colour as four 8-bit channels, straight (not premultiplied) alpha: what the record stores.
 public struct RGBA8: Equatable, Hashable, Sendable {
   /// Red, 0 to 255.
@@ -19,6 +21,26 @@ public struct RGBA8: Equatable, Hashable, Sendable {
 }
 
 extension RGBA8 {
+  /// Each 8-bit sRGB value in linear light (the sRGB curve, IEC 61966-2-1): what relative
+  /// luminance is taken from, by the flash check and for how light a backdrop is.
+  package static let linearLight: [Double] = (0..<256).map {
+    let c = Double($0) / 255
+    return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
+  }
+
+  /// The relative luminance of a colour in linear light, 0 (black) to 1 (white): WCAG's, from
+  /// sRGB's primaries.
+  package static func relativeLuminance(red: Double, green: Double, blue: Double) -> Double {
+    0.2126 * red + 0.7152 * green + 0.0722 * blue
+  }
+
+  /// This colour's relative luminance, 0 (black) to 1 (white), its alpha aside.
+  package var relativeLuminance: Double {
+    let linear = Self.linearLight
+    return Self.relativeLuminance(
+      red: linear[Int(red)], green: linear[Int(green)], blue: linear[Int(blue)])
+  }
+
   /// Nothing at all: a backdrop a compositor or a video shows through.
   public static let transparent = RGBA8(red: 0, green: 0, blue: 0, alpha: 0)
 

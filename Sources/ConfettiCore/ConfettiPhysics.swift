@@ -310,16 +310,11 @@ package enum ConfettiPhysics {
   /// less: there it is only made vivid.)
   package static let lightDeepening = 0.25
 
-  /// How light a backdrop of these sRGB components (0 to 1) is, for additive light to cover
-  /// (``CellStyle/cover``): 0 up to a relative luminance of 0.25 (mid-grey is 0.22), where added
-  /// light shows, rising smoothly to 1 at 0.75 and above.
-  package static func backdropLightness(red: Double, green: Double, blue: Double) -> Double {
-    func linear(_ c: Double) -> Double {
-      let c = min(1, max(0, c.isFinite ? c : 0))
-      return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
-    }
-    let luminance = 0.2126 * linear(red) + 0.7152 * linear(green) + 0.0722 * linear(blue)
-    let u = min(1, max(0, (luminance - 0.25) / 0.5))
+  /// How light `backdrop` is, for additive light (``CellStyle/vivid``, ``CellStyle/cover``): 0
+  /// up to a relative luminance of 0.25 (mid-grey is 0.22), where added light shows, rising
+  /// smoothly to 1 at 0.75 and above; its alpha aside.
+  package static func backdropLightness(of backdrop: RGBA8) -> Double {
+    let u = min(1, max(0, (backdrop.relativeLuminance - 0.25) / 0.5))
     return u * u * (3 - 2 * u)
   }
 

@@ -1,3 +1,4 @@
+import ConfettiCore
 import ConfettiPlatform
 import FoundationEssentials
 import Glibc
@@ -118,7 +119,7 @@ public struct FlashCheck: Sendable {
     precondition(bytes.count >= width * height * 4, "a frame smaller than the check's")
     var sums = [Double](repeating: 0, count: columns * rows * 3)
     let pixels = bytes.bindMemory(to: UInt8.self)
-    Self.linear.withUnsafeBufferPointer { linear in
+    RGBA8.linearLight.withUnsafeBufferPointer { linear in
       sums.withUnsafeMutableBufferPointer { sums in
         for y in 0..<height {
           let cellRow = (y / block) * columns
@@ -142,7 +143,7 @@ public struct FlashCheck: Sendable {
           sums[cell * 3] / counts[cell], sums[cell * 3 + 1] / counts[cell],
           sums[cell * 3 + 2] / counts[cell]
         )
-        lum[cell] = 0.2126 * r + 0.7152 * g + 0.0722 * b
+        lum[cell] = RGBA8.relativeLuminance(red: r, green: g, blue: b)
         let sum = r + g + b
         reds[cell] = sum > 0 && r / sum >= 0.8 ? max(0, (r - g - b) * 320) : 0
       }
@@ -201,12 +202,6 @@ public struct FlashCheck: Sendable {
       kind.flashesPerSecond = flashes
       kind.at = seconds
     }
-  }
-
-  /// sRGB's 8-bit values, linearised.
-  private static let linear: [Double] = (0..<256).map {
-    let c = Double($0) / 255
-    return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
   }
 
   /// Every pixel's changes of one value: its last extreme, the way it was going, and when its

@@ -102,14 +102,16 @@ final class LookTests: XCTestCase {
   /// (black, navy, mid-grey), all of it from 0.75 (white, a light grey), smoothly between; and
   /// only the additive styles of a table take it, covering only where asked.
   func testABackdropsLightnessAndTheStylesThatTakeIt() {
-    XCTAssertEqual(ConfettiPhysics.backdropLightness(red: 0, green: 0, blue: 0), 0)
-    XCTAssertEqual(ConfettiPhysics.backdropLightness(red: 0.5, green: 0.5, blue: 0.5), 0)
-    XCTAssertEqual(ConfettiPhysics.backdropLightness(red: 1, green: 1, blue: 1), 1)
-    XCTAssertEqual(ConfettiPhysics.backdropLightness(red: 0.9, green: 0.9, blue: 0.9), 1)
-    let light = ConfettiPhysics.backdropLightness(red: 0.7, green: 0.7, blue: 0.7)
+    func lightness(_ grey: UInt8, alpha: UInt8 = 255) -> Double {
+      ConfettiPhysics.backdropLightness(of: RGBA8(red: grey, green: grey, blue: grey, alpha: alpha))
+    }
+    XCTAssertEqual(lightness(0), 0)
+    XCTAssertEqual(lightness(128), 0)
+    XCTAssertEqual(lightness(255), 1)
+    XCTAssertEqual(lightness(230), 1)
+    let light = lightness(179)
     XCTAssert((0.2...0.8).contains(light), "\(light)")
-    XCTAssertEqual(
-      ConfettiPhysics.backdropLightness(red: .nan, green: 2, blue: -1), 0.5, accuracy: 0.5)
+    XCTAssertEqual(lightness(255, alpha: 0), 1, "its alpha aside")
     var table = CellTable()
     var glow = CellStyle()
     glow.additive = true
