@@ -256,8 +256,9 @@ public final class ConfettiSystem {
     }
   }
 
-  /// How light the backdrop is, 0 (dark, the default) to 1 (white): how much of it additive
-  /// light covers (``backdrop`` sets it from a colour).
+  /// How light the backdrop is, 0 (dark, the default) to 1 (white): how vivid additive light is
+  /// made, and, with no light layer, how much of the backdrop it covers (``backdrop`` sets it
+  /// from a colour).
   package var backdropLightness: Double = 0 {
     didSet { suitLightToTheBackdrop() }
   }
