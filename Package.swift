@@ -47,8 +47,24 @@ let package = Package(
 
     // The named effects: Presets/*.json, embedded at build time and decoded like any file.
     .target(
-      name: "ConfettiPresets", dependencies: ["ConfettiCore", "ConfettiConfig"],
-      plugins: ["EmbedFiles"]),
+      name: "ConfettiPresets",
+      dependencies: ["ConfettiCore", "ConfettiConfig", "ConfettiPresetFiles"]),
+    // The preset files themselves, embedded into the program by SwiftPM. A file added to
+    // Presets/ is listed here and in Presets/PresetFiles.swift (a test checks all three agree).
+    .target(
+      name: "ConfettiPresetFiles", path: "Presets",
+      resources: [
+        "confetti", "party-popper", "cannon", "classic-cannon", "emoji", "tap-burst", "fireworks",
+        "fire", "sparkle", "stars", "school-pride", "snow", "rain", "falling-confetti", "hearts",
+        "celebrate",
+      ].map { .embedInCode("\($0).json") }),
+    // The GLSL shaders, embedded the same way (Shaders/ShaderFiles.swift).
+    .target(
+      name: "ConfettiShaderFiles", path: "Shaders",
+      resources: [
+        "particle.vert", "particle.frag", "sprite.glsl", "layer.vert", "layer.frag", "fade.frag",
+        "placed.vert",
+      ].map { .embedInCode($0) }),
 
     // Thin C shims over the system libraries.
     .systemLibrary(
@@ -112,8 +128,9 @@ let package = Package(
     // The thin GL layer: contexts, programs, buffers, the particle renderer, capture, read-back.
     .target(
       name: "ConfettiGL",
-      dependencies: ["ConfettiCore", "ConfettiPlatform", "ConfettiImage", "CEpoxy"],
-      plugins: ["EmbedFiles"]
+      dependencies: [
+        "ConfettiCore", "ConfettiPlatform", "ConfettiImage", "ConfettiShaderFiles", "CEpoxy",
+      ]
     ),
 
     // The facade a host uses: an effect on the host's current GL context.
@@ -190,13 +207,13 @@ let package = Package(
       dependencies: ["ConfettiCore", "ConfettiPlatform", "ConfettiGL", "ConfettiImage", "CEpoxy"]
     ),
 
-    // Embeds Shaders/* into ConfettiGL, Presets/*.json into ConfettiPresets, the commit into the
-    // program.
-    .executableTarget(name: "EmbedFilesTool"),
+    // Writes the commit the program was built from into it, for `confetti version --verbose`:
+    // the one file generated at build time.
+    .executableTarget(name: "BuildCommitTool"),
     .plugin(
-      name: "EmbedFiles",
+      name: "BuildCommit",
       capability: .buildTool(),
-      dependencies: ["EmbedFilesTool"]
+      dependencies: ["BuildCommitTool"]
     ),
 
     // The program: parsing, help and printing over the library's window, overlay, export and
@@ -210,7 +227,7 @@ let package = Package(
         "ConfettiTerminal", "CCrash", "CMalloc", "CProcess",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
-      plugins: ["EmbedFiles"]
+      plugins: ["BuildCommit"]
     ),
 
     // The configuration parser's fuzz target: mutates the presets, checks every mutant.
@@ -248,7 +265,8 @@ let package = Package(
       name: "ConfettiCLITests",
       dependencies: [
         "ConfettiCLI", "ConfettiTestSupport", "ConfettiImage", "ConfettiCore", "ConfettiPresets",
-        "ConfettiGL", "ConfettiConfig", "ConfettiCelebration",
+        "ConfettiGL", "ConfettiConfig", "ConfettiCelebration", "ConfettiPresetFiles",
+        "ConfettiShaderFiles",
       ]),
     // The desktop: the window, the overlay (X11 and Wayland), `confetti run`, the examples and
     // the library's celebrate and render verbs, each on displays of their own.

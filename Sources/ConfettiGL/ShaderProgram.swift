@@ -1,5 +1,6 @@
 @preconcurrency import CEpoxy
 import ConfettiCore
+import ConfettiShaderFiles
 import FoundationEssentials
 import Glibc
 
@@ -34,7 +35,7 @@ package struct ShaderSource: Sendable {
 
   private static func text(of fileName: String) -> String {
     if fileName == "cells.glsl" { return ShaderConstants.cellTable }
-    guard let text = embeddedShaderSources[fileName] else {
+    guard let text = shaderFiles[fileName] else {
       preconditionFailure("no shader \(fileName) was embedded; is it in Shaders/?")
     }
     return text

@@ -1,16 +1,10 @@
 import ConfettiConfig
 import ConfettiCore
+import ConfettiPresetFiles
 
 /// The named effects: `Presets/*.json`, embedded at build time and decoded with the same strict
 /// decoder as a user's `--config` file, so each file is also a starting point to copy and edit.
 public enum Presets {
-  /// The order the window cycles through them; files not listed follow by name.
-  static let order = [
-    "confetti", "party-popper", "cannon", "classic-cannon", "emoji", "tap-burst", "fireworks",
-    "fire", "sparkle", "stars", "school-pride", "snow", "rain", "falling-confetti", "hearts",
-    "celebrate",
-  ]
-
   /// The effect drawn when none is named: by the window, by `confetti render` and `confetti
   /// shaders`, and by a system or a render the libraries make (C, Python) without one. Two
   /// corner cannons of paper that rise, flutter down and settle along the bottom edge.
@@ -26,15 +20,12 @@ public enum Presets {
   /// not a default look.
   public static let benchmarkName = "classic-cannon"
 
-  /// Every preset's name, in cycling order.
-  public static let names: [String] = {
-    let files = embeddedPresetSources.keys.map { String($0.dropLast(".json".count)) }
-    return order.filter(files.contains) + files.filter { !order.contains($0) }.sorted()
-  }()
+  /// Every preset's name, in the order the window cycles through them.
+  public static let names: [String] = presetFiles.map(\.name)
 
   /// The preset's file text, as it is in the repository.
   public static func source(of name: String) -> String? {
-    embeddedPresetSources[name + ".json"]
+    presetFiles.first { $0.name == name }?.text
   }
 
   /// The preset `name`, decoded.
