@@ -110,13 +110,6 @@ public final class ConfettiSystem {
     didSet { suitLightToTheBackdrop() }
   }
 
-  /// The context the system was made on, as the window system names it (nil: unknown). Tests
-  /// set another's: a context made after the system's was destroyed, at its address.
-  package var madeOn: UInt? {
-    get { renderer?.madeOn }
-    set { renderer?.madeOn = newValue }
-  }
-
   /// The process the system was made in: a child forked since cannot draw with it.
   private let madeIn = getpid()
 

@@ -54,7 +54,6 @@ package final class BenchRun {
       product!.statePolicy = .cache
       product!.setCellTable(scene.table)
       try product!.setShapeTable(scene.shapes, images: images)
-      product!.resetMeter()
       placed = nil
     case .cpu, .cpuSIMD:
       product = nil
@@ -86,7 +85,6 @@ package final class BenchRun {
       }
     }
     sprites = []  // on the GPU now; the floor evaluates nothing per frame
-    placed!.resetMeter()
   }
 
   /// The floor phase nearest clock reading `time`.
@@ -108,13 +106,12 @@ package final class BenchRun {
     let appTime = ContinuousClock.now - appStart
     let finished = timer.begin()
 
+    let metered = product?.meter ?? placed!.meter
     GLFrame.clear(to: GLFrame.background)
     if let product {
-      product.resetMeter()
       try product.draw(
         &scene.ring, at: Tick(time), in: PixelRect(width: width, height: height), window: window)
     } else if let placed {
-      placed.resetMeter()
       if mode != .floor {
         try sprites.withUnsafeBufferPointer {
           try placed.upload(UnsafeBufferPointer(rebasing: $0[0..<spriteCount]))
@@ -134,7 +131,7 @@ package final class BenchRun {
     frameMilliseconds.append(wall.milliseconds)
     gpuMilliseconds += results
     appMilliseconds.append(appTime.milliseconds)
-    uploadBytes.append((product?.meter ?? placed!.meter).totalBytes)
+    uploadBytes.append(((product?.meter ?? placed!.meter) - metered).totalBytes)
   }
 
   /// Drops what the warm-up measured, its GPU timings still in flight included.

@@ -16,6 +16,7 @@ package final class PlacedRenderer {
   package let capacity: Int
   /// How many sets of sprites the renderer keeps on the GPU.
   package let phases: Int
+  /// What it has sent the GPU since it was made: read it before and after a frame.
   package private(set) var meter = UploadMeter()
 
   private let sprites: SpriteProgram
@@ -42,10 +43,11 @@ package final class PlacedRenderer {
     phaseCounts = Array(repeating: 0, count: phases)
     let host = HostGLState.current(drawingOn: nil)
     defer { host.restore() }
-    var setup = UploadMeter()
+    var made = UploadMeter()
     sprites = try SpriteProgram(
       vertex: .embedded("placed.vert"), attributes: PlacedSprite.attributes,
-      primitive: primitive, info: info, meter: &setup)
+      primitive: primitive, info: info, meter: &made)
+    meter = made
     let stride = MemoryLayout<PlacedSprite>.stride
     for _ in 0..<phases {
       let buffer = try allocateBuffer(
@@ -62,10 +64,6 @@ package final class PlacedRenderer {
   deinit {
     phaseArrays.forEach { $0.release() }
     epoxy_glDeleteBuffers(GLsizei(phaseBuffers.count), &phaseBuffers)
-  }
-
-  package func resetMeter() {
-    meter = UploadMeter()
   }
 
   /// Makes `sprites` the ones `phase` draws.

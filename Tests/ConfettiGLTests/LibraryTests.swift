@@ -467,7 +467,7 @@ final class LibraryTests: HeadlessGLTestCase {
   /// deletes nothing there: that context's own objects, of the same names, live on.
   func testAnotherContextIsRefusedAndItsObjectsAreNeverTouched() throws {
     for sharing in [false, true] {
-      try checkAnotherContext(sharing: sharing, atItsAddress: false)
+      try checkAnotherContext(sharing: sharing)
     }
     // Its own context still draws what the test case draws, unharmed.
     target.bind()
@@ -475,34 +475,46 @@ final class LibraryTests: HeadlessGLTestCase {
   }
 
   /// A context made after the system's was destroyed may be given its address (EGL and GLX
-  /// name contexts by address): it is another all the same. A draw is refused and draws
-  /// nothing, and a release deletes nothing there, though that context has objects of every
-  /// name the system's has, whether or not it shares the rest of them (vertex arrays it never
-  /// shares). (A hostile test found the old library drawing with the new context's objects,
-  /// and its destroy deleting them.)
-  func testAContextAtTheAddressOfTheSystemsOwnIsAnotherAllTheSame() throws {
+  /// name contexts by address): it is another all the same. What tells them apart is the
+  /// renderer's mark on its own vertex array, which no other context has, though that context
+  /// has objects of every name the renderer's has, whether or not it shares the rest of them
+  /// (vertex arrays it never shares): there the renderer does not hold its objects, so a draw
+  /// under the restoring policy is refused and a release deletes nothing. (A hostile test found
+  /// the old library drawing with the new context's objects, and its destroy deleting them.)
+  func testAContextAtTheAddressOfTheRenderersOwnIsToldApartByItsMark() throws {
     for sharing in [false, true] {
-      try checkAnotherContext(sharing: sharing, atItsAddress: true)
+      var ring = ParticleRing(capacity: 4)
+      ring.append([ConfettiParticle()], bornAt: 1)
+      let renderer = try ParticleRenderer(capacity: 4, info: context.info)
+      try renderer.draw(&ring, at: Tick(1.1), in: target.rect, window: size)
+      XCTAssertTrue(renderer.holdsItsObjects, "on its own context")
+      XCTAssertTrue(renderer.mayReleaseHere)
+      let other = sharing ? try HeadlessContext(sharingWith: context) : try HeadlessContext()
+      var objects = OwnObjects()
+      XCTAssertFalse(renderer.holdsItsObjects, "sharing: \(sharing)")
+      XCTAssertFalse(renderer.mayReleaseHere, "sharing: \(sharing)")
+      XCTAssertEqual(objects.missing, 0, "that context's objects (sharing: \(sharing))")
+      XCTAssertEqual(epoxy_glGetError(), GLenum(GL_NO_ERROR))
+      objects.delete()
+      _ = other
+      try context.makeCurrent()
+      XCTAssertTrue(renderer.holdsItsObjects, "on its own context again")
+      renderer.release()
     }
     target.bind()
     XCTAssertEqual(epoxy_glGetError(), GLenum(GL_NO_ERROR))
   }
 
-  /// A system drawn on its own context, then on another (sharing its objects or not, and
-  /// `atItsAddress`: as though made where the system's was), which holds objects of the same
-  /// names: the draw is refused and draws nothing, the release deletes nothing there.
-  private func checkAnotherContext(sharing: Bool, atItsAddress: Bool) throws {
+  /// A system drawn on its own context, then on another (sharing its objects or not), which
+  /// holds objects of the same names: the draw is refused and draws nothing, the release
+  /// deletes nothing there.
+  private func checkAnotherContext(sharing: Bool) throws {
     let system = try ConfettiSystem(preset: "confetti", size: size, seed: 2)
     system.trigger(.start, time: 1)
     try system.draw(in: target.rect, time: 1.1)  // its objects exist, and records were sent
     let other = sharing ? try HeadlessContext(sharingWith: context) : try HeadlessContext()
     var objects = OwnObjects()
-    if atItsAddress {
-      // The address alone cannot tell the two apart.
-      system.madeOn = GLInfo.currentContextName
-      XCTAssertNotNil(system.madeOn)
-    }
-    let about = "sharing: \(sharing), at its address: \(atItsAddress)"
+    let about = "sharing: \(sharing)"
     let frame = try OffscreenTarget(width: 64, height: 64, info: other.info)
     frame.bind()
     GLFrame.clear(to: GLFrame.background)
@@ -1228,18 +1240,32 @@ final class LibraryTests: HeadlessGLTestCase {
     }
     let released = try ParticleRenderer(capacity: 8, info: context.info)
     XCTAssertEqual(feedbackOutputs(released.objectNames.programs[0]), 0, "a drawing program")
-    _ = try released.capture(slots: 0..<1, at: Tick(1))  // makes its probe and feedback buffer
     let names = released.objectNames
-    XCTAssertEqual(names.buffers.count, 3, "records, quad indices, feedback")
-    XCTAssertEqual(names.programs.count, 2, "the drawing program and the capture's")
-    XCTAssertEqual(
-      feedbackOutputs(names.programs[1]), ParticleRenderer.capturedOutputs.count,
-      "the capture's program")
-    XCTAssertEqual(isLive(names), [Bool](repeating: true, count: 6))
+    XCTAssertEqual(names.buffers.count, 2, "records, quad indices")
+    XCTAssertEqual(names.programs.count, 1, "the drawing program")
+    XCTAssertEqual(isLive(names), [Bool](repeating: true, count: 4))
     released.release()
     XCTAssertEqual(
-      isLive(names), [Bool](repeating: false, count: 6), "release() left objects behind")
+      isLive(names), [Bool](repeating: false, count: 4), "release() left objects behind")
     released.release()  // twice is harmless
+
+    // The parity tests' probe: its own program (with the captured outputs) and buffer.
+    let probed = try ParticleRenderer(capacity: 8, info: context.info)
+    let probe = TransformFeedbackProbe(probed)
+    try probed.upload(from: &ring)
+    _ = try probe.capture(slots: 0..<1, at: Tick(1))
+    let probeNames = probe.objectNames
+    XCTAssertEqual(probeNames.programs.count, 1)
+    XCTAssertEqual(probeNames.buffers.count, 1)
+    XCTAssertEqual(
+      feedbackOutputs(probeNames.programs[0]), TransformFeedbackProbe.capturedOutputs.count,
+      "the capture's program")
+    probe.release()
+    probed.release()
+    XCTAssertEqual(
+      probeNames.programs.map { epoxy_glIsProgram($0) != 0 }
+        + probeNames.buffers.map { epoxy_glIsBuffer($0) != 0 }, [false, false],
+      "the probe's release left objects behind")
 
     var deinitNames: (vertexArray: GLuint, buffers: [GLuint], programs: [GLuint])?
     do {

@@ -47,6 +47,8 @@ final class ParityTests: HeadlessGLTestCase {
     try renderer.upload(from: &ring)
     let table = motionTable
     renderer.setCellTable(table)
+    let probe = TransformFeedbackProbe(renderer)
+    defer { probe.release() }
 
     var compared = 0
     var trailSamples = 0
@@ -56,7 +58,7 @@ final class ParityTests: HeadlessGLTestCase {
     for step in 0..<40 {
       let now = Tick(uptime - 0.05 + Double(step) * 0.1)
       // Every particle and up to four trail copies of it (copy c of slot s at c·count + s).
-      let captured = try renderer.capture(slots: 0..<count, at: now, trailCopies: 4)
+      let captured = try probe.capture(slots: 0..<count, at: now, trailCopies: 4)
       for (index, gpu) in captured.enumerated() {
         let (copy, slot) = index.quotientAndRemainder(dividingBy: count)
         guard

@@ -116,23 +116,23 @@ final class RenderTests: HeadlessGLTestCase {
     let rect = PixelRect(width: 320, height: 240)
 
     scene.trigger(.key, window: window, time: 1.0)
-    renderer.resetMeter()
+    var before = renderer.meter
     try renderer.draw(&scene.ring, at: Tick(1.0), in: rect, window: window)
+    let first = renderer.meter - before
     XCTAssertEqual(
-      renderer.meter.bufferBytes, 30 * MemoryLayout<ParticleRecord>.stride,
-      "a burst uploads its 30 records")
-    XCTAssertEqual(renderer.meter.bufferWrites, 1)
-    XCTAssertEqual(
-      renderer.meter.uniformBytes, 44 + 4, "the first frame: the projection and the clock")
+      first.bufferBytes, 30 * MemoryLayout<ParticleRecord>.stride, "a burst uploads its 30 records")
+    XCTAssertEqual(first.bufferWrites, 1)
+    XCTAssertEqual(first.uniformBytes, 44 + 4, "the first frame: the projection and the clock")
 
     for frame in 1...5 {
-      renderer.resetMeter()
+      before = renderer.meter
       scene.ring.reclaim(at: 1.0 + Double(frame) / 60)
       try renderer.draw(&scene.ring, at: Tick(1.0 + Double(frame) / 60), in: rect, window: window)
-      XCTAssertEqual(renderer.meter.bufferBytes, 0, "frame \(frame) uploaded records")
-      XCTAssertEqual(renderer.meter.uniformBytes, 4, "frame \(frame): only the 4-byte clock")
-      XCTAssertEqual(renderer.meter.uniformWrites, 1)
-      XCTAssertEqual(renderer.meter.drawCalls, 1)
+      let sent = renderer.meter - before
+      XCTAssertEqual(sent.bufferBytes, 0, "frame \(frame) uploaded records")
+      XCTAssertEqual(sent.uniformBytes, 4, "frame \(frame): only the 4-byte clock")
+      XCTAssertEqual(sent.uniformWrites, 1)
+      XCTAssertEqual(sent.drawCalls, 1)
     }
   }
 
@@ -144,12 +144,13 @@ final class RenderTests: HeadlessGLTestCase {
       &ring, at: Tick(1), pixels: (200, 100), window: Size(width: 200, height: 100))
     XCTAssertNotNil(paintedBox(alive))
     ring.reclaim(at: 2.5)
-    renderer.resetMeter()
+    let before = renderer.meter
     let (idle, _) = try render(
       &ring, at: Tick(2.5), pixels: (200, 100), window: Size(width: 200, height: 100),
       renderer: renderer)
-    XCTAssertEqual(renderer.meter.drawCalls, 0)
-    XCTAssertEqual(renderer.meter.totalBytes, 0, "an idle frame sends nothing, not even the clock")
+    XCTAssertEqual((renderer.meter - before).drawCalls, 0)
+    XCTAssertEqual(
+      (renderer.meter - before).totalBytes, 0, "an idle frame sends nothing, not even the clock")
     XCTAssertNil(paintedBox(idle), "an idle frame is background only")
   }
 
@@ -161,12 +162,13 @@ final class RenderTests: HeadlessGLTestCase {
     ring.append((0..<2).map { _ in square(at: Point(x: 160, y: 80), color: .purple) }, bornAt: 3)
     XCTAssertEqual(ring.drawnSlotRanges, [8..<10, 0..<4])
     let renderer = try ParticleRenderer(capacity: 10, info: context.info)
-    renderer.resetMeter()
+    let before = renderer.meter
     let (image, _) = try render(
       &ring, at: Tick(3.2), pixels: (200, 150), window: Size(width: 200, height: 150),
       renderer: renderer)
-    XCTAssertEqual(renderer.meter.drawCalls, 2)
-    XCTAssertEqual(renderer.meter.bufferWrites, 2, "the new records straddle the wrap")
+    XCTAssertEqual((renderer.meter - before).drawCalls, 2)
+    XCTAssertEqual(
+      (renderer.meter - before).bufferWrites, 2, "the new records straddle the wrap")
     let colours = Set(
       (0..<image.height).flatMap { y in (0..<image.width).map { x in image[x, y] } })
     XCTAssert(

@@ -19,21 +19,18 @@ import ConfettiImage
 package final class ParticleRenderer {
   /// How many records the GPU buffer holds.
   package let capacity: Int
-  /// What has been sent to the GPU since the last ``resetMeter()``.
+  /// What it has sent the GPU since it was made: read it before and after a frame.
   package private(set) var meter = UploadMeter()
 
-  private let sprites: SpriteProgram
+  /// Its program. (Package: the parity tests' transform-feedback probe links the same shaders
+  /// and runs them over the same vertex array, ``instances``.)
+  package let sprites: SpriteProgram
   private var program: ShaderProgram { sprites.program }
-  /// The capture's program: the drawing program's shaders, linked with the outputs transform
-  /// feedback reads (``capturedOutputs``), which a drawing program leaves out. Made by the
-  /// first ``capture(slots:at:trailCopies:)``, and again when the drawing program changes.
-  private var probe: SpriteProgram?
-  private let instances: InstanceArray
+  /// Its vertex array over the record buffer.
+  package let instances: InstanceArray
   private var recordBuffer: GLuint = 0
   /// The limits of the GL it draws on.
   package let info: GLInfo
-  private var feedbackBuffer: GLuint = 0
-  private var feedbackBytes = 0
   private var nowUniform: GLint
   private var cellTable = CellTable()
   /// What the records sent so far need the shaders to compute (``ParticleRing/features``).
@@ -44,19 +41,13 @@ package final class ParticleRenderer {
   /// render told to stop). Nil: never asked.
   package var shouldStop: (() -> Bool)?
   /// The most pixels a draw that may be stopped fills between two questions to ``shouldStop``:
-  /// about a tenth of a second on llvmpipe (two cores), far less on a GPU. (Tests make it tiny.)
+  /// by default about a tenth of a second on llvmpipe (two cores), far less on a GPU. Smaller
+  /// answers a stop sooner, in more draws.
   package var pixelsBetweenStopChecks = 1 << 24
-  /// The context current when it was made, as the window system names it (nil: unknown).
-  /// (Tests set another context's name: a context made where the renderer's was.)
-  package var madeOn = WindowSystem.currentContextName
-  /// What tells its context from a later one at the same address, which the window system may
-  /// give a context made after the first was destroyed (``holdsItsObjects``): the last attribute
-  /// of its vertex array, which no shader reads, never enabled, pointed this far into the
-  /// record buffer. Vertex arrays are never shared between contexts, so no other has it, not
-  /// even one sharing the rest of the renderer's objects. (A random number, this renderer's
-  /// alone: an identity, not a part of any picture.)
-  private let token = UInt.random(in: 1...UInt(Int32.max))
-  private var tokenAttribute: GLuint = 0
+  /// The context current when it was made (nil: unknown).
+  package let madeOn = ContextIdentity.current
+  /// What tells its context from a later one at the same address (``holdsItsObjects``).
+  private var mark: VertexArrayMark!
 
   /// Whether the host's GL state is saved and restored around every call, or the renderer's
   /// own kept between calls (``GLStatePolicy``). Changing it sets the whole state again at the
@@ -72,13 +63,6 @@ package final class ParticleRenderer {
     var window: Size
     var program: GLuint
   }
-
-  /// The vertex outputs transform feedback captures: fourteen floats per particle.
-  package static let capturedOutputs = [
-    "v_position", "v_rotation", "v_widthScale", "v_opacity", "v_size", "v_rgba", "v_copy",
-    "v_tail",
-  ]
-  private static let capturedFloats = 14
 
   /// The widest and tallest image a shape table may hold, in pixels.
   package static let largestImage = ShapeUniforms.largestImage
@@ -149,10 +133,11 @@ package final class ParticleRenderer {
           attributes: ParticleRecord.attributes)
       ], info: info)
     do {
-      var setup = UploadMeter()
+      var made = UploadMeter()
       sprites = try SpriteProgram(
         vertex: vertex, attributes: ParticleRecord.attributes, primitive: primitive,
-        features: features, info: info, meter: &setup)
+        features: features, info: info, meter: &made)
+      meter = made
       try checkGL("setting up the particle renderer")
     } catch {
       epoxy_glBindVertexArray(0)
@@ -163,16 +148,9 @@ package final class ParticleRenderer {
     }
     (self.instances, self.recordBuffer, self.info) = (instances, recordBuffer, info)
     // (Its vertex array is bound; both bindings are the host's again below.)
-    var attributes: GLint = 16
-    epoxy_glGetIntegerv(GLenum(GL_MAX_VERTEX_ATTRIBS), &attributes)
-    tokenAttribute = GLuint(max(attributes, 16) - 1)
-    epoxy_glBindBuffer(GLenum(GL_ARRAY_BUFFER), recordBuffer)
-    epoxy_glVertexAttribPointer(
-      tokenAttribute, 1, GLenum(GL_UNSIGNED_BYTE), GLboolean(GL_FALSE), 0,
-      UnsafeRawPointer(bitPattern: token))
+    mark = VertexArrayMark(buffer: recordBuffer)
     nowUniform = sprites.program.uniform("u_now")
     sendCellTable()
-    meter = UploadMeter()
   }
 
   deinit {
@@ -187,24 +165,18 @@ package final class ParticleRenderer {
     ContextStateOwner.forget(ObjectIdentifier(self))
     instances.release()
     epoxy_glDeleteBuffers(1, &recordBuffer)
-    if feedbackBuffer != 0 { epoxy_glDeleteBuffers(1, &feedbackBuffer) }
     sprites.release()
-    probe?.release()
-    probe = nil
-    (recordBuffer, feedbackBuffer) = (0, 0)
+    recordBuffer = 0
     // Sends the deletions on: llvmpipe frees a deleted program's compiled shaders only once the
     // work queued before them is flushed, so a host that made and destroyed systems with no
     // frame shown between held about 450 KB more each time, up to 130 MB (Hosts/soak.c).
     epoxy_glFlush()
   }
 
-  /// The GL names the renderer owns, for tests that check they are gone after ``release()``.
+  /// The GL names the renderer owns: what ``release()`` deletes.
   package var objectNames: (vertexArray: GLuint, buffers: [GLuint], programs: [GLuint]) {
     let (vertexArray, indexBuffer) = instances.objectNames
-    return (
-      vertexArray, [recordBuffer, indexBuffer, feedbackBuffer].filter { $0 != 0 },
-      [program.id] + (probe.map { [$0.program.id] } ?? [])
-    )
+    return (vertexArray, [recordBuffer, indexBuffer].filter { $0 != 0 }, [program.id])
   }
 
   /// What the renderer draws particles as now: ``SpritePrimitive/points`` or
@@ -215,13 +187,13 @@ package final class ParticleRenderer {
   /// emitter table need them).
   package var compiledFeatures: ShaderFeatures { sprites.features }
 
-  private func checkUsable() {
+  package func checkUsable() {
     precondition(!released, "the renderer was released")
   }
 
-  /// Whether `current` (the current context's name) is the context the renderer was made on, or
-  /// either is unknown (a window system other than EGL and GLX).
-  private func isOnItsContext(_ current: UInt?) -> Bool {
+  /// Whether `current` is the context the renderer was made on, or either is unknown (a window
+  /// system other than EGL and GLX).
+  private func isOnItsContext(_ current: ContextIdentity?) -> Bool {
     guard let madeOn, let current else { return true }
     return madeOn == current
   }
@@ -229,7 +201,7 @@ package final class ParticleRenderer {
   /// Whether the context it was made on is current (or cannot be told apart from the current
   /// one): only then may ``release()`` delete its objects, whose names on any other context
   /// are that context's own.
-  package var isItsContextCurrent: Bool { isOnItsContext(WindowSystem.currentContextName) }
+  package var isItsContextCurrent: Bool { isOnItsContext(.current) }
 
   /// Whether ``release()`` may delete its objects now: a context is current, it is the one the
   /// renderer was made on, and it holds the renderer's objects (``holdsItsObjects``).
@@ -242,21 +214,7 @@ package final class ParticleRenderer {
   /// address, where its names are that context's own. Asked where queries are made anyway: a
   /// draw under ``GLStatePolicy/restore`` with something to draw, and ``release()``'s callers.
   package var holdsItsObjects: Bool {
-    let vertexArray = instances.objectNames.vertexArray
-    guard !released, epoxy_glIsVertexArray(vertexArray) != 0 else { return false }
-    var bound: GLint = 0
-    epoxy_glGetIntegerv(GLenum(GL_VERTEX_ARRAY_BINDING), &bound)
-    epoxy_glBindVertexArray(vertexArray)
-    defer { epoxy_glBindVertexArray(GLuint(bound)) }
-    var pointer: UnsafeMutableRawPointer?
-    epoxy_glGetVertexAttribPointerv(
-      tokenAttribute, GLenum(GL_VERTEX_ATTRIB_ARRAY_POINTER), &pointer)
-    return UInt(bitPattern: pointer) == token
-  }
-
-  /// Starts counting uploads afresh.
-  package func resetMeter() {
-    meter = UploadMeter()
+    !released && mark.isOn(instances.objectNames.vertexArray)
   }
 
   /// Sends the records appended to `ring` since the last upload: one write per contiguous range.
@@ -273,13 +231,20 @@ package final class ParticleRenderer {
   }
 
   /// What the shaders must compute now: for the records sent, and for the cell table.
-  private var features: ShaderFeatures { recordFeatures.union(cellTable.features) }
+  package var features: ShaderFeatures { recordFeatures.union(cellTable.features) }
 
   /// After the sprite program was built again (for more features, or quads): the clock's
   /// location and the cell table, on the new program.
-  private func adoptNewProgram() {
+  package func adoptNewProgram() {
     nowUniform = program.uniform("u_now")
     sendCellTable()
+  }
+
+  /// Builds its program again if it lacks a feature the records sent or the cell table need, as
+  /// a draw does first; for a caller that runs the program itself (the parity tests' probe).
+  package func compileForWhatItHolds() throws {
+    checkUsable()
+    if try sprites.rebuild(features: features, meter: &meter) { adoptNewProgram() }
   }
 
   /// Sends the shape table (polygons, and the images decoded from its paths, in order) if it
@@ -304,7 +269,7 @@ package final class ParticleRenderer {
 
   /// Sets the uniforms of ``cellTable`` on `program` (by default the drawing program's),
   /// leaving it bound.
-  private func sendCellTable(to program: ShaderProgram? = nil) {
+  package func sendCellTable(to program: ShaderProgram? = nil) {
     let program = program ?? self.program
     let styles = (0..<CellTable.capacity).map { cellTable[UInt8($0)] }
     epoxy_glUseProgram(program.id)
@@ -343,7 +308,7 @@ package final class ParticleRenderer {
     // On another context its names are not its objects (vertex arrays are never shared, even
     // between contexts that share the rest): refused, whether or not anything is alive. Asked
     // once: the window system answers from the thread's own record, not the GL.
-    let context = WindowSystem.currentContextName
+    let context = ContextIdentity.current
     guard isOnItsContext(context) else { throw GLError.otherContext }
     // Nothing to send or draw: not a GL call, not even a query.
     guard !ring.pendingUploadRanges.isEmpty || !ring.drawnSlotRanges.isEmpty else { return }
@@ -407,105 +372,4 @@ package final class ParticleRenderer {
   {
     (sprites.uniformsForPoints(), sprites.viewport(for: rect), Int(ring.longestTrail) + 1)
   }
-
-  /// Runs the vertex shader over `slots` at clock `now` and returns what it computed for each
-  /// slot: the GPU half of the parity tests. Nothing is rasterised. With `trailCopies` k > 0,
-  /// every slot is also run as trail copies 1…k: copy c of slot s is at c · slots.count + s.
-  package func capture(slots: Range<Int>, at now: Tick, trailCopies: Int = 0) throws
-    -> [CapturedParticle]
-  {
-    checkUsable()
-    precondition(slots.lowerBound >= 0 && slots.upperBound <= capacity, "slots out of range")
-    let host = HostGLState.current(drawingOn: nil)
-    defer { host.restore() }
-    resetStateCache()
-    precondition(trailCopies >= 0, "trail copies cannot be negative")
-    if try sprites.rebuild(features: features, meter: &meter) { adoptNewProgram() }
-    let probe = try probeProgram()
-    let copies = trailCopies + 1
-    // Every copy a record can have is run (a draw's copies count from the oldest), and those up
-    // to `trailCopies` returned.
-    let drawn = InstanceArray.maximumCopies
-    let vertices = drawn * sprites.primitive.verticesPerCopy * slots.count
-    let bytes = vertices * Self.capturedFloats * MemoryLayout<Float>.stride
-    if bytes > feedbackBytes {
-      if feedbackBuffer == 0 { epoxy_glGenBuffers(1, &feedbackBuffer) }
-      epoxy_glBindBuffer(GLenum(GL_TRANSFORM_FEEDBACK_BUFFER), feedbackBuffer)
-      epoxy_glBufferData(
-        GLenum(GL_TRANSFORM_FEEDBACK_BUFFER), GLsizeiptr(bytes), nil, GLenum(GL_STREAM_READ))
-      feedbackBytes = bytes
-    }
-    epoxy_glUseProgram(probe.program.id)
-    epoxy_glBindVertexArray(self.instances.name)
-    epoxy_glUniform1ui(probe.program.uniform("u_now"), now.rawValue)
-    epoxy_glBindBufferBase(GLenum(GL_TRANSFORM_FEEDBACK_BUFFER), 0, feedbackBuffer)
-    epoxy_glEnable(GLenum(GL_RASTERIZER_DISCARD))
-    epoxy_glBeginTransformFeedback(GLenum(GL_POINTS))
-    // Every vertex of a copy computes the same outputs.
-    let landing = self.instances.drawForCapture(sprites.primitive, slots: slots, copies: drawn)
-    epoxy_glEndTransformFeedback()
-    epoxy_glDisable(GLenum(GL_RASTERIZER_DISCARD))
-    var floats = [Float](repeating: .nan, count: vertices * Self.capturedFloats)
-    epoxy_glBindBuffer(GLenum(GL_TRANSFORM_FEEDBACK_BUFFER), feedbackBuffer)
-    epoxy_glGetBufferSubData(GLenum(GL_TRANSFORM_FEEDBACK_BUFFER), 0, GLsizeiptr(bytes), &floats)
-    try checkGL("capturing \(slots.count) particles with transform feedback")
-    // Captured in drawing order (each particle from its oldest copy to itself); returned copy
-    // by copy. A copy the particle does not have stays hidden (opacity 0).
-    var captured = [CapturedParticle](repeating: .hidden, count: copies * slots.count)
-    let v = floats.map(Double.init)
-    for vertex in 0..<vertices {
-      let i = vertex * Self.capturedFloats
-      let copy = Int(v[i + 11])
-      guard copy >= 0, copy < copies else { continue }
-      let slot = landing(vertex).slot
-      captured[copy * slots.count + slot] = CapturedParticle(
-        position: Point(x: v[i], y: v[i + 1]), rotation: v[i + 2], widthScale: v[i + 3],
-        opacity: v[i + 4], size: Size(width: v[i + 5], height: v[i + 6]),
-        color: SIMD4(v[i + 7], v[i + 8], v[i + 9], v[i + 10]),
-        tail: Point(x: v[i + 12], y: v[i + 13]))
-    }
-    return captured
-  }
-
-  /// The capture's program for the drawing program as it is now (its shaders, features and
-  /// primitive), with the cell table set on it.
-  private func probeProgram() throws -> SpriteProgram {
-    if let probe, probe.sources.vertex.text == sprites.sources.vertex.text {
-      sendCellTable(to: probe.program)
-      return probe
-    }
-    probe?.release()
-    probe = nil
-    var setup = UploadMeter()
-    let made = try SpriteProgram(
-      vertex: sprites.vertexSource, attributes: ParticleRecord.attributes,
-      feedbackVaryings: Self.capturedOutputs, primitive: sprites.primitive,
-      features: sprites.features, info: info, meter: &setup)
-    probe = made
-    sendCellTable(to: made.program)
-    return made
-  }
-}
-
-/// What the vertex shader computed for one particle, read back by transform feedback.
-package struct CapturedParticle: Equatable, Sendable {
-  /// A copy that is not drawn.
-  static let hidden = CapturedParticle(
-    position: Point(x: 0, y: 0), rotation: 0, widthScale: 0, opacity: 0,
-    size: Size(width: 0, height: 0), color: .zero, tail: Point(x: 0, y: 0))
-
-  /// The centre, in window points.
-  package var position: Point
-  /// The angle, in degrees clockwise.
-  package var rotation: Degrees
-  /// How much the tumble narrows the piece: 1 face on, down to the flip floor.
-  package var widthScale: Double
-  /// From 0 (gone) to 1.
-  package var opacity: Double
-  /// The apparent size in points.
-  package var size: Size
-  /// Red, green, blue, alpha after the emitter's colour ramp.
-  package var color: SIMD4<Double>
-  /// A streak's tail, in window points: where it was its stretch ago (its centre otherwise).
-  package var tail: Point
 }

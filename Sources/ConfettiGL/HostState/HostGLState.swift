@@ -1,77 +1,4 @@
 @preconcurrency import CEpoxy
-import Synchronization
-
-/// A rectangle of the bound framebuffer, in pixels, from its bottom-left corner (as
-/// `glViewport` and `glScissor` take it).
-public struct PixelRect: Equatable, Sendable {
-  /// Pixels from the framebuffer's left edge. Default 0.
-  public var x: Int
-  /// Pixels from the framebuffer's bottom edge. Default 0.
-  public var y: Int
-  /// Width in pixels.
-  public var width: Int
-  /// Height in pixels.
-  public var height: Int
-
-  /// A rectangle `width × height` pixels whose bottom-left corner is (`x`, `y`).
-  public init(x: Int = 0, y: Int = 0, width: Int, height: Int) {
-    (self.x, self.y, self.width, self.height) = (x, y, width, height)
-  }
-
-  /// The overlap of two rectangles (empty, with zero size, when they do not meet).
-  public func intersection(_ other: PixelRect) -> PixelRect {
-    let left = max(x, other.x)
-    let bottom = max(y, other.y)
-    let right = min(x + width, other.x + other.width)
-    let top = min(y + height, other.y + other.height)
-    return PixelRect(x: left, y: bottom, width: max(0, right - left), height: max(0, top - bottom))
-  }
-}
-
-/// What a renderer does with the GL state of the context it draws on, between its calls.
-public enum GLStatePolicy: Sendable, Equatable {
-  /// Each call reads the state it will change (about fifty `glGet`/`glIsEnabled` queries) and
-  /// puts it back before returning: the host may set anything between calls, and finds its own
-  /// state as it left it. The default.
-  case restore
-  /// The renderer sets its state once and keeps it between its calls, asking the GL nothing: a
-  /// steady frame (nothing born, the same rectangle) sends one uniform and one draw (on
-  /// llvmpipe, one per 16,384 pieces). In exchange the host promises to leave the context's
-  /// state as the renderer left it, or to say when it did not (`resetGLStateCache()`), after
-  /// which the next draw sets it all again. The host's own draws then start from the
-  /// renderer's state (blending on, a scissor box, its program bound), and its scissor box no
-  /// longer clips the confetti. Renderers sharing a
-  /// context know of each other: one sets its whole state again when another drew last. For a
-  /// context the host leaves to confetti, as the confetti program's window and overlay do; in a
-  /// debug build a steady frame does not ask the GL for errors either.
-  case cache
-}
-
-/// Which renderer last set its state on each context, for ``GLStatePolicy/cache``: a renderer's
-/// kept state holds only while no other has drawn on its context since.
-enum ContextStateOwner {
-  /// Each context's owner, by the context's address.
-  private static let owners = Mutex<[UInt: ObjectIdentifier]>([:])
-
-  /// Whether `renderer` set the state of `context` (the current one's name) last.
-  static func isOwned(by renderer: ObjectIdentifier, context: UInt?) -> Bool {
-    guard let context else { return false }
-    return owners.withLock { $0[context] == renderer }
-  }
-
-  /// Notes that `renderer` (nil: none) has set the state of `context` (the current one's name).
-  static func claim(
-    for renderer: ObjectIdentifier?, context: UInt? = WindowSystem.currentContextName
-  ) {
-    guard let context else { return }
-    owners.withLock { $0[context] = renderer }
-  }
-
-  /// Forgets `renderer` wherever it was the owner (it is released).
-  static func forget(_ renderer: ObjectIdentifier) {
-    owners.withLock { owners in owners = owners.filter { $0.value != renderer } }
-  }
-}
 
 /// Every piece of GL state the renderers change, read from the context so that it can be put
 /// back: the state contract with a host that draws its own scene on the same context.
@@ -136,7 +63,7 @@ package struct HostGLState: Equatable {
   package var texture2D: GLint
   package var sampler: GLint
   /// Transform-feedback binding 0 (buffer, offset, size; size 0 for a whole-buffer binding):
-  /// where ``ParticleRenderer/capture(slots:at:trailCopies:)`` binds its own buffer.
+  /// where the parity tests' probe binds its own buffer, and a host may have bound one.
   package var feedbackBinding: [Int]
   /// The clip origin and depth mode, read where a draw sets them (``GLInfo/hasClipControl``);
   /// nil where not read.
