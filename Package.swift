@@ -42,7 +42,7 @@ let package = Package(
     // printf's formatting, trimmed text, locks, conditions and threads, a program file's check.
     .target(name: "ConfettiPlatform"),
 
-    // The configuration format: a strict JSON parser, the decoder, and the fuzz harness.
+    // The configuration format: a strict JSON parser and writer, the schema, the decoder.
     .target(name: "ConfettiConfig", dependencies: ["ConfettiCore"]),
 
     // The named effects: Presets/*.json, embedded at build time and decoded like any file.
@@ -230,8 +230,13 @@ let package = Package(
       plugins: ["BuildCommit"]
     ),
 
-    // The configuration parser's fuzz target: mutates the presets, checks every mutant.
-    .executableTarget(name: "confetti-fuzz", dependencies: ["ConfettiConfig", "ConfettiPresets"]),
+    // The configuration parser's fuzz harness (what must hold for any input, how inputs are
+    // mutated), and its target: mutates the presets, checks every mutant. The product links
+    // neither; the tests replay the corpus through the harness.
+    .target(name: "ConfettiConfigFuzzing", dependencies: ["ConfettiConfig", "ConfettiCore"]),
+    .executableTarget(
+      name: "confetti-fuzz",
+      dependencies: ["ConfettiConfig", "ConfettiConfigFuzzing", "ConfettiPresets"]),
 
     // Examples: small host programs that use the library as any other program would.
     .executableTarget(
@@ -241,7 +246,7 @@ let package = Package(
     .testTarget(name: "ConfettiCoreTests", dependencies: ["ConfettiCore", "ConfettiPresets"]),
     .testTarget(
       name: "ConfettiConfigTests",
-      dependencies: ["ConfettiCore", "ConfettiConfig", "ConfettiPresets"],
+      dependencies: ["ConfettiCore", "ConfettiConfig", "ConfettiConfigFuzzing", "ConfettiPresets"],
       exclude: ["ConfigCorpus"]),
     .testTarget(
       name: "ConfettiGLTests",

@@ -1,4 +1,5 @@
 import ConfettiConfig
+import ConfettiConfigFuzzing
 import ConfettiCore
 import ConfettiPresets
 import Foundation

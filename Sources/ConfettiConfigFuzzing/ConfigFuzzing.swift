@@ -1,24 +1,25 @@
+import ConfettiConfig
 import ConfettiCore
 import FoundationEssentials
 import Glibc
 
 /// The configuration parser's fuzzing harness: what must hold for any input, and how inputs are
 /// mutated. The `confetti-fuzz` executable drives it; the corpus it keeps is replayed by the tests.
-public enum ConfigFuzzing {
+package enum ConfigFuzzing {
   /// What one input did.
-  public struct Outcome: Sendable {
+  package struct Outcome: Sendable {
     /// The decoded configuration's name, or nil when it was refused.
-    public var accepted: String?
+    package var accepted: String?
     /// What broke a rule, or nil when all held.
-    public var violation: String?
+    package var violation: String?
     /// The refusal, when it was refused.
-    public var message: String? = nil
+    package var message: String? = nil
   }
 
   /// Decodes `data` and checks the rules: a refusal is a one-line, non-empty message; decoding is
   /// deterministic; an accepted configuration either builds a scene that emits for a while
   /// without crashing or is refused by it in one line (a shape the table has no room for).
-  public static func check(_ data: Data) -> Outcome {
+  package static func check(_ data: Data) -> Outcome {
     let text = String(decoding: data, as: UTF8.self)
     do {
       let config = try EffectConfig.decode(text)
@@ -58,7 +59,7 @@ public enum ConfigFuzzing {
     + ConfigSchema.objects.flatMap(\.names).map { "\"\($0)\": " }
 
   /// One random edit of `input`: flip, insert, delete, duplicate or splice a fragment.
-  public static func mutate(_ input: [UInt8], using random: inout some RandomNumberGenerator)
+  package static func mutate(_ input: [UInt8], using random: inout some RandomNumberGenerator)
     -> [UInt8]
   {
     var bytes = input
