@@ -66,25 +66,28 @@ let package = Package(
         "placed.vert",
       ].map { .embedInCode($0) }),
 
-    // Thin C shims over the system libraries.
+    // GLFW, a header and its pkg-config name: the window and its input.
     .systemLibrary(
       name: "CGLFW",
       pkgConfig: "glfw3",
       providers: [.apt(["libglfw3-dev"])]
     ),
+    // libepoxy: the GL and EGL entry points, resolved for whichever GL the host loaded.
     .systemLibrary(
       name: "CEpoxy",
       pkgConfig: "epoxy",
       providers: [.apt(["libepoxy-dev", "libgl-dev", "libegl-dev"])]
     ),
-    // X11 through GLFW's own connection, for the overlay: XFixes input shapes.
+    // Xlib with XFixes and XShape through GLFW's own connection, for the X11 overlay: input
+    // shapes that let clicks through.
     .systemLibrary(
       name: "CX11",
       pkgConfig: "xfixes",
       providers: [.apt(["libxfixes-dev", "libx11-dev"])]
     ),
-    // The overlay on Wayland desktops with a layer shell (sway, KDE Plasma): a surface on the
-    // overlay layer and an EGL context on it.
+    // The overlay on Wayland desktops with a layer shell (sway, KDE Plasma), in C (about 440
+    // lines, not a shim): a surface on the overlay layer with an empty input region and an EGL
+    // context on it, over libwayland-client and the protocols' generated code.
     .target(
       name: "CWayland",
       linkerSettings: [
@@ -96,16 +99,19 @@ let package = Package(
     .target(name: "CCrash"),
     // libconfetti, as it loads, keeps Swift's own crash handler out of its host.
     .target(name: "CHostCrash"),
-    // glibc's allocator settings, for the program (HeapPolicy).
+    // glibc's allocator settings: the program keeps freed memory (HeapPolicy), which spares a
+    // software GL's frames faulting their buffers in afresh.
     .systemLibrary(name: "CMalloc"),
-    // Linux's process controls: confetti run's overlay ends with confetti run.
+    // The process calls Swift's Glibc lacks: pidfds, pipes, spawning's `closefrom`, exit
+    // statuses, the parent-death signal (confetti run's overlay ends with confetti run).
     .systemLibrary(name: "CProcess"),
+    // libpng; its writer keeps its `setjmp` in C.
     .systemLibrary(
       name: "CPNG",
       pkgConfig: "libpng",
       providers: [.apt(["libpng-dev"])]
     ),
-
+    // FreeType and fontconfig: the system's fonts, for text and emoji shapes.
     .systemLibrary(
       name: "CFreeType",
       pkgConfig: "freetype2",
@@ -119,13 +125,17 @@ let package = Package(
       providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]
     ),
 
-    // Pictures in memory and as PNG files.
+    // Pictures in memory and as PNG files, files written whole beside their names, small files
+    // read warily, and the photosensitivity check of an animation's frames (WCAG 2.3.1).
     .target(name: "ConfettiImage", dependencies: ["ConfettiCore", "ConfettiPlatform", "CPNG"]),
 
     // Text and emoji shapes: glyphs from the system's fonts as pictures for the atlas.
     .target(name: "ConfettiText", dependencies: ["CFreeType", "ConfettiImage"]),
 
-    // The thin GL layer: contexts, programs, buffers, the particle renderer, capture, read-back.
+    // The GL layer, in three rooms: Drawing (the particle renderer, programs, buffers, offscreen
+    // targets, read-back), HostState (the state contract with a host: its state saved and put
+    // back, the state policy, which context is which) and Platform (EGL and GLX: the current
+    // context, the headless context, what the GL can do, forks, the driver's messages).
     .target(
       name: "ConfettiGL",
       dependencies: [
@@ -142,8 +152,11 @@ let package = Package(
       ]
     ),
 
-    // The C interface: confetti.h (the C module), and the entry points over the facade.
+    // The C interface's header, confetti.h, as a C module (the one place the C API and its GL
+    // state contract are written).
     .systemLibrary(name: "CConfetti"),
+    // libconfetti: confetti.h's entry points (`@_cdecl`) over the facade, export and
+    // celebrations, for C, C++ and Python hosts (libconfetti.so.0).
     .target(
       name: "ConfettiC",
       dependencies: [
@@ -207,9 +220,10 @@ let package = Package(
       dependencies: ["ConfettiCore", "ConfettiPlatform", "ConfettiGL", "ConfettiImage", "CEpoxy"]
     ),
 
-    // Writes the commit the program was built from into it, for `confetti version --verbose`:
-    // the one file generated at build time.
+    // The tool that writes the commit the program was built from into it, for `confetti version
+    // --verbose`: the one file generated at build time.
     .executableTarget(name: "BuildCommitTool"),
+    // The build plugin that runs it for the program, again whenever HEAD moves.
     .plugin(
       name: "BuildCommit",
       capability: .buildTool(),
@@ -230,33 +244,42 @@ let package = Package(
       plugins: ["BuildCommit"]
     ),
 
-    // The configuration parser's fuzz harness (what must hold for any input, how inputs are
-    // mutated), and its target: mutates the presets, checks every mutant. The product links
-    // neither; the tests replay the corpus through the harness.
+    // The configuration parser's fuzz harness: what must hold for any input, how inputs are
+    // mutated. The product does not link it; the tests replay the corpus through it.
     .target(name: "ConfettiConfigFuzzing", dependencies: ["ConfettiConfig", "ConfettiCore"]),
+    // The fuzz target: `swift run confetti-fuzz [ITERATIONS] [SEED]` mutates the presets and
+    // the corpus and checks every mutant.
     .executableTarget(
       name: "confetti-fuzz",
       dependencies: ["ConfettiConfig", "ConfettiConfigFuzzing", "ConfettiPresets"]),
 
-    // Examples: small host programs that use the library as any other program would.
+    // Examples: small host programs that use the library as any other program would. This one,
+    // an effect in a GLFW window of the host's own, over its own scene.
     .executableTarget(
       name: "embed-glfw", dependencies: ["Confetti", "CGLFW"], path: "Examples/embed-glfw"),
+    // The same with no window: an effect drawn into a headless context and saved as pictures.
     .executableTarget(name: "headless", dependencies: ["Confetti"], path: "Examples/headless"),
 
+    // The core: the physics against its formulas, emission, the ring, the clock, the look.
     .testTarget(name: "ConfettiCoreTests", dependencies: ["ConfettiCore", "ConfettiPresets"]),
+    // The configuration format: the schema, decoding and its messages, the fuzz corpus replayed.
     .testTarget(
       name: "ConfettiConfigTests",
       dependencies: ["ConfettiCore", "ConfettiConfig", "ConfettiConfigFuzzing", "ConfettiPresets"],
       exclude: ["ConfigCorpus"]),
+    // The GL layer on a headless EGL context: the shaders against the CPU reference (transform
+    // feedback and pixels), the host-state contract, goldens.
     .testTarget(
       name: "ConfettiGLTests",
       dependencies: [
         "Confetti", "ConfettiBench", "ConfettiCore", "ConfettiGL", "ConfettiImage",
         "ConfettiPresets", "CEpoxy", "ConfettiTestSupport",
       ]),
+    // Pictures, glyphs and the flash check.
     .testTarget(
       name: "ConfettiTextTests",
       dependencies: ["ConfettiText", "ConfettiImage", "ConfettiTestSupport"]),
+    // The bench: its scenes, its baselines' arithmetic.
     .testTarget(
       name: "ConfettiBenchTests",
       dependencies: [

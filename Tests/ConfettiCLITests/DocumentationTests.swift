@@ -123,6 +123,18 @@ final class DocumentationTests: XCTestCase {
     }
   }
 
+  /// docs/layout.md's table of targets is what Package.swift's comments say, target by target
+  /// (`.ci/layout` writes it from them): a target added, renamed or described anew without the
+  /// page written again fails here, as does a target without a comment of its own.
+  func testTheLayoutsTableOfTargetsIsWhatPackageSwiftSays() throws {
+    let check = try runProgram(
+      URL(fileURLWithPath: "/usr/bin/python3"),
+      [repository.appendingPathComponent(".ci/layout").path, "--check"])
+    XCTAssertEqual(check.status, 0, check.stderr)
+    let layout = try text("docs/layout.md")
+    XCTAssert(layout.contains("| `ConfettiGL` | `Sources/ConfettiGL` |"), "the table is there")
+  }
+
   /// Every file the README and the docs link to by a relative path (a picture, an example, a
   /// page) is in the repository, tracked by git: one that .gitignore leaves out shows on its
   /// author's machine and is a broken picture everywhere else.
