@@ -214,7 +214,10 @@ let package = Package(
       ]
     ),
 
-    // The bench: its scenes, the baseline renderers, GPU timing and statistics.
+    // The bench, beside the engine, not in it (what `confetti bench` and `--bench N` run): Runs
+    // (its scenes, plan, runner and GPU timing), Baselines (the CPU and floor renderers the GPU
+    // is measured against, each checked to draw the product's pictures), Report (tables,
+    // statistics, the sweep's SVG plot).
     .target(
       name: "ConfettiBench",
       dependencies: ["ConfettiCore", "ConfettiPlatform", "ConfettiGL", "ConfettiImage", "CEpoxy"]
