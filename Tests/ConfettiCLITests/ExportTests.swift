@@ -329,7 +329,15 @@ final class ExportTests: XCTestCase {
     process.standardError = err
     process.standardOutput = FileHandle.nullDevice
     try process.run()
-    usleep(1_500_000)
+    // Sent once the export is under way (its hidden file made, ffmpeg started): an event, not
+    // a fixed delay that a fast machine's render could finish within.
+    let underWay = try waitFor {
+      try leftovers().contains { $0.hasPrefix(".confetti-") }
+        && StatReader(pid: process.processIdentifier).children().contains {
+          $0.command == "ffmpeg"
+        }
+    }
+    XCTAssert(underWay, "the export never got under way: no hidden file, or no ffmpeg")
     process.terminate()
     let said = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
@@ -482,7 +490,12 @@ final class ExportTests: XCTestCase {
     process.standardError = err
     process.standardOutput = FileHandle.nullDevice
     try process.run()
-    usleep(2_500_000)  // five small frames are long sent
+    // Sent in that last phase: every frame read (its `cat` has ended), the stand-in has become
+    // its `sleep`.
+    let finishing = waitFor {
+      StatReader(pid: process.processIdentifier).children().contains { $0.command == "sleep" }
+    }
+    XCTAssert(finishing, "ffmpeg never reached its last phase")
     let signalled = Date()
     kill(process.processIdentifier, SIGINT)
     let said = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -539,11 +552,12 @@ final class ExportTests: XCTestCase {
     func fake(_ script: String) throws -> [String: String] {
       try fakeFFmpeg(script, in: directory).compactMapValues { $0 }
     }
-    /// Starts a render, sends `signal` after `delay` seconds, and returns its status, what it
-    /// said and how long it took to end after the signal.
+    /// Starts a render, sends `signal` once `ready` says the render (the process given) is in
+    /// the phase wanted, and returns its status, what it said and how long it took to end after
+    /// the signal.
     func signalled(
-      _ arguments: [String], _ signal: Int32, after delay: Double = 0,
-      environment: [String: String] = [:], when ready: () -> Bool = { true }
+      _ arguments: [String], _ signal: Int32, environment: [String: String] = [:],
+      when ready: (Process) throws -> Bool
     ) throws -> (status: Int32, said: String, took: Double) {
       let process = Process()
       process.executableURL = confettiBinary
@@ -553,9 +567,14 @@ final class ExportTests: XCTestCase {
       process.standardError = err
       process.standardOutput = FileHandle.nullDevice
       try process.run()
-      usleep(UInt32(delay * 1_000_000))
-      let deadline = Date().addingTimeInterval(20)
-      while !ready(), process.isRunning, Date() < deadline { usleep(10_000) }
+      var reached = false
+      _ = try waitFor(poll: 0.01) {
+        reached = try ready(process)
+        return reached || !process.isRunning
+      }
+      XCTAssert(
+        reached,
+        "signal \(signal): not in the phase wanted within 20 s (ended: \(!process.isRunning))")
       let sent = Date()
       kill(process.processIdentifier, signal)
       process.waitUntilExit()
@@ -574,8 +593,13 @@ final class ExportTests: XCTestCase {
     }
 
     // An ffmpeg that takes nothing: the frames no longer fit the pipe, and a signal ends the
-    // wait (it blocked in write(2) for good, deaf to SIGINT and SIGTERM).
-    let stalled = try signalled(render, SIGTERM, after: 2, environment: fake("exec sleep 1000"))
+    // wait (it blocked in write(2) for good, deaf to SIGINT and SIGTERM). Sent once the pipe
+    // is full.
+    let stalled = try signalled(render, SIGTERM, environment: fake("exec sleep 1000")) {
+      StatReader(pid: $0.processIdentifier).children().contains {
+        StatReader(pid: $0.pid).inputIsFull()
+      }
+    }
     XCTAssertEqual(stalled.status, 128 + SIGTERM, stalled.said)
     XCTAssertEqual(stalled.said, "confetti: stopped by signal 15: \(out.path) was not written\n")
     XCTAssertLessThan(stalled.took, 1)
@@ -618,7 +642,7 @@ final class ExportTests: XCTestCase {
     for signal in [SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM] {
       // Sent once the export is under way (its hidden file made, ffmpeg fed): an event, not a
       // fixed delay that a fast machine's render could finish within.
-      let ended = try signalled(long, signal) {
+      let ended = try signalled(long, signal) { _ in
         (try? leftovers())?.contains { $0.hasPrefix(".confetti-") } == true
       }
       XCTAssertEqual(ended.status, 128 + signal, "\(signal): \(ended.said)")
@@ -695,12 +719,11 @@ final class ExportTests: XCTestCase {
       ) {
         // Moved once the export is under way (its hidden file made): an event, not a fixed
         // delay that a fast render could finish within.
-        let started = Date()
-        while Date().timeIntervalSince(started) < 60 {
+        let underWay = waitFor(timeout: 60, poll: 0.01) {
           let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-          if names.contains(where: { $0.hasPrefix(".confetti-") }) { break }
-          usleep(10_000)
+          return names.contains { $0.hasPrefix(".confetti-") }
         }
+        XCTAssert(underWay, "\(format): no hidden file within 60 s")
         try FileManager.default.moveItem(at: folder, to: moved)
       }
       XCTAssertEqual(result.status, 1, "\(format): \(result.stderr)")
@@ -828,6 +851,7 @@ final class ExportTests: XCTestCase {
     try render.run()
     var sent = 0
     for (delay, signal) in [(0.1, SIGHUP), (0.3, SIGINT), (0.6, SIGHUP), (1.0, SIGINT)] {
+      // Paced, not waiting for an event: signals spread over the render, whatever it is doing.
       usleep(useconds_t(delay * 1_000_000))
       if render.isRunning {
         kill(render.processIdentifier, signal)
@@ -864,6 +888,7 @@ final class ExportTests: XCTestCase {
       process.standardError = err
       process.standardOutput = FileHandle.nullDevice
       try process.run()
+      // The share of the measured time is what is tested: a moment in the frame's making.
       usleep(UInt32(duration * share * 1_000_000))
       let signalled = process.isRunning
       if signalled { kill(process.processIdentifier, SIGINT) }
@@ -923,6 +948,7 @@ final class ExportTests: XCTestCase {
       process.standardError = err
       process.standardOutput = FileHandle.nullDevice
       try process.run()
+      // The moment is what is tested, not a stand-in: whatever it is doing then, it stops.
       usleep(UInt32(delay * 1_000_000))
       let sent = Date()
       kill(process.processIdentifier, SIGTERM)
@@ -980,11 +1006,10 @@ final class ExportTests: XCTestCase {
       process.standardError = FileHandle.nullDevice
       process.standardOutput = FileHandle.nullDevice
       try process.run()
+      // The moments (10 to 80 ms, while the GL is set up) are what is tested, not a stand-in.
       usleep(UInt32(10_000 + (run % 8) * 10_000))
       kill(process.processIdentifier, SIGTERM)
-      let deadline = Date().addingTimeInterval(3)
-      while process.isRunning, Date() < deadline { usleep(20_000) }
-      let ended = !process.isRunning
+      let ended = waitFor(timeout: 3, poll: 0.02) { !process.isRunning }
       if !ended { kill(process.processIdentifier, SIGKILL) }
       process.waitUntilExit()
       XCTAssert(ended, "run \(run) still running 3 s after SIGTERM")

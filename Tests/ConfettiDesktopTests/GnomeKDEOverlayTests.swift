@@ -27,9 +27,7 @@ final class GnomeKDEOverlayTests: XCTestCase {
     _ overlay: Process, launched: Date, predicted: Double, margin: Double, snapshot: String,
     on desktop: String
   ) throws {
-    let ends = Date().addingTimeInterval(predicted + margin)
-    while overlay.isRunning, Date() < ends { usleep(10_000) }
-    guard !overlay.isRunning else {
+    guard waitFor(timeout: predicted + margin, poll: 0.01, { !overlay.isRunning }) else {
       return XCTFail("the overlay ends by itself on \(desktop)")
     }
     XCTAssertEqual(overlay.terminationStatus, 0, "it drew on \(desktop)")
@@ -82,8 +80,7 @@ final class GnomeKDEOverlayTests: XCTestCase {
     // Its X11 display, once XWayland is up, and the key XWayland asks clients for.
     var display = ""
     var authority = ""
-    let deadline = Date().addingTimeInterval(60)
-    while Date() < deadline, mutter.isRunning, display.isEmpty || authority.isEmpty {
+    _ = waitFor(timeout: 60, poll: 0.1) {
       let said = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
       if let range = said.range(
         of: #"Using public X11 display (:\d+)"#, options: .regularExpression)
@@ -94,7 +91,7 @@ final class GnomeKDEOverlayTests: XCTestCase {
       if let name = names.first(where: { $0.hasPrefix(".mutter-Xwaylandauth.") }) {
         authority = runtime.appendingPathComponent(name).path
       }
-      usleep(100_000)
+      return !mutter.isRunning || !(display.isEmpty || authority.isEmpty)
     }
     guard !display.isEmpty, !authority.isEmpty else {
       throw TestFailure(
@@ -106,13 +103,15 @@ final class GnomeKDEOverlayTests: XCTestCase {
       "XDG_RUNTIME_DIR": runtime.path,
     ]
     func xdotool(_ arguments: [String]) throws -> String {
-      var result = try runProgram(
-        URL(fileURLWithPath: "/usr/bin/xdotool"), arguments, environment: desktop, timeout: 30)
-      // XWayland may still be starting its first client.
-      for _ in 0..<50 where result.status != 0 {
-        usleep(100_000)
-        result = try runProgram(
+      func attempt() throws -> RunResult {
+        try runProgram(
           URL(fileURLWithPath: "/usr/bin/xdotool"), arguments, environment: desktop, timeout: 30)
+      }
+      var result = try attempt()
+      // XWayland may still be starting its first client: again, for 5 s, until it succeeds.
+      _ = try waitFor(timeout: 5, poll: 0.1) {
+        if result.status != 0 { result = try attempt() }
+        return result.status == 0
       }
       XCTAssertEqual(result.status, 0, "xdotool \(arguments): \(result.stderr)")
       return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -141,25 +140,23 @@ final class GnomeKDEOverlayTests: XCTestCase {
     defer { if overlay.isRunning { overlay.terminate() } }
     _ = try xdotool(["search", "--sync", "--name", "^Confetti"])
     _ = try xdotool(["mousemove", "640", "360", "click", "1"])
-    let clicked = Date().addingTimeInterval(20)
-    while Date() < clicked,
-      !((try? String(contentsOf: events, encoding: .utf8)) ?? "").contains("ButtonPress")
-    {
-      usleep(20_000)
+    let clicked = waitFor(poll: 0.02) {
+      ((try? String(contentsOf: events, encoding: .utf8)) ?? "").contains("ButtonPress")
     }
-    XCTAssert(
-      try String(contentsOf: events, encoding: .utf8).contains("ButtonPress"),
-      "the window below got the click made on the overlay")
+    XCTAssert(clicked, "the window below got the click made on the overlay")
     XCTAssertEqual(try xdotool(["getwindowfocus"]), window, "the window below keeps the focus")
     try assertEndsWhenPredicted(
       overlay, launched: launched, predicted: predicted, margin: 15, snapshot: snapshot,
       on: "Mutter")
   }
 
-  /// Waits for `window` to have the keyboard focus (Mutter focuses a new window as it maps it).
-  func waitForFocus(on window: String, _ xdotool: ([String]) throws -> String) throws {
-    let deadline = Date().addingTimeInterval(20)
-    while Date() < deadline, try xdotool(["getwindowfocus"]) != window { usleep(100_000) }
+  /// Waits for `window` to have the keyboard focus (Mutter focuses a new window as it maps it);
+  /// asserts it came within 20 s.
+  func waitForFocus(
+    on window: String, _ xdotool: ([String]) throws -> String, line: UInt = #line
+  ) throws {
+    let focused = try waitFor(poll: 0.1) { try xdotool(["getwindowfocus"]) == window }
+    XCTAssert(focused, "window \(window) never had the focus", line: line)
   }
 
   func testOnKDEsKWinTheOverlayDrawsNativelyOnTheLayerShell() throws {
@@ -189,9 +186,8 @@ final class GnomeKDEOverlayTests: XCTestCase {
       compositor.waitUntilExit()
     }
     let socket = runtime.appendingPathComponent("wayland-kwin").path
-    let deadline = Date().addingTimeInterval(60)
-    while Date() < deadline, compositor.isRunning, !FileManager.default.fileExists(atPath: socket) {
-      usleep(100_000)
+    _ = waitFor(timeout: 60, poll: 0.1) {
+      !compositor.isRunning || FileManager.default.fileExists(atPath: socket)
     }
     guard FileManager.default.fileExists(atPath: socket) else {
       throw TestFailure("KWin did not start within 60 s")
@@ -209,7 +205,8 @@ final class GnomeKDEOverlayTests: XCTestCase {
       on: "KWin's layer shell")
   }
 
-  /// Sends SIGTERM to the children of process `parent`, and waits for them to be gone.
+  /// Sends SIGTERM to the children of process `parent`, and waits for them to be gone (10 s at
+  /// most). Teardown: one that lingers (a zombie nobody reaps) fails no test.
   static func endChildren(of parent: pid_t) {
     let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
     let children = entries.compactMap { pid_t($0) }.filter { pid in
@@ -220,7 +217,6 @@ final class GnomeKDEOverlayTests: XCTestCase {
       return fields.count > 1 && pid_t(fields[1]) == parent
     }
     for child in children { kill(child, SIGTERM) }
-    let deadline = Date().addingTimeInterval(10)
-    while Date() < deadline, children.contains(where: { kill($0, 0) == 0 }) { usleep(50_000) }
+    _ = waitFor(timeout: 10) { !children.contains { kill($0, 0) == 0 } }
   }
 }

@@ -22,15 +22,16 @@ final class OverlayTests: XCTestCase {
     let said = try xdotool(["search", "--sync", "--name", "fps"], display: display.name)
     let window = String(said.split(separator: "\n").first ?? "")
     var rates: [Double] = []
-    let deadline = Date().addingTimeInterval(60)
-    while rates.count < 3, Date() < deadline {
+    // Three rates read, each other than the one before (a steady rate may give fewer): at
+    // least one must come.
+    _ = try waitFor(timeout: 60, poll: 0.3) {
       let title = try xdotool(["getwindowname", window], display: display.name)
       if let range = title.range(of: #"[\d.]+ fps"#, options: .regularExpression),
         let rate = Double(title[range].dropLast(4))
       {
         if rates.last != rate { rates.append(rate) }
       }
-      usleep(300_000)
+      return rates.count >= 3
     }
     XCTAssertFalse(rates.isEmpty, "the overlay's title says its frame rate")
     let refresh = try xrandrRate(display: display.name) ?? 60
@@ -92,11 +93,10 @@ final class OverlayTests: XCTestCase {
     _ = try xdotool(["search", "--sync", "--name", "^Confetti"], display: display.name)
     let appeared = Date()
     _ = try xdotool(["mousemove", "400", "300", "click", "1"], display: display.name)
-    let deadline = Date().addingTimeInterval(predicted + 10)
-    while overlay.isRunning, Date() < deadline { usleep(5_000) }
+    let ended = waitFor(timeout: predicted + 10, poll: 0.005) { !overlay.isRunning }
     let lasted = Date().timeIntervalSince(appeared)
     let ran = Date().timeIntervalSince(launched)
-    XCTAssertFalse(overlay.isRunning, "the overlay did not end by itself")
+    XCTAssert(ended, "the overlay did not end by itself")
     XCTAssertEqual(overlay.terminationStatus, 0)
     // Not before the last piece is gone (its clock starts after it was launched; when the
     // window is seen to appear depends on how busy the machine is), and not long after: a
@@ -158,6 +158,7 @@ final class OverlayTests: XCTestCase {
     let window = try confettiWindow(on: display.name)
     try xdotool(
       ["key", "--window", window, "k", "p", "c", "space", "Escape", "q"], display: display.name)
+    // The time is what is tested, not a stand-in for an event: four lengths of the effect.
     usleep(useconds_t(length * 4 * 1_000_000))
     XCTAssert(looping.isRunning, "the overlay went on through the keys and past its effect's end")
     let title = try xdotool(["getwindowname", window], display: display.name)
@@ -220,11 +221,11 @@ final class OverlayTests: XCTestCase {
       .split(separator: "\n").first.map(String.init) ?? ""
     try xdotool(["windowactivate", "--sync", typedInto], display: display.name)
     var focused = ""
-    let focusing = Date().addingTimeInterval(20)
-    repeat {
+    let focusing = try waitFor(timeout: 20, poll: 0) {
       focused = try xdotool(["getwindowfocus"], display: display.name)
-    } while focused != typedInto && Date() < focusing
-    XCTAssertEqual(focused, typedInto, "the window typed into has the focus")
+      return focused == typedInto
+    }
+    XCTAssert(focusing, "the window typed into has the focus: \(focused), not \(typedInto)")
 
     let overlay = try launch(
       confettiBinary.path, ["overlay", "--preset", "tap-burst", "--loop"], display: display.name)
@@ -245,12 +246,10 @@ final class OverlayTests: XCTestCase {
     let wanted = ["(keysym 0x6b, k)", "(keysym 0x71, q)", "(keysym 0xff1b, Escape)"]
     // Read once the last has arrived (or after 20 s), not after a fixed wait.
     var keys = ""
-    let typingDeadline = Date().addingTimeInterval(20)
-    repeat {
+    _ = waitFor(timeout: 20, poll: 0.02) {
       keys = (try? String(contentsOf: typed, encoding: .utf8)) ?? ""
-      if wanted.allSatisfy(keys.contains) { break }
-      usleep(20_000)
-    } while Date() < typingDeadline
+      return wanted.allSatisfy(keys.contains)
+    }
     for key in wanted {
       XCTAssert(keys.contains(key), "\(key) reached the window below: \(keys.suffix(400))")
     }
@@ -317,9 +316,20 @@ final class OverlayTests: XCTestCase {
     defer { stays.terminate() }
     let manager = try launch("/usr/bin/openbox", [], display: display.name)
     try waitForWindowManager(on: display.name)
+    let named = try runProgram(
+      URL(fileURLWithPath: "/usr/bin/xprop"), ["-root", "_NET_SUPPORTING_WM_CHECK"],
+      environment: environment)
+    let check = String(named.stdout.split(whereSeparator: \.isWhitespace).last ?? "")
+    XCTAssert(check.hasPrefix("0x"), "the manager's check window: \(named.stdout)")
     kill(manager.processIdentifier, SIGKILL)
     manager.waitUntilExit()
-    usleep(300_000)
+    // Once the server has let the manager go: its check window gone, still named on the root.
+    let gone = try waitFor {
+      try runProgram(
+        URL(fileURLWithPath: "/usr/bin/xwininfo"), ["-id", check], environment: environment
+      ).status != 0
+    }
+    XCTAssert(gone, "the window manager's check window \(check) outlived it")
     for command in [["window"], ["overlay"], ["window", "--overlay"]] {
       let refused = try confetti(command + ["--exit-after", "1"], environment: environment)
       XCTAssertEqual(refused.status, 1, "\(command): \(refused.stderr)")
@@ -346,6 +356,7 @@ final class OverlayTests: XCTestCase {
       let overlay = try launch(
         confettiBinary.path, ["overlay", "--preset", "snow", "--loop"], display: display.name)
       defer { if overlay.isRunning { overlay.terminate() } }
+      // The moment is what is tested, not a stand-in: whatever phase it is in, it ends.
       usleep(useconds_t(delay * 1_000_000))
       assertEndsWithinASecond(overlay, after: signal, " at \(delay) s")
     }
@@ -512,13 +523,15 @@ final class OverlayTests: XCTestCase {
     overlay.standardError = try FileHandle(forWritingTo: errors)
     try overlay.run()
     defer { if overlay.isRunning { overlay.terminate() } }
-    _ = try confettiWindow(on: display.name)
-    usleep(500_000)
+    // The compositor stops once the overlay draws (its title counts its pieces).
+    let window = try confettiWindow(on: display.name)
+    try waitForTitle(of: window, on: display.name, "pieces drawn") {
+      $0.contains(" particles") && !$0.contains(" 0 particles")
+    }
     display.compositor.terminate()
     display.compositor.waitUntilExit()
-    let deadline = Date().addingTimeInterval(3)
-    while overlay.isRunning, Date() < deadline { usleep(20_000) }
-    XCTAssertFalse(overlay.isRunning, "the overlay went on without its compositor")
+    let ended = waitFor(timeout: 3, poll: 0.02) { !overlay.isRunning }
+    XCTAssert(ended, "the overlay went on without its compositor")
     XCTAssertEqual(overlay.terminationStatus, 1)
     let said = try String(contentsOf: errors, encoding: .utf8)
     XCTAssert(said.contains("the compositing manager stopped"), said)

@@ -141,9 +141,10 @@ final class RunCommandTests: XCTestCase {
     process.environment = environment
     process.standardInput = FileHandle.nullDevice
     try process.run()
-    let deadline = Date().addingTimeInterval(30)
-    while !FileManager.default.fileExists(atPath: ready.path), Date() < deadline { usleep(10_000) }
-    XCTAssert(FileManager.default.fileExists(atPath: ready.path), "the command started")
+    let started = waitFor(timeout: 30, poll: 0.01) {
+      FileManager.default.fileExists(atPath: ready.path)
+    }
+    XCTAssert(started, "the command started")
     process.terminate()  // SIGTERM to confetti
     process.waitUntilExit()
     XCTAssertEqual(process.terminationReason, .exit)
@@ -166,10 +167,8 @@ final class RunCommandTests: XCTestCase {
     try process.run()
     defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
     // The command is stopped once its state says so (its pid: confetti's only child).
-    let deadline = Date().addingTimeInterval(30)
     var state = ""
-    while state != "T", Date() < deadline {
-      usleep(10_000)
+    _ = waitFor(timeout: 30, poll: 0.01) {
       guard FileManager.default.fileExists(atPath: stopped.path),
         let children = try? String(
           contentsOfFile:
@@ -178,14 +177,13 @@ final class RunCommandTests: XCTestCase {
         let child = children.split(separator: " ").first,
         let stat = try? String(contentsOfFile: "/proc/\(child)/stat", encoding: .utf8),
         let close = stat.lastIndex(of: ")")
-      else { continue }
+      else { return false }
       state = String(stat[stat.index(close, offsetBy: 2)])
+      return state == "T"
     }
     XCTAssertEqual(state, "T", "the command stopped itself")
     process.terminate()  // SIGTERM to confetti alone
-    let ended = Date().addingTimeInterval(30)
-    while process.isRunning, Date() < ended { usleep(10_000) }
-    guard !process.isRunning else {
+    guard waitFor(timeout: 30, poll: 0.01, { !process.isRunning }) else {
       return XCTFail("SIGTERM did not end the stopped command, nor confetti")
     }
     XCTAssertEqual(process.terminationStatus, 128 + SIGTERM, "ended by the SIGTERM passed on")
@@ -255,9 +253,8 @@ final class RunCommandTests: XCTestCase {
       ["run", "--preset", "snow", "--duration", "32.5", "--", "true"], environment: environment)
     XCTAssertEqual(second.status, 0, second.stderr)
     XCTAssertEqual(left(lasting: 32.5).count, 1, "the second celebration goes on")
-    let deadline = Date().addingTimeInterval(promptEndBound)
-    while !left(lasting: 31.5).isEmpty, Date() < deadline { usleep(50_000) }
-    XCTAssertEqual(left(lasting: 31.5), [], "the first ended as the second started over it")
+    let replaced = waitFor(timeout: promptEndBound) { left(lasting: 31.5).isEmpty }
+    XCTAssert(replaced, "the first ended as the second started over it: \(left(lasting: 31.5))")
   }
 
   /// Signals sent to `confetti run --wait` alone: SIGINT (by kill, not the terminal) ends the
@@ -282,9 +279,9 @@ final class RunCommandTests: XCTestCase {
     func overlays(of run: Process) -> Int {
       celebrations().filter { $0.handoff.parent == run.processIdentifier }.count
     }
-    func waitForOverlay(of run: Process) {
-      let deadline = Date().addingTimeInterval(20)
-      while overlays(of: run) == 0, Date() < deadline { usleep(50_000) }
+    /// Waits for the overlay of `run`; asserts it came.
+    func waitForOverlay(of run: Process, line: UInt = #line) {
+      XCTAssert(waitFor { overlays(of: run) > 0 }, "no celebration within 20 s", line: line)
     }
 
     let interrupted = try start(["--preset", "snow", "--duration", "20", "--", "true"])
@@ -301,18 +298,17 @@ final class RunCommandTests: XCTestCase {
     waitForOverlay(of: killed)
     kill(killed.processIdentifier, SIGKILL)
     killed.waitUntilExit()
-    let deadline = Date().addingTimeInterval(2)
-    while overlays(of: killed) > 0, Date() < deadline { usleep(50_000) }
-    XCTAssertEqual(
-      overlays(of: killed), 0, "the celebration ended with the confetti run that was killed")
+    XCTAssert(
+      waitFor(timeout: 2) { overlays(of: killed) == 0 },
+      "the celebration ended with the confetti run that was killed")
 
     let ready = try temporaryDirectory().appendingPathComponent("ready")
     let told = try start([
       "--", "sh", "-c", "trap 'exit 0' TERM; : > \"$0\"; while :; do sleep 0.05; done",
       ready.path,
     ])
-    let started = Date().addingTimeInterval(20)
-    while !FileManager.default.fileExists(atPath: ready.path), Date() < started { usleep(10_000) }
+    let started = waitFor(poll: 0.01) { FileManager.default.fileExists(atPath: ready.path) }
+    XCTAssert(started, "the command started")
     told.terminate()
     told.waitUntilExit()
     XCTAssertEqual(told.terminationStatus, 0, "the command caught SIGTERM and exited 0")

@@ -41,10 +41,9 @@ final class WaylandOverlayTests: XCTestCase {
     XCTAssert(below.log().contains("ButtonPress"), "the window below got no click")
     XCTAssertEqual(try desktop.focusedWindow(), focused, "the window below keeps the focus")
 
-    let deadline = Date().addingTimeInterval(predicted + 10)
-    while overlay.isRunning, Date() < deadline { usleep(5_000) }
+    let ended = waitFor(timeout: predicted + 10, poll: 0.005) { !overlay.isRunning }
     let lasted = Date().timeIntervalSince(started)
-    XCTAssertFalse(overlay.isRunning, "the overlay did not end by itself")
+    XCTAssert(ended, "the overlay did not end by itself")
     XCTAssertEqual(overlay.terminationStatus, 0)
     XCTAssertGreaterThanOrEqual(lasted, predicted)
     // (Its start, counted in, takes longer on a busy machine: a generous bound.)
@@ -94,6 +93,7 @@ final class WaylandOverlayTests: XCTestCase {
       let overlay = try desktop.run(
         confettiBinary.path, ["overlay", "--preset", "snow", "--loop"], wayland: true)
       defer { if overlay.isRunning { overlay.terminate() } }
+      // The moment is what is tested, not a stand-in: whatever phase it is in, it ends.
       usleep(useconds_t(delay * 1_000_000))
       assertEndsWithinASecond(overlay, after: signal)
     }
@@ -215,17 +215,19 @@ class WaylandSession {
     compositor.standardOutput = FileHandle.nullDevice
     compositor.standardError = FileHandle.nullDevice
     try compositor.run()
-    let deadline = Date().addingTimeInterval(20)
-    while Date() < deadline, compositor.isRunning {
+    // Its socket, once it is there (or until it has ended).
+    var found: String?
+    _ = waitFor {
+      guard compositor.isRunning else { return true }
       let names = (try? FileManager.default.contentsOfDirectory(atPath: runtime.path)) ?? []
-      if let name = names.first(where: { $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock") }) {
-        socket = name
-        return
-      }
-      usleep(50_000)
+      found = names.first { $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock") }
+      return found != nil
     }
-    compositor.terminate()
-    throw TestFailure("\(path) did not start within 20 s")
+    guard let name = found else {
+      compositor.terminate()
+      throw TestFailure("\(path) did not start within 20 s")
+    }
+    socket = name
   }
 
   /// `path` and `arguments` as run by the desktop's user.
@@ -270,14 +272,12 @@ final class Sway: WaylandSession {
     // XWayland's display, as sway gives it to what it starts.
     let said = runtime.appendingPathComponent("display")
     _ = try swaymsg(["exec", "echo $DISPLAY > \(said.path)"])
-    let deadline = Date().addingTimeInterval(10)
-    while Date() < deadline {
-      if let text = try? String(contentsOf: said, encoding: .utf8), text.hasSuffix("\n") {
-        xDisplay = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        break
-      }
-      usleep(50_000)
-    }
+    xDisplay =
+      waitForValue(timeout: 10) { () -> String? in
+        guard let text = try? String(contentsOf: said, encoding: .utf8), text.hasSuffix("\n")
+        else { return nil }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+      } ?? ""
     XCTAssertFalse(xDisplay.isEmpty, "sway gave no XWayland display")
   }
 
@@ -324,8 +324,8 @@ final class Sway: WaylandSession {
     let xev = try run(
       "/usr/bin/xev", ["-event", "button"], wayland: false,
       output: try FileHandle(forWritingTo: log))
-    let deadline = Date().addingTimeInterval(20)
-    while Date() < deadline, (try? focusedWindow()) != "Event Tester" { usleep(100_000) }
+    let focused = waitFor(poll: 0.1) { (try? focusedWindow()) == "Event Tester" }
+    XCTAssert(focused, "the window below (xev) never had the focus")
     return (xev, { (try? String(contentsOf: log, encoding: .utf8)) ?? "" })
   }
 
@@ -349,11 +349,10 @@ final class Sway: WaylandSession {
   /// A screenshot once one differs from `bare` in more than `count` pixels (what is awaited is
   /// on screen), or the last one taken after 20 s.
   func screenshot(differingFrom bare: RGBAImage, byMoreThan count: Int) throws -> RGBAImage {
-    let deadline = Date().addingTimeInterval(20)
-    var shot = try screenshot()
-    while shot.pixels(differingFrom: bare) <= count, Date() < deadline {
-      usleep(50_000)
+    var shot = bare  // replaced by the first screenshot: the condition is asked at once
+    _ = try waitFor {
       shot = try screenshot()
+      return shot.pixels(differingFrom: bare) > count
     }
     return shot
   }
@@ -388,8 +387,7 @@ final class Sway: WaylandSession {
         wayland: true)
       // It keeps its pointer until ended (see the program): ended once the click is seen, or
       // after 5 s, and tried again.
-      let deadline = Date().addingTimeInterval(5)
-      while !done(), click.isRunning, Date() < deadline { usleep(20_000) }
+      _ = waitFor(timeout: 5, poll: 0.02) { done() || !click.isRunning }
       click.terminate()
       click.waitUntilExit()
     }

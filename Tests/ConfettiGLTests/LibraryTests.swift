@@ -622,9 +622,9 @@ final class LibraryTests: HeadlessGLTestCase {
   /// and, told to, throws DrawStopped (a render being stopped is not held for seconds).
   func testABigDrawStopsBetweenItsBatchesWhenAsked() throws {
     guard let batch = InstanceArray.batch(for: context.info) else {
-      // A GL that takes a draw whole has nothing to stop between.
+      // A GL that takes a draw whole has nothing to stop between (never llvmpipe, CI's GL).
       XCTAssertFalse(context.info.renderer.hasPrefix("llvmpipe"))
-      return
+      throw XCTSkip("\(context.info.renderer) takes a draw whole: nothing to stop between")
     }
     var cell = CellConfig()
     (cell.count, cell.lifetime) = (3 * batch, Varied(5))

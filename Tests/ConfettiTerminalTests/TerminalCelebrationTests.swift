@@ -383,6 +383,8 @@ final class TerminalCelebrationTests: XCTestCase {
         "\(overlay(["--capacity", "\(1000 + index)"], snapshot: snapshot)); "
           + "echo $? > \(marker); stty -a > \(folder.path)/after-\(index).txt")
       if let delay {
+        // The moment is what is tested, not a stand-in: whenever it comes, the terminal is
+        // given back as it was.
         usleep(useconds_t(delay * 1_000_000))
       } else {
         try waitUntil("the first frame (\(context))") {
@@ -566,7 +568,9 @@ final class TerminalCelebrationTests: XCTestCase {
     let (choice, layout) = try showPicture(
       in: xterm(["-xrm", "XTerm*maxGraphicSize: 480x300"]), name: "xterm")
     XCTAssert(choice.hasPrefix("sixel "), choice)
-    guard layout.count == 6 else { return }
+    guard layout.count == 6 else {
+      return XCTFail("columns, rows, column, row, cell width and height: \(layout)")
+    }
     let (columns, rows, column, row, width, height) = (
       layout[0], layout[1], layout[2], layout[3], layout[4], layout[5]
     )

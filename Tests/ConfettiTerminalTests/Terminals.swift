@@ -341,6 +341,7 @@ final class FakeTerminal {
           let (answer, delay) = (answers(to: questions), round < delays.count ? delays[round] : 0)
           round += 1
           answering.async {
+            // A slow terminal is what is tested, not a stand-in: its answer comes late.
             if delay > 0 { Thread.sleep(forTimeInterval: delay) }
             guard pause > 0 else {
               _ = write(descriptor, answer, answer.count)
@@ -348,6 +349,7 @@ final class FakeTerminal {
             }
             for byte in answer {
               _ = withUnsafeBytes(of: byte) { write(descriptor, $0.baseAddress, 1) }
+              // Paced on purpose, not a stand-in: an answer that trickles in, byte by byte.
               Thread.sleep(forTimeInterval: pause)
             }
           }

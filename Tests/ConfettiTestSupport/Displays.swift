@@ -66,9 +66,9 @@ private func startOneXvfb(size: String) throws -> (name: String, server: Process
 /// and the next test's clients then find no display.
 package func stopXvfb(_ server: Process) {
   server.terminate()
-  let deadline = Date().addingTimeInterval(5)
-  while server.isRunning && Date() < deadline { usleep(10_000) }
-  if server.isRunning { kill(server.processIdentifier, SIGKILL) }
+  if !waitFor(timeout: 5, poll: 0.01, { !server.isRunning }) {
+    kill(server.processIdentifier, SIGKILL)
+  }
   server.waitUntilExit()
 }
 
@@ -99,13 +99,15 @@ package func launchCompositor(display: String) throws -> Process {
     _ = FileManager.default.createFile(atPath: log.path, contents: nil)
     let compositor = try launch(
       "/usr/bin/xcompmgr", [], display: display, errors: try FileHandle(forWritingTo: log))
-    while compositor.isRunning, Date() < deadline {
+    // Until it composites, or ends (then started again).
+    let settled = try waitFor(timeout: max(0, deadline.timeIntervalSinceNow), poll: 0.02) {
+      guard compositor.isRunning else { return true }
       let tree = try runProgram(
         URL(fileURLWithPath: "/usr/bin/xwininfo"), ["-root", "-tree"],
         environment: ["DISPLAY": display])
-      if tree.stdout.contains("\"xcompmgr\"") { return compositor }
-      usleep(20_000)
+      return tree.stdout.contains("\"xcompmgr\"")
     }
+    if settled, compositor.isRunning { return compositor }
     if compositor.isRunning { break }
     said.append((try? String(contentsOf: log, encoding: .utf8)) ?? "")
   }
@@ -122,17 +124,17 @@ package func confettiWindow(on display: String) throws -> String {
 }
 
 /// Waits until a window manager manages X display `display`: it has put its check window on
-/// the root (`_NET_SUPPORTING_WM_CHECK`). Up to 20 s; a manager that never does fails the tests
-/// that need it by what they check next.
-package func waitForWindowManager(on display: String) throws {
-  let deadline = Date().addingTimeInterval(20)
-  while Date() < deadline {
+/// the root (`_NET_SUPPORTING_WM_CHECK`). Up to 20 s; fails the test if it never did.
+package func waitForWindowManager(
+  on display: String, file: StaticString = #filePath, line: UInt = #line
+) throws {
+  let managed = try waitFor(timeout: 20) {
     let check = try runProgram(
       URL(fileURLWithPath: "/usr/bin/xprop"), ["-root", "_NET_SUPPORTING_WM_CHECK"],
       environment: ["DISPLAY": display])
-    if check.stdout.contains("window id") { return }
-    usleep(50_000)
+    return check.stdout.contains("window id")
   }
+  XCTAssert(managed, "no window manager managed \(display) within 20 s", file: file, line: line)
 }
 
 /// Waits for the title of `window` on X display `display` to satisfy `condition`, up to
@@ -143,14 +145,12 @@ package func waitForTitle(
   of window: String, on display: String, _ what: String, timeout: Double = 30,
   file: StaticString = #filePath, line: UInt = #line, _ condition: (String) -> Bool
 ) throws -> String {
-  let deadline = Date().addingTimeInterval(timeout)
   var last = ""
-  repeat {
+  let shown = try waitFor(timeout: timeout) {
     last = try xdotool(["getwindowname", window], display: display)
-    if condition(last) { return last }
-    usleep(50_000)
-  } while Date() < deadline
-  XCTFail("the title never showed \(what): \(last)", file: file, line: line)
+    return condition(last)
+  }
+  XCTAssert(shown, "the title never showed \(what): \(last)", file: file, line: line)
   return last
 }
 
@@ -160,16 +160,14 @@ package func waitForMapState(
   of window: String, on display: String, _ state: String, file: StaticString = #filePath,
   line: UInt = #line
 ) throws {
-  let deadline = Date().addingTimeInterval(20)
   var said = ""
-  repeat {
+  let reached = try waitFor(timeout: 20, poll: 0.02) {
     said = try runProgram(
       URL(fileURLWithPath: "/usr/bin/xwininfo"), ["-id", window], environment: ["DISPLAY": display]
     ).stdout
-    if said.contains(state) { return }
-    usleep(20_000)
-  } while Date() < deadline
-  XCTFail("window \(window) never was \(state): \(said)", file: file, line: line)
+    return said.contains(state)
+  }
+  XCTAssert(reached, "window \(window) never was \(state): \(said)", file: file, line: line)
 }
 
 /// Runs xdotool on X display `display`, asserting it succeeds; returns what it printed, trimmed.
@@ -191,9 +189,10 @@ package func waitForNewPictures(
   file: StaticString = #filePath, line: UInt = #line
 ) throws {
   let shot = try temporaryDirectory().appendingPathComponent("screen.rgb")
-  let deadline = Date().addingTimeInterval(timeout)
   var (last, changes) = (Data(), -1)
-  while changes < count, Date() < deadline {
+  var failed: RunResult?
+  // Each screenshot takes its own time: no pause between them.
+  let changed = try waitFor(timeout: timeout, poll: 0) {
     let grab = try runProgram(
       try requiredProgram("ffmpeg", for: "screenshots"),
       [
@@ -202,12 +201,16 @@ package func waitForNewPictures(
         shot.path,
       ])
     guard grab.status == 0 else {
-      XCTFail("no screenshot of \(display): \(grab.stderr)", file: file, line: line)
-      return
+      failed = grab
+      return true  // nothing more to see: said below
     }
     let picture = try Data(contentsOf: shot)
     if picture != last { (last, changes) = (picture, changes + 1) }
+    return changes >= count
   }
-  XCTAssertGreaterThanOrEqual(
-    changes, count, "the picture changed \(changes) times in \(timeout) s", file: file, line: line)
+  if let failed {
+    return XCTFail("no screenshot of \(display): \(failed.stderr)", file: file, line: line)
+  }
+  XCTAssert(
+    changed, "the picture changed \(changes) times in \(timeout) s", file: file, line: line)
 }

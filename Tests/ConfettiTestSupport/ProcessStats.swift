@@ -36,6 +36,34 @@ package struct StatReader {
     }
   }
 
+  /// The processes it started that are still there, each with its command's name
+  /// (/proc/PID/comm: a script's own name, or the program it became by exec): those every
+  /// one of its threads started (/proc/PID/task/*/children).
+  package func children() -> [(pid: Int32, command: String)] {
+    let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+    return threads.flatMap { thread in
+      let listed = try? String(
+        contentsOfFile: "/proc/\(pid)/task/\(thread)/children", encoding: .utf8)
+      return (listed ?? "").split(separator: " ").compactMap { Int32($0) }
+    }.compactMap { child in
+      guard let name = try? String(contentsOfFile: "/proc/\(child)/comm", encoding: .utf8)
+      else { return nil }
+      return (child, name.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+  }
+
+  /// Whether its standard input is a pipe with no room left, so that whoever writes to it
+  /// waits: poll(2), on the pipe opened again through /proc/PID/fd/0, finds no room for a
+  /// write. (Opened to read and write, as poll says nothing of room to a reader only; nothing
+  /// is read or written.)
+  package func inputIsFull() -> Bool {
+    let descriptor = open("/proc/\(pid)/fd/0", O_RDWR | O_NONBLOCK)
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    var room = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+    return poll(&room, 1, 0) == 0
+  }
+
   /// The text of each of its threads' `file` (/proc/PID/task/*/file) now. A thread that ended
   /// since the listing has no file left: it runs no more.
   private func threadFiles(_ file: String) throws -> [String] {
@@ -47,6 +75,7 @@ package struct StatReader {
   /// How much `reading` grows over the next `seconds`.
   private func growth<T: Numeric>(over seconds: Double, of reading: () throws -> T) throws -> T {
     let before = try reading()
+    // The span is what is measured, not a stand-in for an event.
     usleep(UInt32(seconds * 1_000_000))
     return try reading() - before
   }
@@ -58,10 +87,12 @@ package struct StatReader {
   }
 
   /// Waits, up to `timeout` seconds, until half a second passes in which it runs less than
-  /// `quiet` seconds: start-up over, the window asleep.
-  package func waitUntilIdle(quiet: Double = 0.005, timeout: Double = 8) throws {
-    let deadline = Date().addingTimeInterval(timeout)
-    while try cpuSeconds(over: 0.5) >= quiet, Date() < deadline {}
+  /// `quiet` seconds: start-up over, the window asleep. Returns whether it came; a caller
+  /// that goes on regardless asserts what it measures next.
+  @discardableResult
+  package func waitUntilIdle(quiet: Double = 0.005, timeout: Double = 8) throws -> Bool {
+    // Each question takes its half second: no pause between them.
+    try waitFor(timeout: timeout, poll: 0) { try cpuSeconds(over: 0.5) < quiet }
   }
 
   /// The CPU seconds it uses over the next `seconds`.

@@ -78,7 +78,7 @@ package func runProgram(
   process.standardError = err
   process.standardInput = FileHandle.nullDevice
   try process.run()
-  let deadline = Date().addingTimeInterval(timeout)
+  let started = Date()
   // Both streams read while it runs, each on a thread of its own, so that neither a full pipe
   // nor a program that hangs with its streams open can block the test past its deadline.
   let readers = DispatchGroup()
@@ -90,11 +90,13 @@ package func runProgram(
     return stream
   }
   try whileRunning()
-  while process.isRunning, Date() < deadline { usleep(10_000) }
-  if process.isRunning {
+  let left = timeout - Date().timeIntervalSince(started)
+  if !waitFor(timeout: max(0, left), poll: 0.01, { !process.isRunning }) {
+    // Asked to end, given the time a program that catches SIGTERM may take, then killed.
     process.terminate()
-    usleep(500_000)
-    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    if !waitFor(timeout: promptEndBound, poll: 0.01, { !process.isRunning }) {
+      kill(process.processIdentifier, SIGKILL)
+    }
     XCTFail("\(program.lastPathComponent) \(arguments) did not finish within \(timeout) s")
   }
   process.waitUntilExit()
@@ -174,11 +176,12 @@ package func assertEndsWithinASecond(
 ) {
   kill(process.processIdentifier, signal)
   let sent = Date()
-  while process.isRunning, Date().timeIntervalSince(sent) < 5 { usleep(2_000) }
+  let ended = waitFor(timeout: 5, poll: 0.002) { !process.isRunning }
   let took = Date().timeIntervalSince(sent)
   let label = "signal \(signal)\(context)"
-  XCTAssertFalse(process.isRunning, "still running 5 s after \(label)", file: file, line: line)
+  XCTAssert(ended, "still running 5 s after \(label)", file: file, line: line)
   XCTAssertLessThan(took, promptEndBound, "ended \(took) s after \(label)", file: file, line: line)
+  if !ended { kill(process.processIdentifier, SIGKILL) }
   process.waitUntilExit()
   let endedBySignal =
     process.terminationReason == .uncaughtSignal && process.terminationStatus == signal

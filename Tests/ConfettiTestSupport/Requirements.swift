@@ -30,14 +30,12 @@ package func requireTools(_ tools: [String], for what: String) throws {
   throw unavailable("needs \(missing.joined(separator: ", ")) (for \(what))")
 }
 
-/// Waits until `condition` holds, up to `timeout` seconds; throws `what` when it never does.
+/// Waits until `condition` holds, up to `timeout` seconds (``waitFor(timeout:poll:_:)``);
+/// throws `what` when it never does, for a test that cannot go on without it.
 package func waitUntil(
   _ what: @autoclosure () -> String, timeout: Double = 60, _ condition: () throws -> Bool
 ) throws {
-  let deadline = Date().addingTimeInterval(timeout)
-  while Date() < deadline {
-    if try condition() { return }
-    usleep(50_000)
+  guard try waitFor(timeout: timeout, condition) else {
+    throw TestFailure("waited \(Int(timeout)) s for \(what())")
   }
-  throw TestFailure("waited \(Int(timeout)) s for \(what())")
 }
