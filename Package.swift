@@ -271,22 +271,40 @@ let package = Package(
       dependencies: ["ConfettiCore", "ConfettiConfig", "ConfettiConfigFuzzing", "ConfettiPresets"],
       exclude: ["ConfigCorpus"]),
     // The GL layer on a headless EGL context: the shaders against the CPU reference (transform
-    // feedback and pixels), the host-state contract, goldens.
+    // feedback and pixels), the effects' pictures, goldens, the primitives and the atlas.
     .testTarget(
       name: "ConfettiGLTests",
       dependencies: [
-        "Confetti", "ConfettiBench", "ConfettiCore", "ConfettiGL", "ConfettiImage",
-        "ConfettiPresets", "CEpoxy", "ConfettiTestSupport",
+        "Confetti", "ConfettiCore", "ConfettiGL", "ConfettiImage", "ConfettiPresets", "CEpoxy",
+        "ConfettiTestSupport", "ConfettiGLTestSupport",
       ]),
-    // Pictures, glyphs and the flash check.
+    // The facade, as a host uses it on its own context: ConfettiSystem's calls, the host's GL
+    // state kept whatever it left, other contexts and threads refused, the GL objects released.
+    .testTarget(
+      name: "ConfettiTests",
+      dependencies: ["Confetti", "ConfettiCore", "ConfettiGL", "CEpoxy", "ConfettiGLTestSupport"]),
+    // What the tests that draw share: a fresh headless GL context for each test, varied
+    // particles, and the transform-feedback probe that reads the vertex shader's outputs back.
+    .target(
+      name: "ConfettiGLTestSupport",
+      dependencies: [
+        "ConfettiCore", "ConfettiGL", "ConfettiImage", "ConfettiPresets", "CEpoxy",
+        "ConfettiTestSupport",
+      ],
+      path: "Tests/ConfettiGLTestSupport"),
+    // Glyphs from the system's fonts as pictures.
     .testTarget(
       name: "ConfettiTextTests",
       dependencies: ["ConfettiText", "ConfettiImage", "ConfettiTestSupport"]),
-    // The bench: its scenes, its baselines' arithmetic.
+    // Pictures in memory and the flash check of an animation's frames.
+    .testTarget(name: "ConfettiImageTests", dependencies: ["ConfettiImage"]),
+    // The bench: its scenes and plan, its baselines' arithmetic, and that every baseline draws
+    // the product's picture of every preset.
     .testTarget(
       name: "ConfettiBenchTests",
       dependencies: [
-        "ConfettiBench", "ConfettiConfig", "ConfettiCore", "ConfettiGL", "ConfettiPresets",
+        "Confetti", "ConfettiBench", "ConfettiConfig", "ConfettiCore", "ConfettiGL",
+        "ConfettiImage", "ConfettiPresets", "ConfettiGLTestSupport",
       ]),
     // What the tests below share: running programs, X displays of their own, /proc readings,
     // and the rule that a test CI cannot run is a failure there, not a skip.

@@ -1,6 +1,7 @@
 import Confetti
 import ConfettiCore
 import ConfettiGL
+import ConfettiGLTestSupport
 import ConfettiImage
 import ConfettiPresets
 import Foundation

@@ -1,5 +1,6 @@
 import ConfettiCore
 import ConfettiGL
+import ConfettiGLTestSupport
 import ConfettiImage
 import ConfettiPresets
 import ConfettiTestSupport

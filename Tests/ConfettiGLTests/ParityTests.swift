@@ -1,5 +1,6 @@
 import ConfettiCore
 import ConfettiGL
+import ConfettiGLTestSupport
 import XCTest
 
 /// The vertex shader against the CPU reference: what the shader computes, captured by transform

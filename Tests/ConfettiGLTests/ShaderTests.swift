@@ -1,6 +1,7 @@
 @preconcurrency import CEpoxy
 import ConfettiCore
 import ConfettiGL
+import ConfettiGLTestSupport
 import ConfettiPresets
 import XCTest
 

@@ -10,23 +10,23 @@ import ConfettiGL
 ///
 /// A testing room of its own: the product never captures. Like the renderer, it leaves the
 /// context's state as it found it (the tests check that too).
-final class TransformFeedbackProbe {
+package final class TransformFeedbackProbe {
   /// The vertex outputs transform feedback captures: fourteen floats per particle.
-  static let capturedOutputs = [
+  package static let capturedOutputs = [
     "v_position", "v_rotation", "v_widthScale", "v_opacity", "v_size", "v_rgba", "v_copy",
     "v_tail",
   ]
   private static let capturedFloats = 14
 
   /// The renderer whose shaders and records it runs.
-  let renderer: ParticleRenderer
+  package let renderer: ParticleRenderer
   /// The renderer's shaders, linked for capture; made again when the renderer's change.
   private var probe: SpriteProgram?
   private var feedbackBuffer: GLuint = 0
   private var feedbackBytes = 0
 
   /// A probe of `renderer`, on its context (current now and at every call).
-  init(_ renderer: ParticleRenderer) {
+  package init(_ renderer: ParticleRenderer) {
     self.renderer = renderer
   }
 
@@ -35,7 +35,7 @@ final class TransformFeedbackProbe {
   }
 
   /// Deletes its program and buffer, on the current context.
-  func release() {
+  package func release() {
     if feedbackBuffer != 0 { epoxy_glDeleteBuffers(1, &feedbackBuffer) }
     feedbackBuffer = 0
     probe?.release()
@@ -43,14 +43,14 @@ final class TransformFeedbackProbe {
   }
 
   /// Its GL names: the capture's program and the feedback buffer (once a capture made them).
-  var objectNames: (programs: [GLuint], buffers: [GLuint]) {
+  package var objectNames: (programs: [GLuint], buffers: [GLuint]) {
     (probe.map { [$0.program.id] } ?? [], feedbackBuffer == 0 ? [] : [feedbackBuffer])
   }
 
   /// Runs the vertex shader over `slots` at clock `now` and returns what it computed for each
   /// slot. With `trailCopies` k > 0, every slot is also run as trail copies 1…k: copy c of slot
   /// s is at c · slots.count + s.
-  func capture(slots: Range<Int>, at now: Tick, trailCopies: Int = 0) throws
+  package func capture(slots: Range<Int>, at now: Tick, trailCopies: Int = 0) throws
     -> [CapturedParticle]
   {
     renderer.checkUsable()
@@ -133,7 +133,7 @@ final class TransformFeedbackProbe {
 extension ParticleRenderer {
   /// What its vertex shader computes for `slots` at `now`, read back by a probe made for the
   /// call (see ``TransformFeedbackProbe/capture(slots:at:trailCopies:)``).
-  func capture(slots: Range<Int>, at now: Tick, trailCopies: Int = 0) throws
+  package func capture(slots: Range<Int>, at now: Tick, trailCopies: Int = 0) throws
     -> [CapturedParticle]
   {
     let probe = TransformFeedbackProbe(self)
@@ -143,24 +143,24 @@ extension ParticleRenderer {
 }
 
 /// What the vertex shader computed for one particle, read back by transform feedback.
-struct CapturedParticle: Equatable, Sendable {
+package struct CapturedParticle: Equatable, Sendable {
   /// A copy that is not drawn.
   static let hidden = CapturedParticle(
     position: Point(x: 0, y: 0), rotation: 0, widthScale: 0, opacity: 0,
     size: Size(width: 0, height: 0), color: .zero, tail: Point(x: 0, y: 0))
 
   /// The centre, in window points.
-  var position: Point
+  package var position: Point
   /// The angle, in degrees clockwise.
-  var rotation: Degrees
+  package var rotation: Degrees
   /// How much the tumble narrows the piece: 1 face on, down to the flip floor.
-  var widthScale: Double
+  package var widthScale: Double
   /// From 0 (gone) to 1.
-  var opacity: Double
+  package var opacity: Double
   /// The apparent size in points.
-  var size: Size
+  package var size: Size
   /// Red, green, blue, alpha after the emitter's colour ramp.
-  var color: SIMD4<Double>
+  package var color: SIMD4<Double>
   /// A streak's tail, in window points: where it was its stretch ago (its centre otherwise).
-  var tail: Point
+  package var tail: Point
 }

@@ -1,6 +1,7 @@
 import ConfettiBench
 import ConfettiCore
 import ConfettiGL
+import ConfettiGLTestSupport
 import ConfettiPresets
 import Foundation
 import XCTest

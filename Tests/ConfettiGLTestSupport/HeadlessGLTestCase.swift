@@ -6,17 +6,18 @@ import ConfettiTestSupport
 import Foundation
 import XCTest
 
-/// A test case that runs on a fresh headless GL context (EGL; Mesa's llvmpipe on CI).
+/// A test case that runs on a fresh headless GL context (EGL; Mesa's llvmpipe on CI): the base
+/// of every test room that draws (the GL layer, the facade, the bench).
 ///
 /// Without a context the test is skipped with the reason, except under CI=true: CI installs Mesa,
 /// so there a missing context is a failure, never a silent skip.
-class HeadlessGLTestCase: XCTestCase {
-  var context: HeadlessContext!
+open class HeadlessGLTestCase: XCTestCase {
+  package var context: HeadlessContext!
   /// A small framebuffer, bound: a surfaceless context has no default one, and GL refuses to
   /// draw (transform feedback included) without a complete framebuffer.
-  var target: OffscreenTarget!
+  package var target: OffscreenTarget!
 
-  override func setUpWithError() throws {
+  override open func setUpWithError() throws {
     do {
       context = try HeadlessContext()
       target = try OffscreenTarget(width: 64, height: 64, info: context.info)
@@ -26,14 +27,14 @@ class HeadlessGLTestCase: XCTestCase {
     }
   }
 
-  override func tearDown() {
+  override open func tearDown() {
     target = nil
     context = nil
   }
 
   /// `count` particles of the `confetti` preset (its click bursts, thrown at random points, and
   /// the classic cannon) in windows of several sizes: a wide spread of every parameter.
-  func variedParticles(count: Int, seed: UInt64) -> [ConfettiParticle] {
+  package func variedParticles(count: Int, seed: UInt64) -> [ConfettiParticle] {
     var random = SplitMix64(seed: seed)
     let windows = [
       Size(width: 640, height: 480), Size(width: 1920, height: 1080), Size(width: 300, height: 900),
@@ -108,7 +109,7 @@ class HeadlessGLTestCase: XCTestCase {
   }
 
   /// Cell styles for ``variedParticles(count:seed:)``: wind and gusts, colour ramps.
-  var motionTable: CellTable {
+  package var motionTable: CellTable {
     var table = CellTable()
     var fire = CellStyle()
     fire.colorSpeed = [0, -0.6, -0.4, -0.3]
@@ -144,7 +145,7 @@ class HeadlessGLTestCase: XCTestCase {
 
 extension RGBAImage.Pixel {
   /// The opaque pixel of colour `c`.
-  init(_ c: RGBA8) {
+  package init(_ c: RGBA8) {
     self.init(red: c.red, green: c.green, blue: c.blue)
   }
 }

@@ -2,6 +2,7 @@ import Confetti
 import ConfettiBench
 import ConfettiCore
 import ConfettiGL
+import ConfettiGLTestSupport
 import ConfettiImage
 import ConfettiPresets
 import XCTest

@@ -2,6 +2,7 @@
 import Confetti
 import ConfettiCore
 import ConfettiGL
+import ConfettiGLTestSupport
 import Foundation
 import XCTest
 
