@@ -149,3 +149,17 @@ extension RGBAImage.Pixel {
     self.init(red: c.red, green: c.green, blue: c.blue)
   }
 }
+
+extension OffscreenTarget {
+  /// Draws `ring` as `renderer` sees it at clock `now`, over `background`, in a window of
+  /// `window` points spread over this target, and reads the picture back.
+  package func snapshot(
+    of ring: inout ParticleRing, at now: Tick, window: Size, renderer: ParticleRenderer,
+    background: RGBA8 = GLFrame.background
+  ) throws -> RGBAImage {
+    bind()
+    GLFrame.clear(to: background)
+    try renderer.draw(&ring, at: now, in: rect, window: window)
+    return try read()
+  }
+}
