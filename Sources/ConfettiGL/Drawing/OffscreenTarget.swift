@@ -18,8 +18,8 @@ public final class OffscreenTarget {
     try self.init(width: width, height: height, info: info, format: GL_RGBA8)
   }
 
-  /// The same with another colour format: tests use one that cannot be drawn into to make the
-  /// set-up fail half-way.
+  /// The same with another colour format (`GL_RGBA8` above). One the GL cannot draw into is
+  /// refused with the framebuffer's status, and nothing is left behind.
   package init(width: Int, height: Int, info: GLInfo, format: Int32) throws {
     guard width > 0, height > 0, width <= info.maxViewport.width,
       height <= info.maxViewport.height
@@ -70,7 +70,7 @@ public final class OffscreenTarget {
     (framebuffer, colorBuffer) = (0, 0)
   }
 
-  /// The GL names the target owns, for tests that check they are gone after ``release()``.
+  /// The GL names the target owns: what ``release()`` deletes.
   package var objectNames: (framebuffer: GLuint, renderbuffer: GLuint) {
     (framebuffer, colorBuffer)
   }

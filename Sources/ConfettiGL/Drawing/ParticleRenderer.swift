@@ -22,8 +22,8 @@ package final class ParticleRenderer {
   /// What it has sent the GPU since it was made: read it before and after a frame.
   package private(set) var meter = UploadMeter()
 
-  /// Its program. (Package: the parity tests' transform-feedback probe links the same shaders
-  /// and runs them over the same vertex array, ``instances``.)
+  /// Its program: its shaders, compiled for what it draws (a caller may link them again, as the
+  /// parity tests' transform-feedback probe does, and run them over ``instances``).
   package let sprites: SpriteProgram
   private var program: ShaderProgram { sprites.program }
   /// Its vertex array over the record buffer.
@@ -112,8 +112,9 @@ package final class ParticleRenderer {
     (sprites.sources.vertex.text, sprites.sources.fragment.text)
   }
 
-  /// The same with another vertex shader (tests use it to make the set-up fail half-way), or
-  /// compiled for `features` from the start (tests compare it with what is compiled as needed).
+  /// A renderer as ``init(capacity:info:primitive:features:)`` makes it, with another vertex
+  /// shader over the same record (one that does not compile is refused with the compiler's
+  /// message, and nothing is left behind).
   package init(
     capacity: Int, info: GLInfo, primitive: SpritePrimitive = .auto,
     features: ShaderFeatures = [], vertex: ShaderSource

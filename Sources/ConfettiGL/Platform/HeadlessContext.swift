@@ -59,8 +59,8 @@ public final class HeadlessContext {
   }
 
   /// A second context on `other`'s display that shares its objects (buffers, textures,
-  /// programs; never vertex arrays), of the same profile, made current: a host whose contexts
-  /// share, for the tests.
+  /// programs; never vertex arrays), of the same profile, made current: what a host whose
+  /// contexts share has.
   package init(sharingWith other: HeadlessContext) throws {
     let profile: Profile = other.info.drawsWholePixelPoints ? .compatibility : .core
     let context = try Self.makeContext(on: other.display, profile: profile, sharing: other.context)
