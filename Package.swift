@@ -188,6 +188,7 @@ let package = Package(
       name: "ConfettiCelebration",
       dependencies: [
         "ConfettiCore", "ConfettiPlatform", "ConfettiPresets", "ConfettiProcess", "CProcess",
+        "ConfettiImage",
       ]),
 
     // Starting the programs confetti runs (a celebration's overlay, ffmpeg), one way for all.

@@ -40,8 +40,8 @@ struct EffectOptions: ParsableArguments {
     }
     if let preset, !Presets.names.contains(preset) {
       throw ValidationError(
-        "no preset named \"\(oneLine(preset))\"; the presets are \(Presets.names.joined(separator: ", "))"
-      )
+        "no preset named \"\(oneLine(preset))\"; the presets are "
+          + Presets.names.joined(separator: ", "))
     }
     if let value = ProcessInfo.processInfo.environment[Self.reduceMotionVariable],
       Self.reading(value) == nil
@@ -93,4 +93,5 @@ struct EffectOptions: ParsableArguments {
   }
 }
 
+/// `--primitive`: points, instanced-points, quads or auto.
 extension SpritePrimitive: ExpressibleByArgument {}

@@ -9,66 +9,6 @@ import ConfettiPlatform
 import FoundationEssentials
 import Glibc
 
-/// The overlay's own options, shared by `confetti overlay` and `confetti window --overlay`.
-struct OverlayOptions: ParsableArguments {
-  @OptionGroup var place: OverlayPlaceOptions
-
-  @Flag(
-    help: """
-      Keep going until interrupted (Ctrl-C, SIGTERM): a continuous effect (snow, rain) emits on, \
-      a one-off effect is thrown again each time it is over.
-      """)
-  var loop = false
-
-  /// The place's own values are checked by it; here, whether they go with `--loop`.
-  func validate() throws {
-    guard loop else { return }
-    do {
-      try Celebration.check(monitor: place.monitor, duration: place.duration, loop: loop) {
-        "--\($0)"
-      }
-    } catch let error as CelebrationError {
-      throw ValidationError(error.description)
-    }
-  }
-
-  var isGiven: Bool { place.isGiven || loop }
-
-  var settings: Overlay.Settings {
-    Overlay.Settings(
-      monitor: place.monitor, loop: loop,
-      duration: place.duration ?? Celebration.defaultDuration, snapshot: place.snapshot)
-  }
-}
-
-/// Where and for how long a celebration is thrown over the desktop: the options `confetti run`
-/// shares with the overlay (which adds `--loop`; a run's celebration ends).
-struct OverlayPlaceOptions: ParsableArguments {
-  @Option(
-    help: ArgumentHelp("The monitor to cover, from 1 (default: the primary).", valueName: "n"))
-  var monitor: Int?
-
-  @Option(
-    help: ArgumentHelp(
-      "How long a continuous effect (snow, rain) is on the screen, in seconds: it fades out "
-        + "over its last second. One-off effects end by themselves.",
-      valueName: "seconds"))
-  var duration: Double?
-
-  @Option(name: .handoff(OverlayHandoff.Flag.snapshot), help: .hidden)
-  var snapshot: String?
-
-  func validate() throws {
-    do {
-      try Celebration.check(monitor: monitor, duration: duration, loop: false) { "--\($0)" }
-    } catch let error as CelebrationError {
-      throw ValidationError(error.description)
-    }
-  }
-
-  var isGiven: Bool { monitor != nil || snapshot != nil || duration != nil }
-}
-
 /// `confetti overlay`: the effect over the whole desktop, click-through, until it is over.
 struct OverlayCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -183,27 +123,5 @@ struct OverlayCommand: ParsableCommand {
         say("\(error); celebrated in the terminal instead")
       }
     }
-  }
-}
-
-extension NameSpecification {
-  /// The long name `flag` (`--shown-fd`) spells: a handoff's flag, as the program reads it.
-  static func handoff(_ flag: String) -> NameSpecification {
-    .customLong(String(flag.dropFirst(2)))
-  }
-}
-
-/// Runs the window, or the overlay when `settings` has one, as the program does: a stopping
-/// signal ends it (the overlay within ``Interruption/promptEnd`` whatever it waits for), and
-/// what it has to say is said on standard error.
-func show(_ settings: WindowSettings) throws {
-  var settings = settings
-  settings.shouldStop = { Interruption.caught != nil }
-  settings.report = { say($0) }
-  if settings.overlay != nil {
-    Interruption.watch(endingWithin: Interruption.promptEnd)
-    try Overlay.run(settings)
-  } else {
-    try WindowApp(settings).run()
   }
 }

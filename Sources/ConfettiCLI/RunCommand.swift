@@ -4,7 +4,6 @@ import ConfettiCelebration
 import ConfettiPlatform
 import FoundationEssentials
 import Glibc
-import Synchronization
 
 /// `confetti run [OPTIONS] -- COMMAND [ARGUMENTS…]`: runs the command as the shell would, then,
 /// if it succeeded, throws the effect over the desktop; always exits with the command's status.
@@ -99,12 +98,17 @@ struct RunCommand: ParsableCommand {
   }
 
   func run() throws {
-    let status = try ChildProcess.run(
-      command, what: "the command", environment: ChildProcess.startingEnvironment)
+    let status: Int32
+    do {
+      status = try SupervisedCommand.run(
+        command, environment: SupervisedCommand.startingEnvironment)
+    } catch let error as SupervisedCommandError {
+      say(error.description)
+      throw ExitCode(error.status)
+    }
     guard status == 0 else { throw ExitCode(status) }
-    // Told to stop while it ran (Ctrl-C, SIGTERM, SIGHUP), even if it then exited 0 (a command
-    // that catches them): no celebration.
-    if let signal = ChildProcess.received, ChildProcess.stopping.contains(signal) { return }
+    // Told to stop while it ran, even if it then exited 0: no celebration.
+    if SupervisedCommand.wasToldToStop { return }
     // From here: the time to the screen a user waits for.
     StartTimings.restart(at: "the command's end")
     StartTimings.isShown = timings
@@ -128,40 +132,9 @@ struct RunCommand: ParsableCommand {
     // the terminal's Ctrl-C reaches the overlay itself.
     Interruption.watch()
     do {
-      let me = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-      // One left on the screen by an earlier run ends: this one starts over it.
-      if !wait { LeftCelebration.endTheLast() }
-      let celebration = try Celebration(
-        options, program: me.map { URL(fileURLWithPath: $0) }, environment: nil,
-        temporaryFolder: nil,
-        handing: {
-          $0.primitive = effect.primitive.rawValue
-          $0.snapshot = overlay.snapshot
-        },
-        goesOnAlone: !wait)
-      if !wait {
-        // Back to the shell once it is on the screen (or could not be shown, which is said).
-        let deadline = Date().addingTimeInterval(Self.showingLimit)
-        while Interruption.caught == nil {
-          let shown = try celebration.waitUntilShown(timeout: 0.1)
-          if shown || Date() >= deadline {
-            if shown { StartTimings.firstFrameShown() }
-            LeftCelebration.note(celebration.processIdentifier)
-            celebration.leave()
-            return
-          }
-          if !celebration.isRunning { return }  // over before a frame: nothing to show
-        }
-        celebration.close()
-        return
-      }
-      var told = false
-      while try !celebration.wait(timeout: 0.1) {
-        if Interruption.caught != nil { celebration.close() }
-        if timings, !told, try celebration.waitUntilShown(timeout: 0) {
-          told = true
-          StartTimings.firstFrameShown()
-        }
+      try Celebration.handOff(options, waits: wait, shouldStop: { Interruption.caught != nil }) {
+        $0.primitive = effect.primitive.rawValue
+        $0.snapshot = overlay.snapshot
       }
     } catch {
       // Ended by the person (a stopping signal): nothing to say.
@@ -194,126 +167,5 @@ struct RunCommand: ParsableCommand {
       guard Interruption.caught == nil else { return }
       say("\(why.map { "\($0), and " } ?? "")\(error); the command succeeded")
     }
-  }
-
-  /// How long `run` waits for its celebration to be on the screen before it leaves it anyway.
-  static let showingLimit: TimeInterval = 10
-}
-
-/// A child process that shares the terminal, its status returned as a shell gives it.
-enum ChildProcess {
-  /// The child being waited for, for the signal handlers (0: none).
-  private static let running = Atomic<pid_t>(0)
-
-  /// Signals passed on to the child: those sent to confetti alone, not to the terminal's
-  /// process group (which the child is in already).
-  static let forwarded = [SIGTERM, SIGHUP, SIGUSR1, SIGUSR2]
-  /// Signals the terminal sends the whole group: confetti waits them out, the child decides.
-  static let waitedOut = [SIGINT, SIGQUIT]
-  /// The signals that ask a program to stop.
-  static let stopping = [SIGINT, SIGQUIT, SIGTERM, SIGHUP]
-
-  /// The last signal received while a child ran (forwarded or waited out); 0: none.
-  private static let lastSignal = Atomic<Int32>(0)
-  /// The signals to forward, a bit each (1 << N), until one side takes them. A handler sets
-  /// its bit and then reads ``running``; ``run(_:what:environment:)`` writes ``running`` and
-  /// then reads them: one of the two (or both) sees the other, whatever thread the handler
-  /// runs on, so none is lost between the spawn and the pid being noted; and each is taken,
-  /// and so forwarded, once (a second SIGTERM can mean "force it").
-  private static let pending = Atomic<UInt32>(0)
-
-  /// The last signal received while the last child ran, if any.
-  static var received: Int32? {
-    let number = lastSignal.load(ordering: .sequentiallyConsistent)
-    return number == 0 ? nil : number
-  }
-
-  /// Passes the signals ``pending`` holds on to `pid`, taking them. A stopped command acts on
-  /// SIGTERM or SIGHUP only once it runs again: it is woken as `kill` and `timeout` wake what
-  /// they end (their SIGCONT reaches confetti alone).
-  private static func forwardPending(to pid: pid_t) {
-    let taken = pending.exchange(0, ordering: .sequentiallyConsistent)
-    for number in forwarded where taken & (1 << UInt32(number)) != 0 {
-      kill(pid, number)
-      if number == SIGTERM || number == SIGHUP { kill(pid, SIGCONT) }
-    }
-  }
-
-  /// The environment confetti was started with, before it quieted the GL drivers' messages
-  /// for itself: what a command it runs gets. Set first thing by ``keepStartingEnvironment()``.
-  nonisolated(unsafe) private(set) static var startingEnvironment: [String]?
-
-  static func keepStartingEnvironment() {
-    var entries: [String] = []
-    var entry = Glibc.environ
-    while let text = entry.pointee {
-      entries.append(String(cString: text))
-      entry += 1
-    }
-    startingEnvironment = entries
-  }
-
-  /// Runs `arguments` (found on PATH) in `environment` (by default confetti's), waits for it and
-  /// returns its status: its exit code, 128 + N when signal N ended it. The signals of
-  /// ``forwarded`` are passed on to it (from the moment it starts); those of ``waitedOut`` are
-  /// noted only (``received``). Throws ExitCode 127 or 126, said in one line, when it cannot be
-  /// started.
-  static func run(
-    _ arguments: [String], what: String, environment: [String]? = nil
-  ) throws -> Int32 {
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    // The child starts with every signal at its default and none blocked, whatever confetti set.
-    var defaults = sigset_t()
-    sigemptyset(&defaults)
-    for signal in forwarded + waitedOut + [SIGPIPE] { sigaddset(&defaults, signal) }
-    var unblocked = sigset_t()
-    sigemptyset(&unblocked)
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setsigmask(&attributes, &unblocked)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-
-    // Handlers before the child exists: a signal in between is forwarded as soon as it does.
-    lastSignal.store(0, ordering: .sequentiallyConsistent)
-    pending.store(0, ordering: .sequentiallyConsistent)
-    running.store(0, ordering: .sequentiallyConsistent)
-    let previous = (forwarded + waitedOut).map { number in
-      let handler: @convention(c) (Int32) -> Void =
-        forwarded.contains(number)
-        ? { number in
-          ChildProcess.lastSignal.store(number, ordering: .sequentiallyConsistent)
-          ChildProcess.pending.bitwiseOr(1 << UInt32(number), ordering: .sequentiallyConsistent)
-          let pid = ChildProcess.running.load(ordering: .sequentiallyConsistent)
-          if pid > 0 { ChildProcess.forwardPending(to: pid) }
-        }
-        : { number in ChildProcess.lastSignal.store(number, ordering: .sequentiallyConsistent) }
-      return (number, signal(number, handler))
-    }
-    defer { for (number, handler) in previous { signal(number, handler) } }
-    var argv = arguments.map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
-    var envp = environment.map { $0.map { strdup($0) } + [nil] }
-    defer { envp?.forEach { free($0) } }
-    var pid: pid_t = 0
-    let failed =
-      envp == nil
-      ? posix_spawnp(&pid, arguments[0], nil, &attributes, &argv, Glibc.environ)
-      : posix_spawnp(&pid, arguments[0], nil, &attributes, &argv, &envp!)
-    guard failed == 0 else {
-      say("cannot run \(arguments[0]): \(String(cString: strerror(failed)))")
-      throw ExitCode(failed == ENOENT ? 127 : 126)
-    }
-    running.store(pid, ordering: .sequentiallyConsistent)
-    defer { running.store(0, ordering: .sequentiallyConsistent) }
-    forwardPending(to: pid)
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 {
-      guard errno == EINTR else {
-        say("lost \(what) (\(String(cString: strerror(errno))))")
-        throw ExitCode(1)
-      }
-    }
-    return confetti_exit_status(status)
   }
 }

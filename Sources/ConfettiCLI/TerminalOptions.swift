@@ -43,6 +43,7 @@ func desktopIsNamed() -> Bool {
   return !(environment["DISPLAY"] ?? "").isEmpty || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty
 }
 
+/// `--terminal-graphics`: kitty, sixel or cells.
 extension TerminalGraphics: ExpressibleByArgument {}
 
 /// Why a celebration cannot be drawn in the terminal on standard output, in one line; nil when

@@ -61,7 +61,8 @@ struct Render: ParsableCommand {
     help: ArgumentHelp(
       "Picture size in pixels: WIDTHxHEIGHT, or 720p, 1080p, 1440p, 4k (default 800x600 for "
         + "pictures, 1280x720 for an animation).",
-      valueName: "size"))
+      valueName: "size"),
+    transform: PixelSize.parsing(argument:))
   var size: PixelSize?
 
   @Option(help: "Pixels per window point (2 renders a HiDPI picture of the same scene).")
@@ -306,6 +307,7 @@ extension RenderTrigger: ExpressibleByArgument, CustomStringConvertible {
   }
 }
 
+/// `--quality`: standard or best.
 extension ExportQuality: ExpressibleByArgument {}
 
 /// `--duration`: seconds of animation, or `auto`: until the effect is over.
@@ -366,138 +368,4 @@ struct Backdrop: ExpressibleByArgument {
 
   /// What the shells' completion offers: a transparent backdrop, black and white.
   static var defaultCompletionKind: CompletionKind { .list(["transparent", "#000000", "#ffffff"]) }
-}
-
-/// A signal that asks to stop (``Interruption/stopping``) during a render: what was being
-/// written is removed.
-struct InterruptedError: Error, CustomStringConvertible {
-  var signal: Int32
-  var out: String
-  /// Whether `out` is one file (an animation, a picture), not a numbered sequence.
-  var whole: Bool
-  var description: String {
-    let name = signal == SIGINT ? "interrupted" : "stopped by signal \(signal)"
-    return whole
-      ? "\(name): \(out) was not written" : "\(name): the frames written so far are whole"
-  }
-}
-
-/// The signals that ask the program to stop (``stopping``), noted instead of ending it at once,
-/// so that a render can remove its half-made file first and the window and overlay can close
-/// their windows.
-enum Interruption {
-  nonisolated(unsafe) private static var received: Int32 = 0
-  /// Posted by the signal handler (sem_post is safe there) to wake the watchdog.
-  nonisolated(unsafe) private static let arrived: UnsafeMutablePointer<sem_t> = {
-    let semaphore = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
-    sem_init(semaphore, 0, 0)
-    return semaphore
-  }()
-
-  /// How long the overlay may take to end by itself after a signal: past it, the program exits
-  /// (status 0, as a clean end) whatever it is waiting for (a window manager, the driver).
-  static let promptEnd: Seconds = 0.5
-
-  /// Starts noting the signals. With a `deadline`, a watchdog thread exits the program that
-  /// long after the first one, if it has not ended by then.
-  static func watch(endingWithin deadline: Seconds? = nil) {
-    // Everything the handler touches is set up now, before it can run: a global's first use
-    // allocates, and a handler that interrupts malloc (the GL driver's, setting up) and then
-    // allocates waits for ever on malloc's lock.
-    _ = (Interruption.arrived, Interruption.received)
-    if let deadline {
-      detachThread {
-        while sem_wait(Interruption.arrived) != 0 {}
-        var rest = timespec(
-          tv_sec: Int(deadline), tv_nsec: Int((deadline - deadline.rounded(.down)) * 1e9))
-        var left = timespec()
-        while nanosleep(&rest, &left) != 0, errno == EINTR { rest = left }
-        confetti_give_back_terminal_now()  // a terminal borrowed is given back first
-        _exit(0)
-      }
-    }
-    // A signal ignored from the start stays ignored, as the starter meant: nohup's SIGHUP, and
-    // the SIGINT and SIGQUIT of a job a script started in the background, which the
-    // terminal's Ctrl-C must not stop.
-    for number in stopping where confetti_signal_is_ignored(number) == 0 {
-      signal(number) {
-        Interruption.received = $0
-        sem_post(Interruption.arrived)
-      }
-    }
-  }
-
-  /// The signals that ask the program to stop, noted rather than ending it at once: Ctrl-C,
-  /// Ctrl-\\, SIGTERM, a closed terminal (SIGHUP), and those whose default would end it
-  /// as abruptly (SIGUSR1, SIGUSR2, SIGALRM).
-  static let stopping = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM]
-
-  /// The signal received, if any.
-  static var caught: Int32? { received == 0 ? nil : received }
-}
-
-/// A progress bar on standard error, for a terminal only:
-/// `rendering ━━━━━━──── 45/120 · 38 fps · 0:01 elapsed · 0:02 left`, then, for an animation,
-/// `ffmpeg is finishing clip.webm (120 frames in 0:03)`.
-final class ProgressBar {
-  let shown: Bool
-  /// The file written, named while ffmpeg finishes it.
-  let out: String
-  /// Seconds on a monotonic clock.
-  let now: () -> Double
-  private let started: Double
-  /// When the first frame was done: the rate is counted from there, past the GL's set-up.
-  private var firstFrame: Double?
-  private static let width = 30
-
-  init(shown: Bool, out: String = "", now: @escaping () -> Double = monotonicSeconds) {
-    self.shown = shown && isatty(STDERR_FILENO) != 0
-    self.out = out
-    self.now = now
-    started = now()
-  }
-
-  func show(_ progress: RenderProgress) {
-    guard shown else { return }
-    let time = now()
-    if firstFrame == nil, progress.done > 0 { firstFrame = time }
-    // Frames a second since the first: none yet before the second frame.
-    let rate = firstFrame.flatMap { first in
-      progress.done > 1 && time > first ? Double(progress.done - 1) / (time - first) : nil
-    }
-    let line = Self.line(progress, elapsed: time - started, rate: rate, out: out)
-    StandardStreams.writeError("\r\(line)\u{1B}[K")
-  }
-
-  /// What the bar says `elapsed` seconds into the render, making `rate` frames a second.
-  static func line(_ progress: RenderProgress, elapsed: Double, rate: Double?, out: String)
-    -> String
-  {
-    let frames = progress.total == 1 ? "1 frame" : "\(progress.total) frames"
-    if progress.finishing {
-      return "ffmpeg is finishing \(out) (\(frames) in \(clock(elapsed)))"
-    }
-    let filled = width * min(progress.done, progress.total) / max(1, progress.total)
-    let bar =
-      String(repeating: "━", count: filled) + String(repeating: "─", count: width - filled)
-    var line = "rendering \(bar) \(progress.done)/\(progress.total)"
-    guard let rate, rate > 0 else { return line }
-    let left = Double(progress.total - progress.done) / rate
-    line += " · \(rate < 10 ? String(formatting: "%.1f", rate) : String(Int(rate.rounded()))) fps"
-    line += " · \(clock(elapsed)) elapsed · \(clock(left)) left"
-    return line
-  }
-
-  /// Seconds as a clock shows them: 0:07, 12:34, 1:02:03.
-  static func clock(_ seconds: Double) -> String {
-    let whole = Int(min(max(0, seconds), 359_999).rounded())
-    let (hours, minutes, rest) = (whole / 3600, whole / 60 % 60, whole % 60)
-    return hours > 0
-      ? String(formatting: "%ld:%02ld:%02ld", hours, minutes, rest)
-      : String(formatting: "%ld:%02ld", minutes, rest)
-  }
-
-  func clear() {
-    if shown { StandardStreams.writeError("\r\u{1B}[K") }
-  }
 }

@@ -1,5 +1,4 @@
 import CProcess
-import ConfettiCelebration
 import ConfettiImage
 import ConfettiPlatform
 import FoundationEssentials

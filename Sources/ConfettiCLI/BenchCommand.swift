@@ -1,0 +1,207 @@
+import ArgumentParser
+import Confetti
+import ConfettiBench
+import ConfettiCore
+import ConfettiGL
+import ConfettiPlatform
+import Glibc
+
+/// `confetti bench`: a headless stress run, with its baselines measured in the same run.
+struct BenchCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "bench",
+    abstract: "Measure frames of N particles, headless, beside baselines measured in the same run.",
+    discussion: """
+      Modes: gpu (the product: the vertex shader evaluates the motion), cpu (Swift evaluates it \
+      for each particle every frame, the usual way, and uploads the results), cpu-simd (the \
+      same formulas as the shader, eight particles at a time with SIMD, on every core: a careful \
+      CPU path), floor (the same sprites drawn with no motion at all). Every mode draws the \
+      same picture. Without --preset or --config, the particles are the classic cannon's.
+      """
+  )
+
+  @OptionGroup(title: "Effect")
+  var effect: EffectOptions
+
+  @Option(
+    help: ArgumentHelp("Particles alive throughout (also: confetti --bench N).", valueName: "N"))
+  var particles: Int?
+
+  @Option(
+    help: ArgumentHelp(
+      "--compare at each of these particle counts, a table and a plot.", valueName: "N,N,..."))
+  var sweep: String?
+
+  @Flag(help: "Run every mode in turn (and gpu as each primitive) and print their ratios.")
+  var compare = false
+
+  @Option(help: "The one mode to run.")
+  var mode: BenchMode = .gpu
+
+  @Flag(help: "Particles keep being re-born (the cost of spawning and uploading).")
+  var churn = false
+
+  @Option(help: "Seconds measured per mode (default 10; 3 per count in a sweep).")
+  var seconds: Double?
+
+  @Option(help: "Frames measured per mode, instead of --seconds.")
+  var frames: Int?
+
+  @Flag(help: "Print one JSON object on stdout instead of tables.")
+  var json = false
+
+  @Option(
+    help: ArgumentHelp(
+      "Where a sweep writes its SVG plot of median frame time against N (default: "
+        + "\(Self.defaultPlot))."),
+    completion: .file(extensions: ["svg"]))
+  var plot: String?
+
+  static let defaultPlot = "confetti-sweep.svg"
+
+  @Option(help: "Seed for every random draw, so a run can be repeated exactly.")
+  var seed: UInt64 = 1
+
+  @Option(
+    help: ArgumentHelp(
+      "The framebuffer's size in pixels: WxH, or 720p, 1080p, 1440p, 4k. "
+        + Self.defaultSize.defaultInHelp, valueName: "WxH"),
+    transform: PixelSize.parsing(argument:))
+  var size = Self.defaultSize
+
+  /// The framebuffer's size when none is given.
+  static let defaultSize = PixelSize(width: 1920, height: 1080)
+
+  func validate() throws {
+    let most = ConfettiSystem.maximumCapacity
+    for count in try counts() where !(1...most).contains(count) {
+      throw ValidationError(
+        "the particle count (--particles, --bench or --sweep) must be between 1 and \(most) "
+          + "(the records of at most \(most) fit one GL buffer), not \(count)")
+    }
+    try size.checkDrawable(as: "--size")
+    if let seconds, !(seconds.isFinite && seconds > 0 && seconds <= 86_400) {
+      throw ValidationError("--seconds must be a number of seconds above 0, at most 86400")
+    }
+    if let frames, !(1...10_000_000).contains(frames) {
+      throw ValidationError("--frames must be between 1 and 10000000")
+    }
+    if seconds != nil, frames != nil {
+      throw ValidationError("give --seconds or --frames, not both")
+    }
+    if churn, mode == .floor, !compare {
+      throw ValidationError("--churn has no floor: the floor places each particle once")
+    }
+    if particles != nil, sweep != nil {
+      throw ValidationError("give --particles N (or --bench N) or --sweep N,N,..., not both")
+    }
+    if sweep != nil, try counts().count < 2 {
+      throw ValidationError("--sweep takes two particle counts or more; for one, --particles N")
+    }
+    if let plot {
+      guard sweep != nil else {
+        throw ValidationError("--plot draws a sweep's figures: give --sweep N,N,... too")
+      }
+      guard plot.lowercased().hasSuffix(".svg"), plot.count > 4 else {
+        throw ValidationError(
+          "--plot writes an SVG file: give a name ending in .svg, not '\(plot)'")
+      }
+    }
+  }
+
+  func run() throws {
+    try reportingFailures {
+      let sweeping = sweep != nil
+      let loaded = try effect.load(fallback: Presets.benchmarkName)
+      let plan = BenchPlan(
+        modes: compare || sweeping ? BenchPlan.comparedModes(churn: churn) : [mode],
+        width: size.width, height: size.height,
+        seconds: frames == nil ? (seconds ?? (sweeping ? 3 : 10)) : nil, frames: frames,
+        churn: churn, seed: seed, effect: loaded.config, reduceMotion: effect.wantsReducedMotion,
+        build: Self.build)
+      let session = BenchSession(
+        plan: plan, counts: try counts(), primitive: effect.primitive,
+        plot: sweeping ? plot ?? Self.defaultPlot : nil, inputs: effect.files(of: loaded))
+      var progress = Progress()
+      let outcome = try session.run(
+        images: loaded.images(for:),
+        started: { info, platform in
+          guard !json else { return }
+          printHeader(plan, info: info, platform: platform)
+          fflush(nil)  // before the progress lines on stderr
+        },
+        measured: { count, rows, results in
+          progress = Progress()  // each count's from its own start
+          guard !json else { return }
+          print("")
+          print(BenchPlan.table(count: count, rows: rows, results: results), terminator: "")
+        },
+        progress: { progress.report($0, elapsed: $1) })
+      if let plot = outcome.plot, !json {
+        print("plot of median frame time and app CPU time against N: \(plot)")
+      }
+      if json {
+        let report = try plan.report(sweep: outcome.sweep, rows: outcome.rows, info: outcome.info)
+        print(String(decoding: report, as: UTF8.self))
+      }
+    }
+  }
+
+  /// The build measured: "debug" or "release".
+  static var build: String {
+    #if DEBUG
+      return "debug"
+    #else
+      return "release"
+    #endif
+  }
+
+  /// Prints what a run of `plan` measures, and on what.
+  private func printHeader(_ plan: BenchPlan, info: GLInfo, platform: String) {
+    print(
+      "confetti --bench: \(plan.churn ? "churn" : "steady") scene of \(plan.effect.name)"
+        + "\(plan.reduceMotion ? " (reduced motion)" : "") at \(size.width)x\(size.height)")
+    print("renderer: \(info.renderer)")
+    print("GL version: \(info.version) (EGL \(platform))")
+    print("build: \(Self.build)")
+    if info.renderer.hasPrefix("llvmpipe") {
+      print(
+        "note: llvmpipe rasterises on the CPU, some of it (a whole draw, or its last batch) "
+          + "after its timer query has ended, so gpu ms understates its work: frame ms (to "
+          + "glFinish) is the figure to read")
+    }
+    if Self.build == "debug" {
+      print(
+        "WARNING: this is a DEBUG build: figures are not representative. "
+          + "Build with: swift build -c release")
+    }
+  }
+
+  /// The particle counts to bench: --particles' one (100,000 by default), or --sweep's list.
+  func counts() throws -> [Int] {
+    guard let sweep else { return [particles ?? 100_000] }
+    let counts = sweep.split(separator: ",", omittingEmptySubsequences: false).map {
+      Int($0.trimmed)
+    }
+    guard !counts.isEmpty, counts.allSatisfy({ $0 != nil }) else {
+      throw ValidationError("--sweep takes particle counts separated by commas, like 1000,10000")
+    }
+    return counts.map { $0! }
+  }
+}
+
+/// A line on stderr every few seconds while a run goes on (stdout stays for the results).
+struct Progress {
+  /// When the last line was said, in seconds from the count's start.
+  private var lastReport: Double = 0
+
+  /// Says `what` runs, `elapsed` seconds in, if the last line is 3 s old or more.
+  mutating func report(_ what: String, elapsed: Double) {
+    guard elapsed - lastReport >= 3 else { return }
+    lastReport = elapsed
+    StandardStreams.writeError("bench: \(String(formatting: "%.0f", elapsed)) s: \(what)\n")
+  }
+}
+
+/// A mode, as its name: gpu, cpu, cpu-simd or floor.
+extension BenchMode: ExpressibleByArgument {}

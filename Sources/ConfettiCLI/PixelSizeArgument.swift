@@ -1,0 +1,27 @@
+import ArgumentParser
+import ConfettiGL
+
+/// A size given as WIDTHxHEIGHT, or by name (1080p), on the command line.
+extension PixelSize {
+  /// `argument` as a size, for an option's `transform:`: one that is not a size is refused
+  /// with the forms a size takes, after the parser's "The value '…' is invalid for '--size'".
+  static func parsing(argument: String) throws -> PixelSize {
+    guard let size = PixelSize(parsing: argument) else {
+      throw ValidationError("give \(forms)")
+    }
+    return size
+  }
+
+  /// How an option's help ends when this is its default, as the parser ends it for a value it
+  /// parses itself (one with a `transform:` has no default shown).
+  var defaultInHelp: String { "(default: \(self))" }
+
+  /// Throws unless a GL could draw a framebuffer this size (`option` names it in the message).
+  func checkDrawable(as option: String) throws {
+    guard width <= Self.largest, height <= Self.largest else {
+      throw ValidationError(
+        "\(option) \(self) is larger than any GL can draw (\(Self.largest)x\(Self.largest) at most)"
+      )
+    }
+  }
+}

@@ -1,0 +1,95 @@
+import ArgumentParser
+import Confetti
+import ConfettiCore
+import ConfettiDesktop
+import ConfettiGL
+
+/// `confetti` and `confetti window`: the interactive window.
+struct Window: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "window",
+    abstract: "Open a window and throw confetti in it (the default command).",
+    discussion: WindowApp.controls
+  )
+
+  @OptionGroup(title: "Effect")
+  var effect: EffectOptions
+
+  @Option(help: "Seed for every random draw, so a run can be repeated exactly.")
+  var seed: UInt64 = 1
+
+  @Option(
+    help: ArgumentHelp(
+      "The window's initial size in points: WxH, or 720p, 1080p, 1440p, 4k. "
+        + Self.defaultSize.defaultInHelp, valueName: "WxH"),
+    transform: PixelSize.parsing(argument:))
+  var size = Self.defaultSize
+
+  /// The window's size when none is given, in points.
+  static let defaultSize = PixelSize(width: 1280, height: 720)
+
+  @Option(help: "The most particles alive at once; the oldest make way beyond it.")
+  var capacity: Int = 100_000
+
+  @Flag(help: "Draw as fast as possible instead of in step with the display.")
+  var noVsync = false
+
+  @Flag(help: "Read the --config file again whenever it changes (r reads it at any time).")
+  var watch = false
+
+  @Flag(help: "Throw it over the desktop instead (as confetti overlay does).")
+  var overlay = false
+
+  @OptionGroup(title: "Overlay")
+  var overlayOptions: OverlayOptions
+
+  @Option(help: .hidden)
+  var exitAfter: Double?
+
+  func validate() throws {
+    if watch, effect.config == nil {
+      throw ValidationError("--watch needs a --config file to watch")
+    }
+    if !overlay, overlayOptions.isGiven {
+      throw ValidationError(
+        "--monitor, --duration and --loop go with --overlay (or use confetti overlay)")
+    }
+    let most = ConfettiSystem.maximumCapacity
+    guard (1...most).contains(capacity) else {
+      throw ValidationError("--capacity must be between 1 and \(most), not \(capacity)")
+    }
+    try size.checkDrawable(as: "--size")
+    if let exitAfter, !(exitAfter.isFinite && exitAfter >= 0) {
+      throw ValidationError("--exit-after must be a finite number of seconds")
+    }
+  }
+
+  func run() throws {
+    try reportingFailures {
+      let settings = WindowSettings(
+        size: size, capacity: capacity, seed: seed,
+        effect: try effect.load(fallback: overlay ? Presets.celebrationName : Presets.defaultName),
+        configPath: effect.config, watch: watch,
+        reduceMotion: effect.wantsReducedMotionOnScreen, primitive: effect.primitive,
+        vsync: !noVsync,
+        exitAfter: exitAfter,
+        overlay: overlay ? overlayOptions.settings : nil)
+      try show(settings)
+    }
+  }
+}
+
+/// Runs the window, or the overlay when `settings` has one, as the program does: a stopping
+/// signal ends it (the overlay within ``Interruption/promptEnd`` whatever it waits for), and
+/// what it has to say is said on standard error.
+func show(_ settings: WindowSettings) throws {
+  var settings = settings
+  settings.shouldStop = { Interruption.caught != nil }
+  settings.report = { say($0) }
+  if settings.overlay != nil {
+    Interruption.watch(endingWithin: Interruption.promptEnd)
+    try Overlay.run(settings)
+  } else {
+    try WindowApp(settings).run()
+  }
+}
