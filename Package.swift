@@ -177,8 +177,8 @@ let package = Package(
     .target(
       name: "ConfettiExport",
       dependencies: [
-        "Confetti", "ConfettiCore", "ConfettiPlatform", "ConfettiGL", "ConfettiImage",
-        "ConfettiProcess", "CProcess",
+        "Confetti", "ConfettiCore", "ConfettiConfig", "ConfettiPlatform", "ConfettiGL",
+        "ConfettiImage", "ConfettiProcess", "CProcess",
       ]
     ),
 
@@ -221,7 +221,10 @@ let package = Package(
     // statistics, the sweep's SVG plot).
     .target(
       name: "ConfettiBench",
-      dependencies: ["ConfettiCore", "ConfettiPlatform", "ConfettiGL", "ConfettiImage", "CEpoxy"]
+      dependencies: [
+        "ConfettiCore", "ConfettiConfig", "ConfettiPlatform", "ConfettiGL", "ConfettiImage",
+        "CEpoxy",
+      ]
     ),
 
     // The tool that writes the commit the program was built from into it, for `confetti version

@@ -1,3 +1,4 @@
+import ConfettiConfig
 import ConfettiCore
 import ConfettiGL
 import ConfettiImage
@@ -6,10 +7,15 @@ import Glibc
 
 /// One measured row of a bench run: a mode, drawn as a primitive.
 package struct BenchRow: Equatable, Sendable {
+  /// What the row is called in the table and the report: the mode's name, and for the product
+  /// drawn as another primitive, "gpu quads" and so on.
   package var label: String
+  /// What draws the frames: the product or a baseline.
   package var mode: BenchMode
+  /// What the pieces are drawn as.
   package var primitive: SpritePrimitive
 
+  /// The row `label`: `mode` drawing `primitive`.
   package init(label: String, mode: BenchMode, primitive: SpritePrimitive) {
     (self.label, self.mode, self.primitive) = (label, mode, primitive)
   }
@@ -18,9 +24,11 @@ package struct BenchRow: Equatable, Sendable {
 /// What `confetti bench` measures and how: the rows, the scenes, the rounds the modes take turns
 /// in, and the JSON report. The program adds only its printing around it.
 package struct BenchPlan: Sendable {
+  /// The modes measured, in the table's order.
   package var modes: [BenchMode]
-  /// The framebuffer's size in pixels, which is also the scene's in points.
+  /// The framebuffer's width in pixels, and the scene's in points.
   package var width: Int
+  /// The framebuffer's height in pixels, and the scene's in points.
   package var height: Int
   /// Seconds measured per mode (split over the rounds), or else ``frames``.
   package var seconds: Double?
@@ -28,13 +36,16 @@ package struct BenchPlan: Sendable {
   package var frames: Int?
   /// Particles keep being born (N / 3 s per second) instead of one steady loop.
   package var churn: Bool
+  /// Every random draw of the scene comes from it.
   package var seed: UInt64
   /// The effect whose particles fill the scene.
   package var effect: EffectConfig
+  /// Each piece appears near where its motion would take it and fades in place.
   package var reduceMotion: Bool
   /// "debug" or "release": the build measured, said in the report.
   package var build: String
 
+  /// A plan measuring `modes` as the other arguments say (each is the member of its name).
   package init(
     modes: [BenchMode], width: Int, height: Int, seconds: Double?, frames: Int?, churn: Bool,
     seed: UInt64, effect: EffectConfig, reduceMotion: Bool, build: String
@@ -113,8 +124,9 @@ package struct BenchPlan: Sendable {
           }
           try run.renderFrame(width: width, height: height, measured: true)
           framesThisRound += 1
+          let label = rows[(index + round) % runs.count].label
           progress(
-            "N=\(count) round \(round + 1)/\(Self.rounds) \(rows[(index + round) % runs.count].label)",
+            "N=\(count) round \(round + 1)/\(Self.rounds) \(label)",
             (ContinuousClock.now - begun).milliseconds / 1000)
         }
       }
@@ -156,72 +168,66 @@ package struct BenchPlan: Sendable {
   }
 
   /// The `--json` report of a run of `rows` at each count of `sweep`: one object for one count,
-  /// `{"sweep": [...]}` for several.
+  /// `{"sweep": [...]}` for several, on one line, every object's keys sorted. Each object
+  /// holds the run's facts, then one mode's figures beside them (`mode` and its figures), or,
+  /// with more than one row, `modes` (each mode's own object, as a single-mode run writes it)
+  /// and `ratios`.
   package func report(
     sweep: [(count: Int, results: [String: ModeResult])], rows: [BenchRow], info: GLInfo
   ) throws -> Data {
-    func report(_ count: Int, _ results: [String: ModeResult]) -> BenchReport {
-      var report = BenchReport(
-        renderer: info.renderer, gl_version: info.version, particles: count, width: width,
-        height: height, build: build, scenario: churn ? "churn" : "steady", effect: effect.name)
-      if rows.count == 1, let only = results[rows[0].label] {
-        report.mode = rows[0].label
-        report.result = only
-      } else {
-        // Each mode a whole report of its own, as a single-mode run prints it.
-        report.modes = Dictionary(
-          uniqueKeysWithValues: results.map { label, result in
-            var single = report
-            single.mode = label
-            single.result = result
-            return (label, single)
-          })
-        report.ratios = Self.ratios(results)
-      }
-      return report
+    /// A count as a JSON number.
+    func number(_ value: Int) -> JSONValue { .number(Double(value)) }
+    /// What was run on what: the same in every object of a count.
+    func facts(_ count: Int) -> [(key: String, value: JSONValue)] {
+      [
+        ("renderer", .string(info.renderer)), ("gl_version", .string(info.version)),
+        ("particles", number(count)), ("width", number(width)), ("height", number(height)),
+        ("build", .string(build)), ("scenario", .string(churn ? "churn" : "steady")),
+        ("effect", .string(effect.name)),
+      ]
     }
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    if sweep.count == 1 { return try encoder.encode(report(sweep[0].count, sweep[0].results)) }
-    return try encoder.encode(["sweep": sweep.map { report($0.count, $0.results) }])
+    /// One mode's object: the facts, the mode, its figures.
+    func single(_ count: Int, _ mode: String, _ result: ModeResult) -> JSONValue {
+      .object(facts(count) + [("mode", .string(mode))] + result.jsonMembers)
+    }
+    /// The object of one count's run.
+    func report(_ count: Int, _ results: [String: ModeResult]) -> JSONValue {
+      if rows.count == 1, let only = results[rows[0].label] {
+        return single(count, rows[0].label, only)
+      }
+      return .object(
+        facts(count) + [
+          ("modes", .object(results.map { ($0.key, single(count, $0.key, $0.value)) })),
+          ("ratios", .object(Self.ratios(results).map { ($0.key, .number($0.value)) })),
+        ])
+    }
+    let json: JSONValue =
+      sweep.count == 1
+      ? report(sweep[0].count, sweep[0].results)
+      : .object([("sweep", .array(sweep.map { report($0.count, $0.results) }))])
+    return Data(try json.sortedByKey.text(.oneLine).utf8)
   }
 }
 
-/// The `--json` object: run facts, then either one mode's figures at the top level or
-/// `modes` and `ratios` (with `--compare`).
-package struct BenchReport: Encodable {
-  var renderer: String
-  var gl_version: String
-  var particles: Int
-  var width: Int
-  var height: Int
-  var build: String
-  var scenario: String
-  var effect: String
-  var mode: String?
-  var result: ModeResult?
-  var modes: [String: BenchReport]?
-  var ratios: [String: Double]?
-
-  enum CodingKeys: String, CodingKey {
-    case renderer, gl_version, particles, width, height, build, scenario, effect, mode, modes
-    case ratios
+extension ModeResult {
+  /// The figures as a report writes them, beside the run's facts.
+  var jsonMembers: [(key: String, value: JSONValue)] {
+    [
+      ("primitive", .string(primitive)), ("frames", .number(Double(frames))),
+      ("frame_ms", frame_ms.json), ("gpu_ms", gpu_ms.json), ("app_cpu_ms", app_cpu_ms.json),
+      ("upload_bytes_per_frame", .number(upload_bytes_per_frame)),
+      ("particles_per_second", .number(particles_per_second)),
+      ("pixels_per_particle", .number(pixels_per_particle)),
+    ]
   }
+}
 
-  package func encode(to encoder: Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(renderer, forKey: .renderer)
-    try container.encode(gl_version, forKey: .gl_version)
-    try container.encode(particles, forKey: .particles)
-    try container.encode(width, forKey: .width)
-    try container.encode(height, forKey: .height)
-    try container.encode(build, forKey: .build)
-    try container.encode(scenario, forKey: .scenario)
-    try container.encode(effect, forKey: .effect)
-    try container.encodeIfPresent(mode, forKey: .mode)
-    try container.encodeIfPresent(modes, forKey: .modes)
-    try container.encodeIfPresent(ratios, forKey: .ratios)
-    // One mode: its figures sit beside the run facts.
-    try result?.encode(to: encoder)
+extension Summary {
+  /// The distribution as a report writes it.
+  var json: JSONValue {
+    .object([
+      ("min", .number(min)), ("median", .number(median)), ("p95", .number(p95)),
+      ("p99", .number(p99)), ("max", .number(max)),
+    ])
   }
 }

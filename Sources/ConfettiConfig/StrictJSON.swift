@@ -336,3 +336,73 @@ public struct StrictJSON {
     return JSONSyntaxError(line: line, column: column, message: message)
   }
 }
+
+// MARK: - Writing
+
+extension JSONValue {
+  /// How ``text(_:)`` lays JSON out.
+  package enum Layout: Sendable {
+    /// Two spaces a level, an array of plain values on one line: for a person to read (the
+    /// schema, a render's records description).
+    case indented
+    /// One line, a space after each `:` and `,`: for a program that reads a line
+    /// (`confetti bench --json`).
+    case oneLine
+  }
+
+  /// This value as JSON text laid out as `layout`, members in their order
+  /// (``sortedByKey`` orders them). The package's one JSON writer: the schema, a render's
+  /// records description and the bench's report are all written by it. Numbers are written
+  /// as short as they read back exactly, whole ones with no decimal point.
+  ///
+  /// - Throws: ``JSONWriteError`` for a number that JSON cannot hold (NaN, an infinity).
+  package func text(_ layout: Layout) throws(JSONWriteError) -> String {
+    if let unwritable = firstNonFinite(at: "$") { throw unwritable }
+    return switch layout {
+    case .indented: prettyText()
+    case .oneLine: compactText
+    }
+  }
+
+  /// The same value with the members of every object, at every depth, in the order of their
+  /// keys' UTF-8 bytes.
+  package var sortedByKey: JSONValue {
+    switch self {
+    case .array(let elements): .array(elements.map(\.sortedByKey))
+    case .object(let members):
+      .object(
+        members.map { (key: $0.key, value: $0.value.sortedByKey) }
+          .sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) })
+    default: self
+    }
+  }
+
+  /// The first number JSON cannot hold, found depth first from here, at `path` (a JSON path).
+  private func firstNonFinite(at path: String) -> JSONWriteError? {
+    switch self {
+    case .number(let number) where !number.isFinite:
+      return JSONWriteError(number: number, path: path)
+    case .array(let elements):
+      for (index, element) in elements.enumerated() {
+        if let found = element.firstNonFinite(at: "\(path)[\(index)]") { return found }
+      }
+    case .object(let members):
+      for member in members {
+        if let found = member.value.firstNonFinite(at: "\(path).\(member.key)") { return found }
+      }
+    default: break
+    }
+    return nil
+  }
+}
+
+/// A value that JSON cannot hold, found as it was about to be written.
+package struct JSONWriteError: Error, CustomStringConvertible {
+  /// The number: NaN or an infinity.
+  package var number: Double
+  /// Where it is in the value, as a JSON path (`$.uniforms[3].values[0]`).
+  package var path: String
+
+  /// What cannot be written, and where.
+  package var description: String { "JSON has no number \(number) (at \(path))" }
+}

@@ -79,9 +79,9 @@ final class BenchCommandTests: XCTestCase {
       "--bench", "500", "--size", "100x100", "--frames", "3", "--compare", "--json",
     ]).stdout
     XCTAssertNil(
-      text.range(of: #""(min|median|p95|p99|max)":-?\d+\.\d{4,}"#, options: .regularExpression),
+      text.range(of: #""(min|median|p95|p99|max)": ?-?\d+\.\d{4,}"#, options: .regularExpression),
       text)
-    XCTAssertNotNil(text.range(of: #""median":\d+\.\d{1,3}[,}]"#, options: .regularExpression))
+    XCTAssertNotNil(text.range(of: #""median": ?\d+\.\d{1,3}[,}]"#, options: .regularExpression))
     let ratios = try XCTUnwrap(report["ratios"] as? [String: Double])
     XCTAssertNotNil(ratios["gpu/cpu-simd frame_ms"])
     XCTAssertNotNil(ratios["gpu/cpu frame_ms"])

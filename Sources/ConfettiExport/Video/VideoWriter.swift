@@ -1,147 +1,14 @@
 import CProcess
-import Confetti
 import ConfettiCore
 import ConfettiImage
 import ConfettiPlatform
 import ConfettiProcess
-import Dispatch
 import FoundationEssentials
 import Glibc
 
-/// The animation formats `confetti render` writes through the `ffmpeg` program.
-public enum VideoFormat: String, CaseIterable, Sendable {
-  /// GIF: a palette of each frame's colours, one bit of transparency.
-  case gif
-  /// WebM with VP9: alpha kept.
-  case webm
-  /// MP4 with H.264: no alpha.
-  case mp4
-  /// QuickTime with ProRes 4444: alpha kept, for video editors.
-  case mov
-
-  /// The format a file name's extension asks for, if it is one of these.
-  public init?(path: String) {
-    self.init(rawValue: URL(fileURLWithPath: path).pathExtension.lowercased())
-  }
-
-  /// Whether it keeps a transparent backdrop: GIF (one bit), VP9 WebM and ProRes 4444 do;
-  /// H.264 MP4 does not.
-  public var keepsTransparency: Bool { self != .mp4 }
-
-  /// What it is, for messages.
-  public var name: String {
-    switch self {
-    case .gif: "GIF"
-    case .webm: "WebM (VP9)"
-    case .mp4: "MP4 (H.264)"
-    case .mov: "QuickTime (ProRes 4444)"
-    }
-  }
-
-  /// How it keeps a transparent background, after its ``name`` in the last line: the pixel
-  /// format an editor reports.
-  public var alpha: String {
-    switch self {
-    case .gif: "with one-bit transparency"
-    case .webm: "with alpha (yuva420p, in a side stream: ffprobe lists the video as yuv420p)"
-    case .mp4: "with no alpha"
-    case .mov: "with alpha (yuva444p10le, which ffprobe lists as ProRes's own yuva444p12le)"
-    }
-  }
-
-  /// The most frames a second it plays at its own speed: a GIF's delays are whole hundredths
-  /// of a second and players stretch those under two; WebM's timestamps are milliseconds.
-  var fastestFrameRate: Double {
-    switch self {
-    case .gif: 50
-    case .webm, .mp4, .mov: 1000
-    }
-  }
-
-  /// The fewest frames a second it keeps: a GIF's delay is at most 655.35 s (16 bits of
-  /// hundredths); the others' timestamps have room for any.
-  var slowestFrameRate: Double { self == .gif ? 100.0 / 65535 : 0 }
-
-  /// Whether its pictures must have even sides (4:2:0 chroma: H.264's and VP9's).
-  var needsEvenSides: Bool { self == .webm || self == .mp4 }
-  /// Whether its pictures must be of an even width (ffmpeg's fast ProRes encoder, prores_aw).
-  var needsEvenWidth: Bool { self == .mov }
-
-  /// Why frames of `width` × `height` at `fps` cannot be written as it, in one line; nil when
-  /// they can.
-  package func refusal(
-    width: Int, height: Int, fps: Double, naming option: (String) -> String
-  ) -> String? {
-    if fps < slowestFrameRate {
-      return "\(name) shows a frame for at most 655.35 s, so at least 0.0016 frames a second, "
-        + "not \(fps): give a higher \(option("fps"))"
-    }
-    if fps > fastestFrameRate {
-      let asked = fps < 1e9 && fps == fps.rounded() ? String(Int(fps)) : String(fps)
-      return "\(name) plays at most \(Int(fastestFrameRate)) frames a second at its own speed, "
-        + "not \(asked): give a lower \(option("fps"))"
-    }
-    if needsEvenSides, !width.isMultiple(of: 2) || !height.isMultiple(of: 2) {
-      let even = "\(width + width % 2)x\(height + height % 2)"
-      return "\(name) needs even sides, not \(width)×\(height): give \(option("size")) \(even)"
-    }
-    if needsEvenWidth, !width.isMultiple(of: 2) {
-      return "\(name) needs an even width, not \(width)×\(height): give \(option("size")) "
-        + "\(width + 1)x\(height)"
-    }
-    return nil
-  }
-
-  /// ffmpeg's options for the output, after the raw RGBA input, at `quality`. The standard
-  /// settings were chosen by measurement against the lossless frames (docs/export.md): within
-  /// 0.0003 SSIM and 1.6 dB of the best over mid-grey, at a fifth to three quarters of its time.
-  func outputArguments(transparent: Bool, quality: ExportQuality = .standard) -> [String] {
-    let best = quality == .best
-    switch self {
-    case .gif:
-      // A palette of each frame's own colours, made and used as the frames pass: a palette for
-      // the whole animation would hold every frame in memory until the last.
-      let palette = "palettegen=stats_mode=single" + (transparent ? ":reserve_transparent=1" : "")
-      let use = "paletteuse=new=1:dither=sierra2_4a" + (transparent ? ":alpha_threshold=128" : "")
-      return [
-        "-filter_complex", "[0:v]split[a][b];[a]\(palette)[p];[b][p]\(use)", "-loop", "0",
-        "-f", "gif",
-      ]
-    case .webm:
-      // libvpx's real-time mode at speed 6 took a third of the CPU of its "good" mode at speed
-      // 4, at the same luma PSNR (42.5 dB) and 12 % more bytes; 4:2:0 chroma bounds both.
-      return [
-        "-c:v", "libvpx-vp9", "-pix_fmt", transparent ? "yuva420p" : "yuv420p", "-b:v", "0",
-        "-crf", best ? "20" : "30", "-deadline", best ? "good" : "realtime",
-        "-cpu-used", best ? "2" : "6", "-row-mt", "1", "-f", "webm",
-      ]
-    case .mp4:
-      return [
-        "-c:v", "libx264", "-pix_fmt", "yuv420p", "-crf", "18",
-        "-preset", best ? "medium" : "veryfast", "-movflags", "+faststart", "-f", "mp4",
-      ]
-    case .mov:
-      // prores_aw measured 4.6 times as fast as prores_ks, whose rate control searches each
-      // block: 73.4 dB against 75.0 (luma PSNR), the same profile (ap4h) and size within 10 %.
-      return [
-        "-c:v", best ? "prores_ks" : "prores_aw", "-profile:v", best ? "4444" : "4",
-        "-pix_fmt", transparent ? "yuva444p10le" : "yuv444p10le", "-f", "mov",
-      ]
-    }
-  }
-}
-
-/// How an animation's encoder trades time for quality.
-public enum ExportQuality: String, CaseIterable, Sendable {
-  /// The settings measured to keep the quality at a fraction of the time: the default.
-  case standard
-  /// The encoders' slower settings, for a master copy: VP9's "good" mode at speed 2 and CRF 20,
-  /// x264's medium preset, prores_ks.
-  case best
-}
-
 /// An animation that cannot be written, said in one line.
 public struct VideoError: Error, CustomStringConvertible {
+  /// Why, in one line.
   public var description: String
 }
 
@@ -157,26 +24,40 @@ public struct VideoError: Error, CustomStringConvertible {
 /// moved into place.
 ///
 /// ffmpeg runs in a process group of its own, which a cancel ends whole (helpers it started
-/// included). Every wait on it, a frame it does not take or its end, notes the signals
-/// asks its `shouldStop` whether to stop, and gives up after ``stallLimit`` without progress.
+/// included). Every wait on it, for room for a frame or for its end, asks `shouldStop`
+/// whether to stop (a program's signal handler says so through it), and gives up after
+/// ``stallLimit`` without progress.
 ///
 /// A write to an ffmpeg that has ended raises SIGPIPE in the writing thread: write from a
-/// thread that blocks it (``Export`` renders on one).
-package final class VideoWriter {
-  package let path: String
-  package let format: VideoFormat
+/// thread that blocks it (``keepBrokenPipesFromEndingTheProcess()``).
+final class VideoWriter {
+  /// The animation's file.
+  let path: String
+  /// Its format, from its name.
+  let format: VideoFormat
+  /// Each frame's width in pixels.
   private let width: Int
+  /// Each frame's height in pixels.
   private let height: Int
+  /// The ffmpeg program; its ffprobe is looked for beside it first.
   private let ffmpeg: URL
+  /// Frames sent whole so far.
   private var framesSent = 0
   /// Whether ffprobe read back what was written (false where it is not installed).
-  package private(set) var wasReadBack = false
+  private(set) var wasReadBack = false
+  /// Whether to stop, asked at every wait on ffmpeg.
   private let shouldStop: () -> Bool
+  /// ffmpeg's process, the leader of its own group.
   private let child: pid_t
+  /// How ffmpeg ended, once it is reaped (``describe(_:)``).
   private var status: Int32?
+  /// The pipe's end that frames are written to; -1 once closed.
   private var input: Int32
+  /// What ffmpeg says on its standard error.
   private let complaints: TailReader
+  /// The hidden file ffmpeg writes, beside ``path``.
   private let temporary: ExclusiveFile
+  /// Whether the animation is in place or cancelled: nothing is left to clean up.
   private var finished = false
   /// The frame being sent, the same memory from frame to frame.
   private var frameMemory: [UInt8] = []
@@ -184,11 +65,21 @@ package final class VideoWriter {
   /// How long ffmpeg may take no frame, or take to end once fed, before the export fails.
   static let stallLimit: Seconds = 20
 
+  /// Keeps SIGPIPE pending on the calling thread, so that a write to an ffmpeg that has died
+  /// says EPIPE there rather than ending the program (or a host). For the thread that feeds
+  /// ffmpeg, before it starts.
+  static func keepBrokenPipesFromEndingTheProcess() {
+    var pipe = sigset_t()
+    sigemptyset(&pipe)
+    sigaddset(&pipe, SIGPIPE)
+    pthread_sigmask(SIG_BLOCK, &pipe, nil)
+  }
+
   /// The ffmpeg program on PATH, or nil.
-  package static func findFFmpeg() -> URL? { findProgram("ffmpeg") }
+  private static func findFFmpeg() -> URL? { findProgram("ffmpeg") }
 
   /// The program `name` in `first` or else on PATH, or nil.
-  package static func findProgram(_ name: String, first: URL? = nil) -> URL? {
+  private static func findProgram(_ name: String, first: URL? = nil) -> URL? {
     let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
       .map { URL(fileURLWithPath: String($0)) }
     return ([first].compactMap { $0 } + folders).map { $0.appending(path: name) }
@@ -198,7 +89,7 @@ package final class VideoWriter {
   /// Starts ffmpeg to write `path` from frames of `width` × `height` pixels at `fps` (that
   /// the format does not refuse, ``VideoFormat/refusal(width:height:fps:)``), with straight
   /// alpha; `transparent` keeps their alpha where the format can.
-  package init(
+  init(
     path: String, width: Int, height: Int, fps: Double, transparent: Bool,
     quality: ExportQuality = .standard, shouldStop: @escaping () -> Bool = { false }
   ) throws {
@@ -254,6 +145,7 @@ package final class VideoWriter {
     complaints = TailReader(reading: said[0])
   }
 
+  /// Cancels an animation neither finished nor cancelled: nothing is left under either name.
   deinit {
     if !finished { cancel() }
   }
@@ -262,7 +154,7 @@ package final class VideoWriter {
   /// puts into the memory it is given as GL reads it back, bottom row first (sized by `fill`
   /// the first time; the same memory each frame). The rows go to ffmpeg top row first, straight
   /// from that memory, with no copy to turn them.
-  package func append(filling fill: (inout [UInt8]) throws -> Void) throws {
+  func append(filling fill: (inout [UInt8]) throws -> Void) throws {
     let row = width * 4
     try fill(&frameMemory)
     precondition(frameMemory.count == row * height, "a frame of the size given at the start")
@@ -311,7 +203,7 @@ package final class VideoWriter {
 
   /// Ends the input, waits for ffmpeg (`shouldStop` saying so meanwhile cancels the
   /// animation), checks what it wrote and puts the animation under its name.
-  package func finish() throws {
+  func finish() throws {
     closeInput()
     let started = Date()
     while !hasEnded() {
@@ -408,7 +300,7 @@ package final class VideoWriter {
 
   /// Stops ffmpeg and what it started, and removes what it wrote: nothing is left under either
   /// name.
-  package func cancel() {
+  func cancel() {
     finished = true
     closeInput()
     if !hasEnded() {
@@ -449,11 +341,13 @@ package final class VideoWriter {
   /// cannot be known.
   private var lost = false
 
-  /// How a program ended, in words, from its ``status(_:)``.
+  /// How a program ended, in words, from its status as `confetti_exit_status` gives it (above
+  /// 128: killed by a signal).
   private static func describe(_ status: Int32) -> String {
     status > 128 ? "killed by signal \(status - 128)" : "exit status \(status)"
   }
 
+  /// Closes the pipe's end that frames are written to: ffmpeg sees the input end.
   private func closeInput() {
     if input >= 0 { close(input) }
     input = -1
@@ -471,65 +365,5 @@ package final class VideoWriter {
     // ffmpeg names the hidden file it wrote; the user knows the destination.
     let line = (said ?? complaints.lastLine())?.replacing(temporary.path, with: path)
     return VideoError(description: "cannot write \(path): \(what) (\(line ?? how))")
-  }
-}
-
-extension VideoFormat {
-  /// How its files begin: a GIF's header, WebM's EBML magic, an ISO media file's first box type
-  /// (at byte 4) for MP4 and QuickTime.
-  var signatures: [(offset: Int, bytes: [UInt8])] {
-    switch self {
-    case .gif: [(0, Array("GIF89a".utf8)), (0, Array("GIF87a".utf8))]
-    case .webm: [(0, [0x1A, 0x45, 0xDF, 0xA3])]
-    case .mp4, .mov: [(4, Array("ftyp".utf8))]
-    }
-  }
-}
-
-/// Reads a child's standard error as it comes, on a thread of its own, keeping its last few
-/// kilobytes: a child with much to say never blocks on a full pipe.
-final class TailReader: @unchecked Sendable {
-  private let lock = Lock()
-  private var tail: [UInt8] = []
-  private let ended = DispatchSemaphore(value: 0)
-  private static let kept = 4096
-
-  /// Reads `descriptor` (the read end of the child's standard error) until its end, then
-  /// closes it.
-  init(reading descriptor: Int32) {
-    let started = detachThread { [self] in
-      var buffer = [UInt8](repeating: 0, count: 16_384)
-      while true {
-        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        if count < 0, errno == EINTR { continue }
-        guard count > 0 else { break }
-        lock.withLock {
-          tail.append(contentsOf: buffer[..<count])
-          if tail.count > Self.kept { tail.removeFirst(tail.count - Self.kept) }
-        }
-      }
-      close(descriptor)
-      ended.signal()
-    }
-    // No thread to read with: the pipe is closed, so a child that writes gets EPIPE rather
-    // than blocking on a full pipe, and there is nothing to tell.
-    if !started {
-      close(descriptor)
-      ended.signal()
-    }
-  }
-
-  /// The last line said, once the child has closed its end (within a second), if any.
-  func lastLine() -> String? {
-    _ = ended.wait(timeout: .now() + 1)
-    ended.signal()
-    // Its control characters (terminal escapes among them) are not passed on.
-    let text = lock.withLock { String(decoding: tail, as: UTF8.self) }
-    guard let last = text.split(whereSeparator: \.isNewline).last else { return nil }
-    let shown = last.unicodeScalars.map {
-      $0.properties.generalCategory == .control ? "?" : Character($0)
-    }
-    let line = String(shown).trimmed
-    return line.isEmpty ? nil : line
   }
 }

@@ -2,18 +2,19 @@ import ConfettiImage
 import ConfettiPlatform
 import Dispatch
 import FoundationEssentials
-import Glibc
 
 /// The pictures of a PNG sequence, made straight, encoded and written on the machine's other
 /// cores while the next frames are drawn (a 1080p picture takes longer to encode than to draw).
 /// Each is written safely (``OutputFile``), as one picture is, beside its name, and put in
 /// place only when it is told: a stop leaves a file the name held before as it was. Frames
-/// finish in any order and are told in order (``finished()``); the first failure is the
-/// earliest frame that failed.
+/// finish in any order and are told in order (``tellWritten(of:naming:told:)``); the first
+/// failure is the earliest frame that failed.
 final class PictureSequence: @unchecked Sendable {
+  /// Guards what follows, and wakes the drawing thread when a picture is done.
   private let condition = Condition()
   /// The most pictures in flight at once: each holds a frame's pixels.
   private let most: Int
+  /// Pictures queued and not yet written or failed.
   private var inFlight = 0
   /// Frames written beside their names (their files and names) or failed, not yet told.
   private var outcomes: [Int: Result<(file: ExclusiveFile, path: String), Error>] = [:]
@@ -22,6 +23,7 @@ final class PictureSequence: @unchecked Sendable {
   /// Files written for frames past the last one told, not yet in place: removed if the
   /// sequence stops early.
   private var ahead: [Int: (file: ExclusiveFile, path: String)] = [:]
+  /// Whether to stop: a picture finished after it says so is not written.
   private let shouldStop: @Sendable () -> Bool
   /// Whether the pictures need straight alpha made (a transparent backdrop): over an opaque one
   /// every pixel is opaque, and premultiplied is straight.
@@ -76,11 +78,43 @@ final class PictureSequence: @unchecked Sendable {
     }
   }
 
+  /// Tells the frames written since the last call, in order: each is put in place, then
+  /// `told`; a stop asked as one is told leaves the rest untold (and ``stop()`` removes them).
+  /// Throws the earliest frame that failed as a render says it (`option` spells a setting as
+  /// the caller does): which pictures of `settings`' sequence are whole, and the frame range
+  /// that renders the rest; ``RenderStopped`` for one a stop left unwritten.
+  func tellWritten(
+    of settings: RenderOptions, naming option: (String) -> String, told: (Int) -> Void
+  ) throws {
+    let rendered = settings.renderedFrames
+    do {
+      // Until none is left to tell: a failed frame comes after those before it are told.
+      while case let frames = try finished(), !frames.isEmpty {
+        for frame in frames {
+          // A stop asked as an earlier frame was told: this one is not told, nor kept.
+          guard !shouldStop() else { return }
+          try putInPlace(frame)
+          told(frame)
+        }
+      }
+    } catch let failure as FrameFailure {
+      if failure.error is Stopped { throw RenderStopped(out: settings.out, whole: false) }
+      let frame = failure.frame
+      guard frame > rendered.lowerBound else { throw failure.error }
+      // The frames before it are whole: say so, and how to render the rest.
+      let whole = rendered.lowerBound..<frame
+      throw RenderError(
+        description: "\(failure.error); \(settings.pictures(whole)) "
+          + "\(whole.count == 1 ? "is" : "are") written: \(option("frame_range")) "
+          + "\(frame):\(rendered.upperBound) renders the rest")
+    }
+  }
+
   /// The frames written since the last call, in order, up to the first not yet written or
   /// failed; throws the earliest failed frame's error (``FrameFailure``) when it comes first.
-  /// Each is put in place when it is ``told(_:)``; one a stop leaves untold is removed by
-  /// ``stop()``.
-  func finished() throws -> [Int] {
+  /// Each is put in place by ``putInPlace(_:)`` as it is told; one a stop leaves untold is
+  /// removed by ``stop()``.
+  private func finished() throws -> [Int] {
     try condition.withLock {
       var frames: [Int] = []
       while let outcome = outcomes[next] {
@@ -101,7 +135,7 @@ final class PictureSequence: @unchecked Sendable {
 
   /// Frame `frame` is told: its picture is put in place, and kept whatever comes after; throws
   /// ``FrameFailure`` if it cannot be.
-  func told(_ frame: Int) throws {
+  private func putInPlace(_ frame: Int) throws {
     guard let written = condition.withLock({ ahead.removeValue(forKey: frame) }) else { return }
     do {
       try written.file.place(at: written.path)
@@ -135,18 +169,13 @@ final class PictureSequence: @unchecked Sendable {
   }
 
   /// Frame `frame`'s picture could not be written.
-  struct FrameFailure: Error {
+  private struct FrameFailure: Error {
+    /// The frame, numbered as in the whole sequence.
     var frame: Int
+    /// Why its picture could not be written.
     var error: Error
   }
 
   /// A picture finished after a stop was asked: not written.
-  struct Stopped: Error {}
-}
-
-/// Seconds since an arbitrary start, never going back (CLOCK_MONOTONIC).
-package func monotonicSeconds() -> Double {
-  var now = timespec()
-  clock_gettime(CLOCK_MONOTONIC, &now)
-  return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+  private struct Stopped: Error {}
 }
