@@ -48,7 +48,13 @@ struct OverlayPlaceOptions: ParsableArguments {
       valueName: "seconds"))
   var duration: Double?
 
-  @Option(name: .handoff(OverlayHandoff.Flag.snapshot), help: .hidden)
+  @Option(
+    name: .handoff(OverlayHandoff.Flag.snapshot),
+    help: ArgumentHelp(
+      "Also write what the celebration shows 0.4 s in to FILE (PNG, as the compositor is given "
+        + "it); in a terminal, also FILE.layout (the cells drawn into) and FILE.choice (the "
+        + "graphics chosen): for a bug report.",
+      valueName: "FILE"))
   var snapshot: String?
 
   func validate() throws {

@@ -23,9 +23,12 @@ struct TerminalOptions: ParsableArguments {
       valueName: "kind"))
   var terminalGraphics: TerminalGraphics?
 
-  /// Draws the moment this many seconds in, still, until the duration is over or a key: what
-  /// tests compare with `confetti render` of the same moment.
-  @Option(help: .hidden)
+  /// Draws the moment this many seconds in, still, until the duration is over or a key.
+  @Option(
+    help: ArgumentHelp(
+      "In the terminal, draw the moment this many seconds in, still, until the duration is "
+        + "over or a key (the moment `confetti render --time` renders).",
+      valueName: "seconds"))
   var terminalStill: Double?
 
   /// Whether the terminal was asked for.

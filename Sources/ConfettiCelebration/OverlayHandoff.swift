@@ -27,7 +27,7 @@ package struct OverlayHandoff: Equatable, Sendable {
   package var reduceMotion = false
   /// What each piece is drawn as (`SpritePrimitive`'s raw value); nil: the overlay's default.
   package var primitive: String?
-  /// Where the overlay writes a picture of its frames, for a test.
+  /// Where the overlay writes a picture of what it shows (`--snapshot`), for a bug report.
   package var snapshot: String?
 
   package init() {}

@@ -31,7 +31,7 @@ package struct Overlay {
     /// (``Overlay/goesOn(_:at:elapsed:settings:)``).
     package var duration: Seconds = Celebration.defaultDuration
     /// A PNG to write the framebuffer to, as stored (premultiplied), once the effect has run
-    /// ``OverlaySnapshot/time``: how tests see what a compositor is given.
+    /// ``OverlaySnapshot/time`` (`--snapshot`): what the compositor is given, for a bug report.
     package var snapshot: String?
     /// A descriptor to write one byte to, then close, once the first frame is on screen: how
     /// `confetti run` knows its celebration is showing, and leaves it to go on by itself.
@@ -181,7 +181,7 @@ package struct OverlayShown {
 }
 
 /// The framebuffer as a compositor is given it (premultiplied), written once to a PNG when the
-/// effect has run ``time``: how tests see what an overlay shows.
+/// effect has run ``time`` (`--snapshot`): what an overlay shows, for a bug report.
 struct OverlaySnapshot {
   /// When the snapshot is taken, in seconds of the effect.
   static let time: Seconds = 0.4

@@ -43,14 +43,14 @@ public enum TerminalCelebration {
     public var replyTimeout: Seconds = 0.5
     /// Called once the first frame is written.
     public var shown: (() -> Void)?
-    /// Draws this moment of the effect, in seconds, still, for ``duration`` (or until a key):
-    /// how tests compare the terminal with `confetti render` of the same moment.
+    /// Draws this moment of the effect, in seconds, still, for ``duration`` (or until a key)
+    /// (`--terminal-still`): one moment to look at, as `confetti render --time` renders it.
     package var still: Seconds?
     /// A PNG to write the first frame's picture to (as rendered, before the terminal's
     /// graphics), with the choice made beside it in `PATH.choice` ("sixel direct") and the
     /// layout in `PATH.layout` (the columns and rows drawn, the first's column and row from 0,
-    /// a cell's width and height in pixels: "75 23 2 0 8 17"): how tests check the terminal
-    /// against `confetti render`.
+    /// a cell's width and height in pixels: "75 23 2 0 8 17") (`--snapshot`): what was drawn
+    /// and how, for a bug report.
     package var snapshot: String?
 
     /// The defaults: the best graphics the terminal has, seed 1, 10 s for a continuous effect.
