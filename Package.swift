@@ -39,8 +39,9 @@ let package = Package(
     .target(name: "ConfettiCore"),
 
     // What the product would otherwise take from Foundation, whose ICU data alone weighs 38 MB:
-    // printf's formatting, trimmed text, locks, conditions and threads, a program file's check.
-    .target(name: "ConfettiPlatform"),
+    // printf's formatting, trimmed text, locks, conditions and threads, a program file's check;
+    // and the process's own: the signals that ask it to stop, its standard streams, its heap.
+    .target(name: "ConfettiPlatform", dependencies: ["CProcess", "CMalloc"]),
 
     // The configuration format: a strict JSON parser and writer, the schema, the decoder.
     .target(name: "ConfettiConfig", dependencies: ["ConfettiCore"]),
@@ -210,8 +211,8 @@ let package = Package(
     .target(
       name: "ConfettiTerminal",
       dependencies: [
-        "Confetti", "ConfettiCore", "ConfettiPlatform", "ConfettiGL", "ConfettiImage", "CChafa",
-        "CCrash",
+        "Confetti", "ConfettiCore", "ConfettiPlatform", "ConfettiGL", "ConfettiImage",
+        "ConfettiCelebration", "CChafa", "CCrash",
       ]
     ),
 
@@ -302,18 +303,20 @@ let package = Package(
       dependencies: ["ConfettiText", "ConfettiImage", "ConfettiTestSupport"]),
     // Pictures in memory and the flash check of an animation's frames.
     .testTarget(name: "ConfettiImageTests", dependencies: ["ConfettiImage"]),
-    // The bench: its scenes and plan, its baselines' arithmetic, and that every baseline draws
-    // the product's picture of every preset.
+    // The bench: its scenes and plan, its baselines' arithmetic, that every baseline draws the
+    // product's picture of every preset, and `confetti bench`'s figures and report.
     .testTarget(
       name: "ConfettiBenchTests",
       dependencies: [
         "Confetti", "ConfettiBench", "ConfettiConfig", "ConfettiCore", "ConfettiGL",
-        "ConfettiImage", "ConfettiPresets", "ConfettiGLTestSupport",
+        "ConfettiImage", "ConfettiPresets", "ConfettiGLTestSupport", "ConfettiCLI",
+        "ConfettiTestSupport",
       ]),
-    // What the tests below share: running programs, X displays of their own, /proc readings,
-    // and the rule that a test CI cannot run is a failure there, not a skip.
+    // What the tests share: running programs, X displays of their own, /proc readings, waiting
+    // for an event, and the rule that a test CI cannot run is a failure there, not a skip.
     .target(name: "ConfettiTestSupport", path: "Tests/ConfettiTestSupport"),
-    // The command line, with no display: arguments, pictures, clips, the bench, hostile input.
+    // The command line, with no display: arguments, help, completion, hostile input, the
+    // documentation's claims, what the build embeds.
     .testTarget(
       name: "ConfettiCLITests",
       dependencies: [
@@ -321,8 +324,22 @@ let package = Package(
         "ConfettiGL", "ConfettiConfig", "ConfettiCelebration", "ConfettiPresetFiles",
         "ConfettiShaderFiles",
       ]),
-    // The desktop: the window, the overlay (X11 and Wayland), `confetti run`, the examples and
-    // the library's celebrate and render verbs, each on displays of their own.
+    // Export: `confetti render` as video makers use it (pictures, animations through ffmpeg,
+    // sequences, records, every fault of an export, the flash check of every preset) and the
+    // library's render, the same files.
+    .testTarget(
+      name: "ConfettiExportTests",
+      dependencies: [
+        "ConfettiCLI", "ConfettiTestSupport", "Confetti", "ConfettiCelebration", "ConfettiCore",
+        "ConfettiExport", "ConfettiGL", "ConfettiImage", "ConfettiPresets",
+      ]),
+    // Celebrations as a library starts them (the overlay found, started, waited on, cancelled,
+    // refused) and the command line it hands the program.
+    .testTarget(
+      name: "ConfettiCelebrationTests",
+      dependencies: ["ConfettiCLI", "ConfettiTestSupport", "ConfettiCelebration"]),
+    // The desktop: the window, the overlay (X11 and Wayland), `confetti run` and the examples,
+    // each on displays of their own.
     .testTarget(
       name: "ConfettiDesktopTests",
       dependencies: [

@@ -6,7 +6,7 @@ import XCTest
 /// `confetti render` as video makers use it: transparent PNGs, animations through ffmpeg read
 /// back frame by frame, sequences split by frame range, and the faults of an export (no
 /// ffmpeg, a killed one, an interrupted render, a full disk).
-final class ExportTests: XCTestCase {
+final class RenderCommandTests: XCTestCase {
   let small = ["--preset", "confetti", "--size", "160x120", "--time", "0.5"]
 
   func ffmpeg() throws -> URL {
