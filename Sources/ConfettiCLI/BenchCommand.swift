@@ -118,25 +118,27 @@ struct BenchCommand: ParsableCommand {
         width: size.width, height: size.height,
         seconds: frames == nil ? (seconds ?? (sweeping ? 3 : 10)) : nil, frames: frames,
         churn: churn, seed: seed, effect: loaded.config, reduceMotion: effect.wantsReducedMotion,
-        build: Self.build)
+        build: BenchPlan.currentBuild)
       let session = BenchSession(
         plan: plan, counts: try counts(), primitive: effect.primitive,
         plot: sweeping ? plot ?? Self.defaultPlot : nil, inputs: effect.files(of: loaded))
-      var progress = Progress()
+      var progress = BenchProgress()
       let outcome = try session.run(
         images: loaded.images(for:),
         started: { info, platform in
           guard !json else { return }
-          printHeader(plan, info: info, platform: platform)
+          print(plan.header(info: info, platform: platform), terminator: "")
           fflush(nil)  // before the progress lines on stderr
         },
         measured: { count, rows, results in
-          progress = Progress()  // each count's from its own start
+          progress = BenchProgress()  // each count's from its own start
           guard !json else { return }
           print("")
           print(BenchPlan.table(count: count, rows: rows, results: results), terminator: "")
         },
-        progress: { progress.report($0, elapsed: $1) })
+        progress: { what, elapsed in
+          if let line = progress.line(what, elapsed: elapsed) { StandardStreams.writeError(line) }
+        })
       if let plot = outcome.plot, !json {
         print("plot of median frame time and app CPU time against N: \(plot)")
       }
@@ -144,36 +146,6 @@ struct BenchCommand: ParsableCommand {
         let report = try plan.report(sweep: outcome.sweep, rows: outcome.rows, info: outcome.info)
         print(String(decoding: report, as: UTF8.self))
       }
-    }
-  }
-
-  /// The build measured: "debug" or "release".
-  static var build: String {
-    #if DEBUG
-      return "debug"
-    #else
-      return "release"
-    #endif
-  }
-
-  /// Prints what a run of `plan` measures, and on what.
-  private func printHeader(_ plan: BenchPlan, info: GLInfo, platform: String) {
-    print(
-      "confetti --bench: \(plan.churn ? "churn" : "steady") scene of \(plan.effect.name)"
-        + "\(plan.reduceMotion ? " (reduced motion)" : "") at \(size.width)x\(size.height)")
-    print("renderer: \(info.renderer)")
-    print("GL version: \(info.version) (EGL \(platform))")
-    print("build: \(Self.build)")
-    if info.renderer.hasPrefix("llvmpipe") {
-      print(
-        "note: llvmpipe rasterises on the CPU, some of it (a whole draw, or its last batch) "
-          + "after its timer query has ended, so gpu ms understates its work: frame ms (to "
-          + "glFinish) is the figure to read")
-    }
-    if Self.build == "debug" {
-      print(
-        "WARNING: this is a DEBUG build: figures are not representative. "
-          + "Build with: swift build -c release")
     }
   }
 
@@ -187,19 +159,6 @@ struct BenchCommand: ParsableCommand {
       throw ValidationError("--sweep takes particle counts separated by commas, like 1000,10000")
     }
     return counts.map { $0! }
-  }
-}
-
-/// A line on stderr every few seconds while a run goes on (stdout stays for the results).
-struct Progress {
-  /// When the last line was said, in seconds from the count's start.
-  private var lastReport: Double = 0
-
-  /// Says `what` runs, `elapsed` seconds in, if the last line is 3 s old or more.
-  mutating func report(_ what: String, elapsed: Double) {
-    guard elapsed - lastReport >= 3 else { return }
-    lastReport = elapsed
-    StandardStreams.writeError("bench: \(String(formatting: "%.0f", elapsed)) s: \(what)\n")
   }
 }
 

@@ -31,9 +31,6 @@ struct EffectOptions: ParsableArguments {
       valueName: "kind"))
   var primitive = SpritePrimitive.auto
 
-  /// The environment variable that asks for reduced motion, as the flag does.
-  static let reduceMotionVariable = "CONFETTI_REDUCE_MOTION"
-
   func validate() throws {
     if preset != nil, config != nil {
       throw ValidationError("give --preset or --config, not both")
@@ -43,41 +40,20 @@ struct EffectOptions: ParsableArguments {
         "no preset named \"\(oneLine(preset))\"; the presets are "
           + Presets.names.joined(separator: ", "))
     }
-    if let value = ProcessInfo.processInfo.environment[Self.reduceMotionVariable],
-      Self.reading(value) == nil
-    {
-      throw ValidationError(
-        "\(Self.reduceMotionVariable) is 1, true, yes or on to reduce motion, 0, false, no, off "
-          + "or empty not to, not \"\(value.prefix(40))\"")
-    }
-  }
-
-  /// What a value of the variable says: reduce motion, do not, or nil for neither.
-  static func reading(_ value: String) -> Bool? {
-    switch value.lowercased() {
-    case "1", "true", "yes", "on": true
-    case "", "0", "false", "no", "off": false
-    default: nil
+    if let refusal = ReducedMotion.refusal(in: ProcessInfo.processInfo.environment) {
+      throw ValidationError(refusal)
     }
   }
 
   /// Whether reduced motion was asked for, by the flag or the environment.
   var wantsReducedMotion: Bool {
-    if reduceMotion { return true }
-    let value = ProcessInfo.processInfo.environment[Self.reduceMotionVariable] ?? ""
-    return Self.reading(value) == true
+    ReducedMotion.isAsked(flag: reduceMotion, in: ProcessInfo.processInfo.environment)
   }
 
   /// Whether reduced motion was asked for on screen: as ``wantsReducedMotion``, or by the
   /// desktop's own setting (``DesktopMotion``), unless the variable says 0.
   var wantsReducedMotionOnScreen: Bool {
-    let environment = ProcessInfo.processInfo.environment
-    if let value = environment[Self.reduceMotionVariable], !value.isEmpty,
-      Self.reading(value) == false, !reduceMotion
-    {
-      return false
-    }
-    return wantsReducedMotion || DesktopMotion.isReduced(in: environment)
+    ReducedMotion.isAskedOnScreen(flag: reduceMotion, in: ProcessInfo.processInfo.environment)
   }
 
   /// The files a command reads for `loaded` (this effect, loaded): its configuration file and

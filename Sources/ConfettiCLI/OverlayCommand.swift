@@ -1,13 +1,12 @@
 import ArgumentParser
-import CProcess
 import Confetti
 import ConfettiCelebration
 import ConfettiCore
 import ConfettiDesktop
 import ConfettiGL
 import ConfettiPlatform
+import ConfettiTerminal
 import FoundationEssentials
-import Glibc
 
 /// `confetti overlay`: the effect over the whole desktop, click-through, until it is over.
 struct OverlayCommand: ParsableCommand {
@@ -84,16 +83,11 @@ struct OverlayCommand: ParsableCommand {
   /// The effect: the handed-over JSON, else as the effect options say.
   private func loadEffect() throws -> Effect {
     guard let jsonFile else { return try effect.load(fallback: Presets.celebrationName) }
-    var loaded = try Effect(path: jsonFile)
-    loaded.imageFolder = nil
-    return loaded
+    return try Effect(handedOver: jsonFile)
   }
 
   func run() throws {
-    if let parent {
-      _ = confetti_end_with_parent()
-      guard getppid() == parent else { return }  // it has ended already
-    }
+    if let parent, !OverlayHandoff.endsWith(parent: parent) { return }  // it has ended already
     StartTimings.isShown = timings
     var settings = overlay.settings
     settings.shownDescriptor = shownFd
@@ -101,11 +95,11 @@ struct OverlayCommand: ParsableCommand {
       let loaded = try loadEffect()
       /// The celebration in this terminal instead.
       func inTerminal() throws {
-        try celebrateInTerminal(
+        try TerminalCelebration.celebrate(
           loaded, seed: seed, capacity: capacity, duration: overlay.place.duration,
           loop: overlay.loop, reduceMotion: effect.wantsReducedMotionOnScreen,
-          primitive: effect.primitive, options: terminal, snapshot: overlay.place.snapshot,
-          shownDescriptor: shownFd)
+          primitive: effect.primitive, graphics: terminal.terminalGraphics,
+          still: terminal.terminalStill, snapshot: overlay.place.snapshot, shownDescriptor: shownFd)
       }
       if terminal.comesFirst { return try inTerminal() }
       do {
@@ -116,7 +110,7 @@ struct OverlayCommand: ParsableCommand {
             configPath: effect.config, reduceMotion: effect.wantsReducedMotionOnScreen,
             primitive: effect.primitive, vsync: true, exitAfter: exitAfter,
             overlay: settings))
-      } catch let error as WindowError where terminalCanCelebrate() {
+      } catch let error as WindowError where TerminalCelebration.canBeDrawn {
         // No desktop overlay here (no compositor, no layer shell): the terminal instead, and
         // why, once it is given back.
         try inTerminal()

@@ -1,6 +1,5 @@
 import ArgumentParser
 import CCrash
-import CProcess
 import Confetti
 import ConfettiCore
 import ConfettiExport
@@ -224,8 +223,7 @@ struct Render: ParsableCommand {
           progress: { bar.show($0) }, shouldStop: { Interruption.caught != nil })
       } catch let stopped as RenderStopped {
         bar.clear()
-        throw InterruptedError(
-          signal: Interruption.caught ?? SIGTERM, out: stopped.out, whole: stopped.whole)
+        throw InterruptedError(signal: Interruption.caught ?? SIGTERM, stopped: stopped)
       } catch {
         bar.clear()
         throw error
@@ -253,9 +251,7 @@ struct Render: ParsableCommand {
     // their own (they are written), and the render succeeds.
     if !StandardStreams.outputWasClosed {
       print(oneLine(result.description))
-      if confetti_flush_standard_output() != 0 || confetti_standard_output_failed() != 0 {
-        let reason = String(cString: strerror(errno))
-        confetti_discard_standard_output()
+      if let reason = StandardStreams.flushOutputOrDrop() {
         say("note: standard output could not take the report (\(reason)): \(result)")
       }
     }
@@ -274,6 +270,19 @@ struct Render: ParsableCommand {
 
   /// The animation format --out names; nil for PNG.
   var video: VideoFormat? { VideoFormat(path: out) }
+}
+
+/// A signal that asks to stop (``Interruption/stopping``) during a render: what was being
+/// written is removed.
+struct InterruptedError: Error, CustomStringConvertible {
+  /// The signal that asked.
+  var signal: Int32
+  /// What became of the files being written, in the library's words.
+  var stopped: RenderStopped
+  /// Which signal, and what became of the files: "interrupted: clip.webm was not written".
+  var description: String {
+    "\(signal == SIGINT ? "interrupted" : "stopped by signal \(signal)"): \(stopped)"
+  }
 }
 
 /// `--trigger start|key|click[@X,Y][@T]`: emitters fired at a moment of a render, as the window

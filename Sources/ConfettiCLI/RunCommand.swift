@@ -2,8 +2,8 @@ import ArgumentParser
 import CProcess
 import ConfettiCelebration
 import ConfettiPlatform
+import ConfettiTerminal
 import FoundationEssentials
-import Glibc
 
 /// `confetti run [OPTIONS] -- COMMAND [ARGUMENTS…]`: runs the command as the shell would, then,
 /// if it succeeded, throws the effect over the desktop; always exits with the command's status.
@@ -117,55 +117,26 @@ struct RunCommand: ParsableCommand {
 
   /// The overlay, as a celebration of its own process: whatever becomes of it (no display, no
   /// compositor, a crash in the window system), the command's status is what confetti returns.
+  /// Where it cannot be shown, the terminal's celebration stands in, held until it is over or a
+  /// key (a terminal has no room for it to go on beside the prompt).
   private func celebrate() {
-    if terminal.comesFirst { return inTerminal() }
-    guard desktopIsNamed() else {
-      say(
-        "no desktop to celebrate on (DISPLAY is not set)\(terminalRefused); the command succeeded")
-      return
-    }
     var options = CelebrationOptions()
     (options.preset, options.path, options.seed) = (effect.preset, effect.config, seed)
     (options.monitor, options.duration) = (overlay.monitor, overlay.duration)
     options.reduceMotion = effect.reduceMotion ? true : nil
-    // Every stopping signal sent to confetti alone (SIGINT by kill too) ends the celebration;
-    // the terminal's Ctrl-C reaches the overlay itself.
-    Interruption.watch()
-    do {
-      try Celebration.handOff(options, waits: wait, shouldStop: { Interruption.caught != nil }) {
+    let note = CommandCelebration.celebrate(
+      options, terminalFirst: terminal.comesFirst, waits: wait,
+      handing: {
         $0.primitive = effect.primitive.rawValue
         $0.snapshot = overlay.snapshot
-      }
-    } catch {
-      // Ended by the person (a stopping signal): nothing to say.
-      guard Interruption.caught == nil else { return }
-      guard terminalCanCelebrate() else {
-        return say("\(error)\(terminalRefused); the command succeeded")
-      }
-      // No overlay here (no compositor, a dead display): the terminal instead, and why.
-      inTerminal(after: "\(error)")
-    }
-  }
-
-  /// Why the terminal was not celebrated in either, where output goes to one (a background job,
-  /// TERM=dumb): "; nor in this terminal: …". Empty where it goes elsewhere (a file, a pipe).
-  private var terminalRefused: String {
-    guard isatty(STDOUT_FILENO) == 1, let why = terminalRefusal() else { return "" }
-    return "; nor in this terminal: \(why)"
-  }
-
-  /// The celebration in this terminal, held until it is over or a key (a terminal has no room
-  /// for it to go on beside the prompt); `why`, if any, said once the terminal is given back.
-  private func inTerminal(after why: String? = nil) {
-    do {
-      try celebrateInTerminal(
-        try effect.load(fallback: Celebration.defaultPreset), seed: seed,
-        duration: overlay.duration, reduceMotion: effect.wantsReducedMotionOnScreen,
-        primitive: effect.primitive, options: terminal)
-      if let why { say("\(why); celebrated in the terminal instead") }
-    } catch {
-      guard Interruption.caught == nil else { return }
-      say("\(why.map { "\($0), and " } ?? "")\(error); the command succeeded")
-    }
+      },
+      inTerminal: {
+        try TerminalCelebration.celebrate(
+          try effect.load(fallback: Celebration.defaultPreset), seed: seed,
+          duration: overlay.duration, reduceMotion: effect.wantsReducedMotionOnScreen,
+          primitive: effect.primitive, graphics: terminal.terminalGraphics,
+          still: terminal.terminalStill)
+      })
+    if let note { say(note) }
   }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CCrash
 import Confetti
 import ConfettiCore
 import ConfettiDesktop
@@ -79,17 +80,12 @@ struct Window: ParsableCommand {
   }
 }
 
-/// Runs the window, or the overlay when `settings` has one, as the program does: a stopping
-/// signal ends it (the overlay within ``Interruption/promptEnd`` whatever it waits for), and
-/// what it has to say is said on standard error.
+/// Runs the window, or the overlay when `settings` has one, until it is over or a stopping
+/// signal (``WindowSettings/showUntilStopped(beforeEnding:)``); what it has to say is said on
+/// standard error.
 func show(_ settings: WindowSettings) throws {
   var settings = settings
-  settings.shouldStop = { Interruption.caught != nil }
   settings.report = { say($0) }
-  if settings.overlay != nil {
-    Interruption.watch(endingWithin: Interruption.promptEnd)
-    try Overlay.run(settings)
-  } else {
-    try WindowApp(settings).run()
-  }
+  // A terminal borrowed (where the overlay could not be shown) is given back first.
+  try settings.showUntilStopped { confetti_give_back_terminal_now() }
 }

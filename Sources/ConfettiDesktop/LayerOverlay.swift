@@ -1,5 +1,6 @@
 import CWayland
 import Confetti
+import ConfettiCelebration
 import ConfettiCore
 import ConfettiGL
 import ConfettiPlatform

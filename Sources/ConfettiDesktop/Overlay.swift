@@ -157,29 +157,6 @@ package struct Overlay {
   mutating func frameShown() { shown.frameShown() }
 }
 
-/// Says once, down ``Overlay/Settings/shownDescriptor``, that the first frame is on screen
-/// (the terminal's celebration says it the same way).
-package struct OverlayShown {
-  private var descriptor: Int32?
-  /// Whether a frame has been shown yet: the timings are told of the first one only.
-  private var isFirst = true
-
-  package init(descriptor: Int32?) { self.descriptor = descriptor }
-
-  /// After a frame is shown: the first time, one byte, and the descriptor closed.
-  package mutating func frameShown() {
-    if isFirst {
-      isFirst = false
-      StartTimings.firstFrameShown()
-    }
-    guard let descriptor else { return }
-    self.descriptor = nil
-    var byte: UInt8 = 1
-    _ = write(descriptor, &byte, 1)
-    close(descriptor)
-  }
-}
-
 /// The framebuffer as a compositor is given it (premultiplied), written once to a PNG when the
 /// effect has run ``time`` (`--snapshot`): what an overlay shows, for a bug report.
 struct OverlaySnapshot {

@@ -1,27 +1,11 @@
-import CCrash
 import CProcess
-import ConfettiCore
-import ConfettiPlatform
 import Glibc
-
-/// A signal that asks to stop (``Interruption/stopping``) during a render: what was being
-/// written is removed.
-struct InterruptedError: Error, CustomStringConvertible {
-  var signal: Int32
-  var out: String
-  /// Whether `out` is one file (an animation, a picture), not a numbered sequence.
-  var whole: Bool
-  var description: String {
-    let name = signal == SIGINT ? "interrupted" : "stopped by signal \(signal)"
-    return whole
-      ? "\(name): \(out) was not written" : "\(name): the frames written so far are whole"
-  }
-}
 
 /// The signals that ask the program to stop (``stopping``), noted instead of ending it at once,
 /// so that a render can remove its half-made file first and the window and overlay can close
 /// their windows.
-enum Interruption {
+package enum Interruption {
+  /// The last stopping signal received; 0: none yet.
   nonisolated(unsafe) private static var received: Int32 = 0
   /// Posted by the signal handler (sem_post is safe there) to wake the watchdog.
   nonisolated(unsafe) private static let arrived: UnsafeMutablePointer<sem_t> = {
@@ -30,13 +14,17 @@ enum Interruption {
     return semaphore
   }()
 
-  /// How long the overlay may take to end by itself after a signal: past it, the program exits
-  /// (status 0, as a clean end) whatever it is waiting for (a window manager, the driver).
-  static let promptEnd: Seconds = 0.5
+  /// How long the overlay may take to end by itself after a signal, in seconds: past it, the
+  /// program exits (status 0, as a clean end) whatever it is waiting for (a window manager, the
+  /// driver).
+  package static let promptEnd: Double = 0.5
 
-  /// Starts noting the signals. With a `deadline`, a watchdog thread exits the program that
-  /// long after the first one, if it has not ended by then.
-  static func watch(endingWithin deadline: Seconds? = nil) {
+  /// Starts noting the signals. With a `deadline` (in seconds), a watchdog thread exits the
+  /// program that long after the first one, if it has not ended by then, having run
+  /// `beforeEnding` (what must not be left as it is: a terminal borrowed is given back).
+  package static func watch(
+    endingWithin deadline: Double? = nil, beforeEnding: @escaping @Sendable () -> Void = {}
+  ) {
     // Everything the handler touches is set up now, before it can run: a global's first use
     // allocates, and a handler that interrupts malloc (the GL driver's, setting up) and then
     // allocates waits for ever on malloc's lock.
@@ -48,7 +36,7 @@ enum Interruption {
           tv_sec: Int(deadline), tv_nsec: Int((deadline - deadline.rounded(.down)) * 1e9))
         var left = timespec()
         while nanosleep(&rest, &left) != 0, errno == EINTR { rest = left }
-        confetti_give_back_terminal_now()  // a terminal borrowed is given back first
+        beforeEnding()
         _exit(0)
       }
     }
@@ -66,8 +54,8 @@ enum Interruption {
   /// The signals that ask the program to stop, noted rather than ending it at once: Ctrl-C,
   /// Ctrl-\\, SIGTERM, a closed terminal (SIGHUP), and those whose default would end it
   /// as abruptly (SIGUSR1, SIGUSR2, SIGALRM).
-  static let stopping = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM]
+  package static let stopping = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM]
 
   /// The signal received, if any.
-  static var caught: Int32? { received == 0 ? nil : received }
+  package static var caught: Int32? { received == 0 ? nil : received }
 }
