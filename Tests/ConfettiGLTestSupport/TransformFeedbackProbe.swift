@@ -53,21 +53,14 @@ package final class TransformFeedbackProbe {
   package func capture(slots: Range<Int>, at now: Tick, trailCopies: Int = 0) throws
     -> [CapturedParticle]
   {
-    renderer.checkUsable()
-    precondition(
-      slots.lowerBound >= 0 && slots.upperBound <= renderer.capacity, "slots out of range")
     precondition(trailCopies >= 0, "trail copies cannot be negative")
     let host = HostGLState.current(drawingOn: nil)
     defer { host.restore() }
-    renderer.resetStateCache()
-    try renderer.compileForWhatItHolds()
-    let sprites = renderer.sprites
-    let probe = try probeProgram()
+    let stage = try stageProgram()
     let copies = trailCopies + 1
     // Every copy a record can have is run (a draw's copies count from the oldest), and those up
     // to `trailCopies` returned.
-    let drawn = InstanceArray.maximumCopies
-    let vertices = drawn * sprites.primitive.verticesPerCopy * slots.count
+    let vertices = renderer.vertexStageVertices(slots: slots.count)
     let bytes = vertices * Self.capturedFloats * MemoryLayout<Float>.stride
     if bytes > feedbackBytes {
       if feedbackBuffer == 0 { epoxy_glGenBuffers(1, &feedbackBuffer) }
@@ -76,15 +69,12 @@ package final class TransformFeedbackProbe {
         GLenum(GL_TRANSFORM_FEEDBACK_BUFFER), GLsizeiptr(bytes), nil, GLenum(GL_STREAM_READ))
       feedbackBytes = bytes
     }
-    epoxy_glUseProgram(probe.program.id)
-    epoxy_glBindVertexArray(renderer.instances.name)
-    epoxy_glUniform1ui(probe.program.uniform("u_now"), now.rawValue)
+    epoxy_glUseProgram(stage.program.id)
     epoxy_glBindBufferBase(GLenum(GL_TRANSFORM_FEEDBACK_BUFFER), 0, feedbackBuffer)
     epoxy_glEnable(GLenum(GL_RASTERIZER_DISCARD))
     epoxy_glBeginTransformFeedback(GLenum(GL_POINTS))
     // Every vertex of a copy computes the same outputs.
-    let landing = renderer.instances.drawForCapture(
-      sprites.primitive, slots: slots, copies: drawn)
+    let landing = renderer.runVertexStage(stage, slots: slots, at: now)
     epoxy_glEndTransformFeedback()
     epoxy_glDisable(GLenum(GL_RASTERIZER_DISCARD))
     var floats = [Float](repeating: .nan, count: vertices * Self.capturedFloats)
@@ -109,24 +99,15 @@ package final class TransformFeedbackProbe {
     return captured
   }
 
-  /// The capture's program for the renderer's program as it is now (its shaders, features and
-  /// primitive), with the cell table set on it.
-  private func probeProgram() throws -> SpriteProgram {
-    let sprites = renderer.sprites
-    if let probe, probe.sources.vertex.text == sprites.sources.vertex.text {
-      renderer.sendCellTable(to: probe.program)
-      return probe
+  /// The renderer's vertex stage with the captured outputs kept, made again whenever the
+  /// renderer's shaders changed (more features, another primitive).
+  private func stageProgram() throws -> SpriteProgram {
+    let stage = try renderer.vertexStage(keeping: Self.capturedOutputs, reusing: probe)
+    if stage !== probe {
+      probe?.release()
+      probe = stage
     }
-    probe?.release()
-    probe = nil
-    var uncounted = UploadMeter()
-    let made = try SpriteProgram(
-      vertex: sprites.vertexSource, attributes: ParticleRecord.attributes,
-      feedbackVaryings: Self.capturedOutputs, primitive: sprites.primitive,
-      features: sprites.features, info: renderer.info, meter: &uncounted)
-    probe = made
-    renderer.sendCellTable(to: made.program)
-    return made
+    return stage
   }
 }
 

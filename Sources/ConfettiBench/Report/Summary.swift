@@ -1,7 +1,7 @@
 import ConfettiCore
 
 /// The distribution of a benchmark measurement: min, median, 95th and 99th percentile, max.
-package struct Summary: Equatable, Codable, Sendable {
+package struct Summary: Equatable, Sendable {
   package var min: Double
   package var median: Double
   package var p95: Double

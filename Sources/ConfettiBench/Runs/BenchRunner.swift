@@ -5,7 +5,7 @@ import FoundationEssentials
 import Glibc
 
 /// What `--bench` runs: the product's path or one of its baselines.
-package enum BenchMode: String, CaseIterable, Codable, Sendable {
+package enum BenchMode: String, CaseIterable, Sendable {
   /// The product: records written once, the vertex shader evaluates the closed form.
   case gpu
   /// The usual CPU way: Swift evaluates the closed form per particle per frame on one core and
@@ -188,7 +188,7 @@ package final class BenchRun {
 }
 
 /// One mode's figures, as `--json` writes them (times in ms, to the microsecond).
-package struct ModeResult: Codable, Sendable {
+package struct ModeResult: Sendable {
   /// What the particles were drawn as.
   package var primitive: String
   package var frames: Int

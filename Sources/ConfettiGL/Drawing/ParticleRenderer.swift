@@ -22,12 +22,9 @@ package final class ParticleRenderer {
   /// What it has sent the GPU since it was made: read it before and after a frame.
   package private(set) var meter = UploadMeter()
 
-  /// Its program: its shaders, compiled for what it draws (a caller may link them again, as the
-  /// parity tests' transform-feedback probe does, and run them over ``instances``).
-  package let sprites: SpriteProgram
+  private let sprites: SpriteProgram
   private var program: ShaderProgram { sprites.program }
-  /// Its vertex array over the record buffer.
-  package let instances: InstanceArray
+  private let instances: InstanceArray
   private var recordBuffer: GLuint = 0
   /// The limits of the GL it draws on.
   package let info: GLInfo
@@ -47,7 +44,7 @@ package final class ParticleRenderer {
   /// The context current when it was made (nil: unknown).
   package let madeOn = ContextIdentity.current
   /// What tells its context from a later one at the same address (``holdsItsObjects``).
-  private var mark: VertexArrayMark!
+  private let mark: VertexArrayMark
 
   /// Whether the host's GL state is saved and restored around every call, or the renderer's
   /// own kept between calls (``GLStatePolicy``). Changing it sets the whole state again at the
@@ -188,7 +185,7 @@ package final class ParticleRenderer {
   /// emitter table need them).
   package var compiledFeatures: ShaderFeatures { sprites.features }
 
-  package func checkUsable() {
+  private func checkUsable() {
     precondition(!released, "the renderer was released")
   }
 
@@ -232,20 +229,61 @@ package final class ParticleRenderer {
   }
 
   /// What the shaders must compute now: for the records sent, and for the cell table.
-  package var features: ShaderFeatures { recordFeatures.union(cellTable.features) }
+  private var features: ShaderFeatures { recordFeatures.union(cellTable.features) }
 
   /// After the sprite program was built again (for more features, or quads): the clock's
   /// location and the cell table, on the new program.
-  package func adoptNewProgram() {
+  private func adoptNewProgram() {
     nowUniform = program.uniform("u_now")
     sendCellTable()
   }
 
-  /// Builds its program again if it lacks a feature the records sent or the cell table need, as
-  /// a draw does first; for a caller that runs the program itself (the parity tests' probe).
-  package func compileForWhatItHolds() throws {
+  /// Its vertex stage, linked again with `outputs` kept for transform feedback (which a drawing
+  /// program leaves out): its shaders as they are now, compiled for what it holds (built again
+  /// first if the records sent or the cell table need more), with its cell table set. For a
+  /// caller that reads what the vertex shader computes, as the parity tests do. `previous`, one
+  /// it made before, is given back (its cell table set anew) while the shaders are the same;
+  /// otherwise a new one is linked, and the caller releases the old. The host's state is kept.
+  package func vertexStage(keeping outputs: [String], reusing previous: SpriteProgram? = nil)
+    throws -> SpriteProgram
+  {
     checkUsable()
+    let host = HostGLState.current(drawingOn: nil)
+    defer { host.restore() }
+    resetStateCache()
     if try sprites.rebuild(features: features, meter: &meter) { adoptNewProgram() }
+    if let previous, previous.sources.vertex.text == sprites.sources.vertex.text {
+      sendCellTable(to: previous.program)
+      return previous
+    }
+    var uncounted = UploadMeter()  // (not sent for a frame)
+    let stage = try SpriteProgram(
+      vertex: sprites.vertexSource, attributes: ParticleRecord.attributes,
+      feedbackVaryings: outputs, primitive: sprites.primitive, features: sprites.features,
+      info: info, meter: &uncounted)
+    sendCellTable(to: stage.program)
+    return stage
+  }
+
+  /// How many vertices ``runVertexStage(_:slots:at:)`` runs for `slots`: every copy a record can
+  /// have (its trail), each as many vertices as its primitive has corners.
+  package func vertexStageVertices(slots: Int) -> Int {
+    InstanceArray.maximumCopies * sprites.primitive.verticesPerCopy * slots
+  }
+
+  /// Runs `stage` (from ``vertexStage(keeping:)``), bound now, over the records in `slots` at
+  /// clock `now` as points, every copy of each: for transform feedback begun by the caller,
+  /// with rasterising off. Returns where each vertex's output lands: the slot (from 0) and the
+  /// copy in drawing order. Leaves its vertex array bound; the caller keeps the host's state.
+  package func runVertexStage(_ stage: SpriteProgram, slots: Range<Int>, at now: Tick)
+    -> (Int) -> (slot: Int, copy: Int)
+  {
+    checkUsable()
+    precondition(slots.lowerBound >= 0 && slots.upperBound <= capacity, "slots out of range")
+    epoxy_glBindVertexArray(instances.name)
+    epoxy_glUniform1ui(stage.program.uniform("u_now"), now.rawValue)
+    return instances.drawForCapture(
+      sprites.primitive, slots: slots, copies: InstanceArray.maximumCopies)
   }
 
   /// Sends the shape table (polygons, and the images decoded from its paths, in order) if it
@@ -270,7 +308,7 @@ package final class ParticleRenderer {
 
   /// Sets the uniforms of ``cellTable`` on `program` (by default the drawing program's),
   /// leaving it bound.
-  package func sendCellTable(to program: ShaderProgram? = nil) {
+  private func sendCellTable(to program: ShaderProgram? = nil) {
     let program = program ?? self.program
     let styles = (0..<CellTable.capacity).map { cellTable[UInt8($0)] }
     epoxy_glUseProgram(program.id)

@@ -46,7 +46,7 @@ public enum SpritePrimitive: String, CaseIterable, Sendable {
   }
 
   /// Vertices a draw runs per particle and copy: a quad's four corners, or one.
-  package var verticesPerCopy: Int { self == .quads ? 4 : 1 }
+  var verticesPerCopy: Int { self == .quads ? 4 : 1 }
 
   /// What sprite.glsl and particle.frag are compiled with to draw this primitive, on a GL that
   /// draws points as whole-pixel squares (``GLInfo/drawsWholePixelPoints``) or not.

@@ -145,7 +145,7 @@ package final class InstanceArray {
   }
 
   /// The most copies a particle is drawn as: itself and the longest trail a record holds.
-  package static let maximumCopies = Int(ConfettiParticle.maximumTrail) + 1
+  static let maximumCopies = Int(ConfettiParticle.maximumTrail) + 1
   /// A quad's two triangles, as offsets into its four corners (in strip order).
   private static let quadIndices: [UInt16] = [0, 1, 2, 2, 1, 3]
 

@@ -25,7 +25,8 @@ package struct VertexArrayMark: Sendable {
   private let token = UInt.random(in: 1...UInt(Int32.max))
   private let attribute: GLuint
 
-  /// Puts a new mark on the vertex array bound now, whose attributes read `buffer`.
+  /// Puts a new mark on the vertex array bound now, whose attributes read `buffer` (left bound
+  /// to `GL_ARRAY_BUFFER`: the caller puts the host's binding back, as it does around set-up).
   package init(buffer: GLuint) {
     var attributes: GLint = 16
     epoxy_glGetIntegerv(GLenum(GL_MAX_VERTEX_ATTRIBS), &attributes)
