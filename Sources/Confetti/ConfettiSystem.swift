@@ -86,6 +86,13 @@ public final class ConfettiSystem {
   /// million).
   public static let maximumCapacity = ParticleRenderer.maximumCapacity
 
+  /// Why `capacity` cannot be a system's, naming the setting as the caller spells it (nil: it
+  /// can): "--capacity must be between 1 and 31580641, not 0".
+  package static func capacityRefusal(_ capacity: Int, as setting: String) -> String? {
+    guard !(1...maximumCapacity).contains(capacity) else { return nil }
+    return "\(setting) must be between 1 and \(maximumCapacity), not \(capacity)"
+  }
+
   private var scene: EffectScene
   private var renderer: ParticleRenderer?
   private var lightLayer: LightLayer?

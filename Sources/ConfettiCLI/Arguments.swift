@@ -1,36 +1,5 @@
-import ConfettiPlatform
-import Glibc
-
 /// The most arguments the program takes (a command line needs some dozens at most).
 let largestArgumentCount = 1024
-
-/// Why the program's arguments are refused before they are parsed, in one line; nil when they
-/// are not: too many of them (the parser's time grows with the square of their count, and
-/// thousands would hang it), or one that is not UTF-8.
-func refusedArguments() -> String? {
-  let count = CommandLine.arguments.count - 1
-  guard count <= largestArgumentCount else {
-    return "\(count) arguments are too many: at most \(largestArgumentCount)"
-  }
-  return notUTF8Argument()
-}
-
-/// Says which argument is not UTF-8, if one is: Swift would read it with its bad bytes
-/// replaced, and a file name so changed names another file, or none.
-func notUTF8Argument() -> String? {
-  for index in 1..<Int(CommandLine.argc) {
-    guard let argument = CommandLine.unsafeArgv[index] else { continue }
-    let bytes = UnsafeBufferPointer(start: argument, count: strlen(argument))
-      .map { UInt8(bitPattern: $0) }
-    guard String(validating: bytes, as: UTF8.self) == nil else { continue }
-    let shown = bytes.map {
-      (0x20..<0x7F).contains($0) ? String(UnicodeScalar($0)) : String(formatting: "\\x%02X", $0)
-    }
-    return "argument \(index) (\(shown.joined())) is not UTF-8 text: give names and values in "
-      + "UTF-8 (rename the file if need be)"
-  }
-  return nil
-}
 
 /// The spellings the command line had before it had subcommands, still accepted:
 /// `confetti --bench N …` is `confetti bench N …`, `confetti --sweep …` is

@@ -73,13 +73,11 @@ struct BenchCommand: ParsableCommand {
   static let defaultSize = PixelSize(width: 1920, height: 1080)
 
   func validate() throws {
-    let most = ConfettiSystem.maximumCapacity
-    for count in try counts() where !(1...most).contains(count) {
-      throw ValidationError(
-        "the particle count (--particles, --bench or --sweep) must be between 1 and \(most) "
-          + "(the records of at most \(most) fit one GL buffer), not \(count)")
+    let naming = "--particles, --bench or --sweep"
+    if let refusal = BenchPlan.countRefusal(try counts(), naming: naming) {
+      throw ValidationError(refusal)
     }
-    try size.checkDrawable(as: "--size")
+    if let refusal = size.drawableRefusal(as: "--size") { throw ValidationError(refusal) }
     if let seconds, !(seconds.isFinite && seconds > 0 && seconds <= 86_400) {
       throw ValidationError("--seconds must be a number of seconds above 0, at most 86400")
     }
@@ -152,13 +150,10 @@ struct BenchCommand: ParsableCommand {
   /// The particle counts to bench: --particles' one (100,000 by default), or --sweep's list.
   func counts() throws -> [Int] {
     guard let sweep else { return [particles ?? 100_000] }
-    let counts = sweep.split(separator: ",", omittingEmptySubsequences: false).map {
-      Int($0.trimmed)
-    }
-    guard !counts.isEmpty, counts.allSatisfy({ $0 != nil }) else {
+    guard let counts = BenchPlan.counts(listed: sweep) else {
       throw ValidationError("--sweep takes particle counts separated by commas, like 1000,10000")
     }
-    return counts.map { $0! }
+    return counts
   }
 }
 

@@ -23,7 +23,7 @@ enum Main {
     SupervisedCommand.keepStartingEnvironment()  // confetti run's command gets it untouched
     DriverMessages.quietDrivers()
     HeapPolicy.keepFreedMemory()  // where refused, frames on a software GL are only slower
-    if let refusal = refusedArguments() {
+    if let refusal = ProgramArguments.refusal(most: largestArgumentCount) {
       say(refusal)
       Glibc.exit(64)
     }

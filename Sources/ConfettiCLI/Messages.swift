@@ -1,5 +1,6 @@
 import ArgumentParser
 import ConfettiCore
+import ConfettiExport
 import ConfettiPlatform
 import Glibc
 

@@ -43,7 +43,7 @@ struct OverlayCommand: ParsableCommand {
   @Option(help: "The most particles alive at once; the oldest make way beyond it.")
   var capacity: Int = 100_000
 
-  @Option(help: .hidden)
+  @Option(help: "Close after this many seconds (for a demonstration or a script).")
   var exitAfter: Double?
 
   @Flag(
@@ -74,9 +74,11 @@ struct OverlayCommand: ParsableCommand {
       throw ValidationError(
         "give \(OverlayHandoff.Flag.jsonFile) alone, without --preset or --config")
     }
-    let most = ConfettiSystem.maximumCapacity
-    guard (1...most).contains(capacity) else {
-      throw ValidationError("--capacity must be between 1 and \(most), not \(capacity)")
+    if let refusal = ConfettiSystem.capacityRefusal(capacity, as: "--capacity") {
+      throw ValidationError(refusal)
+    }
+    if let exitAfter, !(exitAfter.isFinite && exitAfter >= 0) {
+      throw ValidationError("--exit-after must be a finite number of seconds")
     }
   }
 

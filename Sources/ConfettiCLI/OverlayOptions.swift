@@ -52,8 +52,8 @@ struct OverlayPlaceOptions: ParsableArguments {
     name: .handoff(OverlayHandoff.Flag.snapshot),
     help: ArgumentHelp(
       "Also write what the celebration shows 0.4 s in to FILE (PNG, as the compositor is given "
-        + "it); in a terminal, also FILE.layout (the cells drawn into) and FILE.choice (the "
-        + "graphics chosen): for a bug report.",
+        + "it); in a terminal, its first frame, with FILE.layout (the cells drawn into) and "
+        + "FILE.choice (the graphics chosen): for a bug report.",
       valueName: "FILE"))
   var snapshot: String?
 

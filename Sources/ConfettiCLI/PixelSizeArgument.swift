@@ -15,13 +15,4 @@ extension PixelSize {
   /// How an option's help ends when this is its default, as the parser ends it for a value it
   /// parses itself (one with a `transform:` has no default shown).
   var defaultInHelp: String { "(default: \(self))" }
-
-  /// Throws unless a GL could draw a framebuffer this size (`option` names it in the message).
-  func checkDrawable(as option: String) throws {
-    guard width <= Self.largest, height <= Self.largest else {
-      throw ValidationError(
-        "\(option) \(self) is larger than any GL can draw (\(Self.largest)x\(Self.largest) at most)"
-      )
-    }
-  }
 }

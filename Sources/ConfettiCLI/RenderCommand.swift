@@ -1,13 +1,9 @@
 import ArgumentParser
-import CCrash
 import Confetti
 import ConfettiCore
 import ConfettiExport
 import ConfettiGL
-import ConfettiImage
 import ConfettiPlatform
-import Dispatch
-import FoundationEssentials
 import Glibc
 
 /// `confetti render`: any moment of an effect to PNG, headless.
@@ -129,10 +125,7 @@ struct Render: ParsableCommand {
   var records: String?
 
   /// The seconds --duration gives; nil for none, or auto.
-  var seconds: Double? {
-    guard case .seconds(let seconds) = duration else { return nil }
-    return seconds
-  }
+  var seconds: Double? { duration?.seconds }
 
   /// How many frames --frames or --duration give (nil: the library's default, one picture or
   /// an animation until the effect is over).
@@ -151,7 +144,7 @@ struct Render: ParsableCommand {
     settings.frames = frameCount
     settings.untilOver = duration == .untilOver
     settings.fps = fps
-    settings.frameRange = frameRange.map { $0.first..<max($0.first, $0.end) }
+    settings.frameRange = frameRange?.frames
     settings.background = background.color
     settings.triggers = trigger
     settings.seed = seed
@@ -184,11 +177,11 @@ struct Render: ParsableCommand {
     guard (1...RenderOptions.mostFrames).contains(frameCount ?? 1) else {
       throw ValidationError("--frames must be 1 to 100000 (--duration times --fps too)")
     }
-    _ = try frameRange?.checked()
-    if let count, !(1...1_000_000).contains(count) {
-      throw ValidationError("--count must be 1 to 1000000")
-    }
     do {
+      _ = try frameRange?.checked()
+      if let count, !(1...1_000_000).contains(count) {
+        throw ValidationError("--count must be 1 to 1000000")
+      }
       try settings.check(naming: Self.option)
     } catch let error as RenderError {
       throw ValidationError(error.description)
@@ -200,14 +193,7 @@ struct Render: ParsableCommand {
     Interruption.watch()
     try reportingFailures {
       var effect = try self.effect.load(fallback: Presets.defaultName)
-      if let count {
-        for e in effect.config.emitters.indices
-        where effect.config.emitters[e].emission == .burst {
-          for c in effect.config.emitters[e].cells.indices {
-            effect.config.emitters[e].cells[c].count = count
-          }
-        }
-      }
+      if let count { effect.setBurstCount(count) }
       var settings = self.settings
       settings.inputs = self.effect.files(of: effect)
       let started = monotonicSeconds()
@@ -234,14 +220,7 @@ struct Render: ParsableCommand {
         guard flashes.passes else { throw RenderError(description: flashes.summary) }
         if !StandardStreams.outputWasClosed { print(flashes.summary) }
       }
-      if timings {
-        let stages = result.timings.stages.filter { $0.seconds > 0 }
-        say(
-          "time: "
-            + stages.map { "\($0.name) \(String(formatting: "%.2f", $0.seconds)) s" }
-            .joined(separator: ", ")
-            + String(formatting: "; %.2f s in all", monotonicSeconds() - started))
-      }
+      if timings { say(result.timings.line(total: monotonicSeconds() - started)) }
     }
   }
 
@@ -255,111 +234,31 @@ struct Render: ParsableCommand {
         say("note: standard output could not take the report (\(reason)): \(result)")
       }
     }
-    if video != nil, !result.wasReadBack {
-      say(
-        "note: ffprobe is not installed beside ffmpeg or on PATH, so \(out)'s frames "
-          + "were not counted back: apt-get install ffmpeg")
-    }
     // What the effect promised but the picture cannot show is said, never silently left out.
-    if result.droppedCount > 0 {
-      say(
-        "note: \(result.droppedCount) pieces the effect makes are not drawn: more are born at "
-          + "once than one scene holds")
-    }
+    for note in result.notes(out: out, video: video) { say(note) }
   }
 
   /// The animation format --out names; nil for PNG.
   var video: VideoFormat? { VideoFormat(path: out) }
 }
 
-/// A signal that asks to stop (``Interruption/stopping``) during a render: what was being
-/// written is removed.
-struct InterruptedError: Error, CustomStringConvertible {
-  /// The signal that asked.
-  var signal: Int32
-  /// What became of the files being written, in the library's words.
-  var stopped: RenderStopped
-  /// Which signal, and what became of the files: "interrupted: clip.webm was not written".
-  var description: String {
-    "\(signal == SIGINT ? "interrupted" : "stopped by signal \(signal)"): \(stopped)"
-  }
-}
-
 /// `--trigger start|key|click[@X,Y][@T]`: emitters fired at a moment of a render, as the window
 /// fires them at a key press or a click.
-extension RenderTrigger: ExpressibleByArgument, CustomStringConvertible {
-  public init?(argument: String) {
-    var parts = argument.split(separator: "@", omittingEmptySubsequences: false).map(String.init)
-    guard let kind = EmitterTrigger(rawValue: parts.removeFirst()), parts.count <= 2 else {
-      return nil
-    }
-    self.init(kind, time: 0)
-    if kind == .click, let place = parts.first, place.contains(",") {
-      let xy = place.split(separator: ",", omittingEmptySubsequences: false)
-      guard xy.count == 2, let x = Double(xy[0]), let y = Double(xy[1]), x.isFinite,
-        y.isFinite, abs(x) <= 1_000_000, abs(y) <= 1_000_000
-      else { return nil }
-      point = Point(x: x, y: y)
-      parts.removeFirst()
-    }
-    if let moment = parts.first {
-      guard parts.count == 1, let seconds = Double(moment), seconds.isFinite,
-        (0...3600).contains(seconds)
-      else { return nil }
-      time = seconds
-    }
-  }
-
-  public var description: String {
-    let place = point.map { "@\(format($0.x)),\(format($0.y))" } ?? ""
-    return "\(kind.rawValue)\(place)@\(format(time))"
-  }
+extension RenderTrigger: ExpressibleByArgument {
+  public init?(argument: String) { self.init(text: argument) }
 }
 
 /// `--quality`: standard or best.
 extension ExportQuality: ExpressibleByArgument {}
 
 /// `--duration`: seconds of animation, or `auto`: until the effect is over.
-enum ClipLength: ExpressibleByArgument, Equatable {
-  case seconds(Double)
-  case untilOver
-
-  init?(argument: String) {
-    if argument == "auto" {
-      self = .untilOver
-    } else if let seconds = Double(argument) {
-      self = .seconds(seconds)
-    } else {
-      return nil
-    }
-  }
+extension ClipLength: ExpressibleByArgument {
+  package init?(argument: String) { self.init(text: argument) }
 }
 
 /// `--frame-range A:B`: frames A to B-1, counted from 0.
-struct FrameRange: ExpressibleByArgument, CustomStringConvertible {
-  init?(argument: String) {
-    let parts = argument.split(separator: ":", omittingEmptySubsequences: false)
-    guard parts.count == 2, let a = Int(parts[0]), let b = Int(parts[1]) else { return nil }
-    (first, end) = (a, b)
-  }
-
-  /// A, and B (one past the last frame), as given.
-  var first: Int
-  var end: Int
-
-  /// Frames A to B-1: A from 0, B above A (an empty or reversed range says why).
-  func checked() throws -> Range<Int> {
-    guard first >= 0 else {
-      throw ValidationError("--frame-range \(self) starts before frame 0: frames count from 0")
-    }
-    guard end > first else {
-      throw ValidationError(
-        "--frame-range \(self) holds no frame: A:B renders frames A to B-1, so B must be above A")
-    }
-    return first..<end
-  }
-
-  var description: String { "\(first):\(end)" }
+extension FrameRange: ExpressibleByArgument {
+  package init?(argument: String) { self.init(text: argument) }
 }
 
 /// `--background`: `transparent`, `#rrggbb` or `#rrggbbaa`.

@@ -135,7 +135,7 @@ struct RunCommand: ParsableCommand {
           try effect.load(fallback: Celebration.defaultPreset), seed: seed,
           duration: overlay.duration, reduceMotion: effect.wantsReducedMotionOnScreen,
           primitive: effect.primitive, graphics: terminal.terminalGraphics,
-          still: terminal.terminalStill)
+          still: terminal.terminalStill, snapshot: overlay.snapshot)
       })
     if let note { say(note) }
   }

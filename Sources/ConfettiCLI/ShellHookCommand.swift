@@ -39,7 +39,7 @@ struct ShellHookCommand: ParsableCommand {
   var preset: String?
 
   /// The program the snippet runs: by default this one, by its full path.
-  @Option(help: .hidden)
+  @Option(help: "The confetti program the snippet runs (default: this one, by its full path).")
   var program: String?
 
   func validate() throws {

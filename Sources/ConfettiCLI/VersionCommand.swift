@@ -18,17 +18,7 @@ struct VersionCommand: ParsableCommand {
     print("confetti \(ConfettiVersion.current)")
     guard verbose else { return }
     print("commit: \(buildCommit)")
-    print("renderer: \(Self.renderer)")
+    print("renderer: \(HeadlessContext.rendererLine)")
     print("licence: MIT (LICENSE in the source; /usr/share/doc/confetti/copyright when installed)")
-  }
-
-  /// The renderer a headless context gets here, or why there is none.
-  static var renderer: String {
-    do {
-      let context = try DriverMessages.silenced { try HeadlessContext() }
-      return "\(context.info.renderer), \(context.info.version) (headless; a window may differ)"
-    } catch {
-      return "none: \(error)"
-    }
   }
 }

@@ -44,7 +44,7 @@ struct Window: ParsableCommand {
   @OptionGroup(title: "Overlay")
   var overlayOptions: OverlayOptions
 
-  @Option(help: .hidden)
+  @Option(help: "Close after this many seconds (for a demonstration or a script).")
   var exitAfter: Double?
 
   func validate() throws {
@@ -53,13 +53,12 @@ struct Window: ParsableCommand {
     }
     if !overlay, overlayOptions.isGiven {
       throw ValidationError(
-        "--monitor, --duration and --loop go with --overlay (or use confetti overlay)")
+        "--monitor, --duration, --loop and --snapshot go with --overlay (or use confetti overlay)")
     }
-    let most = ConfettiSystem.maximumCapacity
-    guard (1...most).contains(capacity) else {
-      throw ValidationError("--capacity must be between 1 and \(most), not \(capacity)")
+    if let refusal = ConfettiSystem.capacityRefusal(capacity, as: "--capacity") {
+      throw ValidationError(refusal)
     }
-    try size.checkDrawable(as: "--size")
+    if let refusal = size.drawableRefusal(as: "--size") { throw ValidationError(refusal) }
     if let exitAfter, !(exitAfter.isFinite && exitAfter >= 0) {
       throw ValidationError("--exit-after must be a finite number of seconds")
     }
