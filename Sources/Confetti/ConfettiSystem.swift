@@ -142,9 +142,21 @@ public final class ConfettiSystem {
   ///   many shapes), the size or capacity is out of range or does not fit the GPU, no context
   ///   is current, or it is older than GL 3.3. Nothing is left behind on the context when
   ///   it throws.
-  public init(
+  public convenience init(
     effect: Effect, size: Size, capacity: Int? = nil, seed: UInt64 = 1,
     reduceMotion: Bool = false, primitive: SpritePrimitive = .auto
+  ) throws {
+    try self.init(
+      effect: effect, size: size, capacity: capacity, seed: seed, reduceMotion: reduceMotion,
+      primitive: primitive, currentContext: { .current })
+  }
+
+  /// The same, told which context is current by `currentContext` rather than by the window
+  /// system (``ContextIdentity/Source``).
+  package init(
+    effect: Effect, size: Size, capacity: Int? = nil, seed: UInt64 = 1,
+    reduceMotion: Bool = false, primitive: SpritePrimitive = .auto,
+    currentContext: @escaping ContextIdentity.Source
   ) throws {
     guard Self.isValid(size) else { throw Self.badSize(size) }
     // A configuration built in code is checked as a file would be: it never traps below.
@@ -166,7 +178,8 @@ public final class ConfettiSystem {
     let images = try effect.images(for: scene.shapes)
     let info = try GLInfo.requireCurrent()
     let renderer = try ParticleRenderer(
-      capacity: capacity, info: info, primitive: primitive, features: scene.expectedFeatures)
+      capacity: capacity, info: info, primitive: primitive, features: scene.expectedFeatures,
+      currentContext: currentContext)
     do {
       renderer.setCellTable(scene.table)
       try renderer.setShapeTable(scene.shapes, images: images)

@@ -506,16 +506,30 @@ final class LibraryTests: HeadlessGLTestCase {
     XCTAssertEqual(epoxy_glGetError(), GLenum(GL_NO_ERROR))
   }
 
-  /// A system drawn on its own context, then on another (sharing its objects or not), which
-  /// holds objects of the same names: the draw is refused and draws nothing, the release
-  /// deletes nothing there.
-  private func checkAnotherContext(sharing: Bool) throws {
-    let system = try ConfettiSystem(preset: "confetti", size: size, seed: 2)
+  /// Through the facade: a system told, whichever context is current, that its own is (as the
+  /// window system says of a context made at the address of one destroyed) still refuses to
+  /// draw on another and spares its objects, by the mark on its vertex array.
+  func testAContextAtTheAddressOfTheSystemsOwnIsRefusedAllTheSame() throws {
+    for sharing in [false, true] {
+      try checkAnotherContext(sharing: sharing, atItsAddress: true)
+    }
+    target.bind()
+    XCTAssertEqual(epoxy_glGetError(), GLenum(GL_NO_ERROR))
+  }
+
+  /// A system drawn on its own context, then on another (sharing its objects or not, and
+  /// `atItsAddress`: named as the system's own), which holds objects of the same names: the
+  /// draw is refused and draws nothing, the release deletes nothing there.
+  private func checkAnotherContext(sharing: Bool, atItsAddress: Bool = false) throws {
+    let own = try XCTUnwrap(ContextIdentity.current, "EGL names the current context")
+    let system = try ConfettiSystem(
+      effect: .preset("confetti"), size: size, seed: 2,
+      currentContext: atItsAddress ? { own } : { .current })
     system.trigger(.start, time: 1)
     try system.draw(in: target.rect, time: 1.1)  // its objects exist, and records were sent
     let other = sharing ? try HeadlessContext(sharingWith: context) : try HeadlessContext()
     var objects = OwnObjects()
-    let about = "sharing: \(sharing)"
+    let about = "sharing: \(sharing), at its address: \(atItsAddress)"
     let frame = try OffscreenTarget(width: 64, height: 64, info: other.info)
     frame.bind()
     GLFrame.clear(to: GLFrame.background)

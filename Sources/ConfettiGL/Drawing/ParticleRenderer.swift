@@ -41,8 +41,11 @@ package final class ParticleRenderer {
   /// by default about a tenth of a second on llvmpipe (two cores), far less on a GPU. Smaller
   /// answers a stop sooner, in more draws.
   package var pixelsBetweenStopChecks = 1 << 24
+  /// Which context is current, as the renderer asks it: the window system, unless its maker
+  /// answers itself (``ContextIdentity/Source``).
+  private let currentContext: ContextIdentity.Source
   /// The context current when it was made (nil: unknown).
-  package let madeOn = ContextIdentity.current
+  package let madeOn: ContextIdentity?
   /// What tells its context from a later one at the same address (``holdsItsObjects``).
   private let mark: VertexArrayMark
 
@@ -84,11 +87,11 @@ package final class ParticleRenderer {
   /// fails, nothing it created is left behind.
   package convenience init(
     capacity: Int, info: GLInfo, primitive: SpritePrimitive = .auto,
-    features: ShaderFeatures = []
+    features: ShaderFeatures = [], currentContext: @escaping ContextIdentity.Source = { .current }
   ) throws {
     try self.init(
       capacity: capacity, info: info, primitive: primitive, features: features,
-      vertex: .embedded("particle.vert"))
+      vertex: .embedded("particle.vert"), currentContext: currentContext)
   }
 
   /// The vertex and fragment shaders' text exactly as a renderer drawing `primitive` (not
@@ -114,10 +117,12 @@ package final class ParticleRenderer {
   /// message, and nothing is left behind).
   package init(
     capacity: Int, info: GLInfo, primitive: SpritePrimitive = .auto,
-    features: ShaderFeatures = [], vertex: ShaderSource
+    features: ShaderFeatures = [], vertex: ShaderSource,
+    currentContext: @escaping ContextIdentity.Source = { .current }
   ) throws {
     try Self.check(capacity: capacity)
     self.capacity = capacity
+    (self.currentContext, madeOn) = (currentContext, currentContext())
     let host = HostGLState.current(drawingOn: nil)
     defer { host.restore() }
     // The buffers first, then the program: a failure anywhere deletes what came before it.
@@ -199,7 +204,7 @@ package final class ParticleRenderer {
   /// Whether the context it was made on is current (or cannot be told apart from the current
   /// one): only then may ``release()`` delete its objects, whose names on any other context
   /// are that context's own.
-  package var isItsContextCurrent: Bool { isOnItsContext(.current) }
+  package var isItsContextCurrent: Bool { isOnItsContext(currentContext()) }
 
   /// Whether ``release()`` may delete its objects now: a context is current, it is the one the
   /// renderer was made on, and it holds the renderer's objects (``holdsItsObjects``).
@@ -347,7 +352,7 @@ package final class ParticleRenderer {
     // On another context its names are not its objects (vertex arrays are never shared, even
     // between contexts that share the rest): refused, whether or not anything is alive. Asked
     // once: the window system answers from the thread's own record, not the GL.
-    let context = ContextIdentity.current
+    let context = currentContext()
     guard isOnItsContext(context) else { throw GLError.otherContext }
     // Nothing to send or draw: not a GL call, not even a query.
     guard !ring.pendingUploadRanges.isEmpty || !ring.drawnSlotRanges.isEmpty else { return }

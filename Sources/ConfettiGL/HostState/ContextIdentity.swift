@@ -14,6 +14,11 @@ package struct ContextIdentity: Hashable, Sendable {
   package static var current: ContextIdentity? {
     WindowSystem.currentContext.map { ContextIdentity(address: UInt(bitPattern: $0)) }
   }
+
+  /// Where a renderer learns which context is current: ``current`` unless its maker answers
+  /// itself, as time and randomness are given (a test answers with the renderer's own context
+  /// whichever is current: a context made at the address of one destroyed).
+  package typealias Source = () -> ContextIdentity?
 }
 
 /// A renderer's mark on its own vertex array, which tells its context from a later one at the
