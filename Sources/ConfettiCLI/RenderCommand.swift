@@ -178,7 +178,7 @@ struct Render: ParsableCommand {
       throw ValidationError("--frames must be 1 to 100000 (--duration times --fps too)")
     }
     do {
-      _ = try frameRange?.checked()
+      _ = try frameRange?.checked(naming: Self.option)
       if let count, !(1...1_000_000).contains(count) {
         throw ValidationError("--count must be 1 to 1000000")
       }

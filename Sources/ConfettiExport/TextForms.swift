@@ -77,17 +77,17 @@ package struct FrameRange: CustomStringConvertible {
   }
 
   /// Frames A to B-1: A from 0, B above A (an empty or reversed range says why, in a
-  /// ``RenderError`` that names it as `--frame-range`).
-  package func checked() throws -> Range<Int> {
+  /// ``RenderError`` that names the setting as `option` spells `frame_range`, as
+  /// ``RenderOptions/check(naming:)`` does).
+  package func checked(naming option: (String) -> String) throws -> Range<Int> {
+    let named = "\(option("frame_range")) \(self)"
     guard first >= 0 else {
-      throw RenderError(
-        description: "--frame-range \(self) starts before frame 0: frames count from 0")
+      throw RenderError(description: "\(named) starts before frame 0: frames count from 0")
     }
     guard end > first else {
       throw RenderError(
         description:
-          "--frame-range \(self) holds no frame: A:B renders frames A to B-1, so B must be "
-          + "above A")
+          "\(named) holds no frame: A:B renders frames A to B-1, so B must be above A")
     }
     return first..<end
   }
