@@ -216,6 +216,18 @@ let package = Package(
       ]
     ),
 
+    // The session service (`confetti service`): celebrations for any program over D-Bus, one
+    // overlay at a time, with one made ahead. No command line.
+    .target(
+      name: "ConfettiService",
+      dependencies: [
+        "Confetti", "ConfettiCore", "ConfettiPlatform", "ConfettiCelebration", "CSessionBus",
+      ]
+    ),
+    // GDBus for the session service, loaded when it starts (no GLib header or link at build
+    // time): calls and replies, no names of its own.
+    .target(name: "CSessionBus"),
+
     // The bench, beside the engine, not in it (what `confetti bench` and `--bench N` run): Runs
     // (its scenes, plan, runner and GPU timing), Baselines (the CPU and floor renderers the GPU
     // is measured against, each checked to draw the product's pictures), Report (tables,
@@ -246,7 +258,7 @@ let package = Package(
         "Confetti", "ConfettiCore", "ConfettiPlatform", "ConfettiConfig", "ConfettiPresets",
         "ConfettiImage",
         "ConfettiGL", "ConfettiBench", "ConfettiExport", "ConfettiDesktop", "ConfettiCelebration",
-        "ConfettiTerminal", "CCrash", "CMalloc", "CProcess",
+        "ConfettiTerminal", "ConfettiService", "CCrash", "CMalloc", "CProcess",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       plugins: ["BuildCommit"]
@@ -338,6 +350,14 @@ let package = Package(
     .testTarget(
       name: "ConfettiCelebrationTests",
       dependencies: ["ConfettiCLI", "ConfettiTestSupport", "ConfettiCelebration"]),
+    // The session service: its rule for floods, its calls' checks, and `confetti service` on a
+    // private session bus over a display of its own, called with gdbus.
+    .testTarget(
+      name: "ConfettiServiceTests",
+      dependencies: [
+        "ConfettiCLI", "ConfettiTestSupport", "ConfettiService", "ConfettiCelebration",
+        "ConfettiImage",
+      ]),
     // The desktop: the window, the overlay (X11 and Wayland), `confetti run` and the examples,
     // each on displays of their own.
     .testTarget(

@@ -124,7 +124,7 @@ struct ConfettiCommand: ParsableCommand {
     subcommands: [
       Window.self, OverlayCommand.self, RunCommand.self, Render.self, BenchCommand.self,
       PresetsCommand.self, SchemaCommand.self, ShadersCommand.self, ShellHookCommand.self,
-      VersionCommand.self,
+      ServiceCommand.self, VersionCommand.self,
     ],
     defaultSubcommand: Window.self
   )

@@ -68,6 +68,8 @@ struct OverlayCommand: ParsableCommand {
   /// (``Overlay/Settings/shownDescriptor``).
   @Option(name: .handoff(OverlayHandoff.Flag.shownDescriptor), help: .hidden)
   var shownFd: Int32?
+  /// Made ahead by `confetti service`: told what to show on standard input.
+  @Flag(name: .handoff(OverlayHandoff.Flag.standby), help: .hidden) var standby = false
 
   func validate() throws {
     if jsonFile != nil, effect.preset != nil || effect.config != nil {
@@ -92,7 +94,7 @@ struct OverlayCommand: ParsableCommand {
     if let parent, !OverlayHandoff.endsWith(parent: parent) { return }  // it has ended already
     StartTimings.isShown = timings
     var settings = overlay.settings
-    settings.shownDescriptor = shownFd
+    (settings.shownDescriptor, settings.standby) = (shownFd, standby)
     try reportingFailures {
       let loaded = try loadEffect()
       /// The celebration in this terminal instead.

@@ -67,7 +67,10 @@ public final class Celebration: @unchecked Sendable {
   private var said: [UInt8] = []
   private var cancelled = false
   /// The file a JSON effect was written to for the program, removed once it has ended.
-  private let effectFile: String?
+  private var effectFile: String?
+  /// A standby's: where what to show is written, once (``begin(_:temporaryFolder:)``); -1 for
+  /// any other celebration, and once written.
+  private var requestSocket: Int32 = -1
   /// Where the program says its first frame is on screen (one byte).
   private let shownPipe: Int32
   /// Left to go on by itself (``leave()``): no longer ended with this object.
@@ -173,7 +176,7 @@ public final class Celebration: @unchecked Sendable {
   package init(
     _ options: CelebrationOptions, program: URL?, environment: [String: String]?,
     temporaryFolder: String?, handing: (inout OverlayHandoff) -> Void,
-    goesOnAlone: Bool = false
+    goesOnAlone: Bool = false, standby: Bool = false
   ) throws {
     try options.check()
     if let why = confetti_children_unwaitable() {
@@ -184,6 +187,55 @@ public final class Celebration: @unchecked Sendable {
         "cannot find the confetti program that shows a celebration: install the confetti "
           + "package, or name it in \(Self.programVariable)")
     }
+    var (handoff, effectFile) = try Self.handoff(options, temporaryFolder: temporaryFolder)
+    handoff.parent = goesOnAlone ? nil : getpid()
+    // It says when its first frame is on screen: a program that ends without saying so never
+    // showed a celebration, whatever its status.
+    handoff.shownDescriptor = Self.shownDescriptor
+    handoff.monitor = options.monitor
+    handoff.standby = standby
+    handing(&handoff)
+    var environment = environment ?? ProcessInfo.processInfo.environment
+    if options.reduceMotion == false { environment["CONFETTI_REDUCE_MOTION"] = "0" }
+    var shown: [Int32] = [-1, -1]
+    // A standby's request travels over a socket, written with MSG_NOSIGNAL: an overlay that
+    // has ended by then is an error, not a SIGPIPE for the writer.
+    var request: [Int32] = [-1, -1]
+    if confetti_private_pipe(&shown) != 0
+      || (standby && socketpair(AF_UNIX, Self.streamSocket, 0, &request) != 0)
+    {
+      let why = String(cString: strerror(errno))
+      if let effectFile { unlink(effectFile) }
+      for descriptor in shown where descriptor >= 0 { Glibc.close(descriptor) }
+      throw CelebrationError("cannot start the celebration: \(why)")
+    }
+    defer {
+      if shown[1] >= 0 { Glibc.close(shown[1]) }
+      if request[0] >= 0 { Glibc.close(request[0]) }
+    }
+    do {
+      (child, errors) = try Self.spawn(
+        [program.path] + handoff.arguments, environment: environment, shown: shown[1],
+        input: request[0] >= 0 ? request[0] : nil)
+    } catch {
+      if let effectFile { unlink(effectFile) }
+      if shown[0] >= 0 { Glibc.close(shown[0]) }
+      if request[1] >= 0 { Glibc.close(request[1]) }
+      throw error
+    }
+    self.effectFile = effectFile
+    requestSocket = request[1]
+    self.program = program.path
+    shownPipe = shown[0]
+    // Read as it comes, never waited on, as standard error is.
+    _ = fcntl(shownPipe, F_SETFL, fcntl(shownPipe, F_GETFL) | O_NONBLOCK)
+  }
+
+  /// What the overlay is handed for `options`' effect and how it runs (not where: the
+  /// monitor, the parent): with a JSON effect, the file it was written to for the program.
+  private static func handoff(
+    _ options: CelebrationOptions, temporaryFolder: String?
+  ) throws -> (OverlayHandoff, effectFile: String?) {
     var handoff = OverlayHandoff()
     var effectFile: String?
     if let preset = options.preset { handoff.effect = .preset(preset) }
@@ -194,39 +246,56 @@ public final class Celebration: @unchecked Sendable {
       effectFile = file
     }
     handoff.seed = options.seed
-    handoff.parent = goesOnAlone ? nil : getpid()
-    // It says when its first frame is on screen: a program that ends without saying so never
-    // showed a celebration, whatever its status.
-    handoff.shownDescriptor = Self.shownDescriptor
-    handoff.monitor = options.monitor
     handoff.duration = options.duration
     handoff.loop = options.loop
     handoff.reduceMotion = options.reduceMotion == true
-    handing(&handoff)
-    var environment = environment ?? ProcessInfo.processInfo.environment
-    if options.reduceMotion == false { environment["CONFETTI_REDUCE_MOTION"] = "0" }
-    var shown: [Int32] = [-1, -1]
-    if confetti_private_pipe(&shown) != 0 {
-      if let effectFile { unlink(effectFile) }
-      throw CelebrationError("cannot start the celebration: \(String(cString: strerror(errno)))")
+    return (handoff, effectFile)
+  }
+
+  /// A stream socket closed across exec, for a standby's request.
+  private static let streamSocket = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+
+  /// A celebration started ahead of time on `monitor` (nil: the primary), as `confetti
+  /// service` keeps one: its overlay makes its window and GL context and waits, unshown, for
+  /// ``begin(_:temporaryFolder:)``, so that what it is then told shows without the program's
+  /// start. Never begun, it ends when this object does.
+  package static func standby(
+    monitor: Int?, program: URL? = nil, environment: [String: String]? = nil
+  ) throws -> Celebration {
+    var options = CelebrationOptions()
+    options.monitor = monitor
+    return try Celebration(
+      options, program: program, environment: environment, temporaryFolder: nil,
+      handing: { $0.effect = nil }, standby: true)
+  }
+
+  /// Tells a ``standby(monitor:program:environment:)`` celebration what to show: `options`'
+  /// effect, seed, duration, loop and reduced motion (its monitor and environment are the
+  /// standby's). Once only; throws ``CelebrationError`` when the options are refused, it was
+  /// begun already, or its overlay has ended.
+  package func begin(_ options: CelebrationOptions, temporaryFolder: String? = nil) throws {
+    try options.check()
+    lock.lock()
+    defer { lock.unlock() }
+    guard requestSocket >= 0 else {
+      throw CelebrationError("this celebration is not waiting to be told what to show")
     }
-    defer { if shown[1] >= 0 { Glibc.close(shown[1]) } }
-    do {
-      (child, errors) = try Self.spawn(
-        [program.path] + handoff.arguments, environment: environment, shown: shown[1])
-    } catch {
+    let (handoff, effectFile) = try Self.handoff(options, temporaryFolder: temporaryFolder)
+    let bytes = handoff.request
+    let written = bytes.withUnsafeBytes {
+      send(requestSocket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+    }
+    Glibc.close(requestSocket)
+    requestSocket = -1
+    guard written == bytes.count else {
       if let effectFile { unlink(effectFile) }
-      if shown[0] >= 0 { Glibc.close(shown[0]) }
-      throw error
+      throw CelebrationError("the celebration's overlay had ended before it was told what to show")
     }
     self.effectFile = effectFile
-    self.program = program.path
-    shownPipe = shown[0]
-    // Read as it comes, never waited on, as standard error is.
-    _ = fcntl(shownPipe, F_SETFL, fcntl(shownPipe, F_GETFL) | O_NONBLOCK)
   }
 
   deinit {
+    if requestSocket >= 0 { Glibc.close(requestSocket) }
     if !isLeft, !isForked { close() }
     Glibc.close(errors)
     Glibc.close(shownPipe)
@@ -406,7 +475,7 @@ public final class Celebration: @unchecked Sendable {
   /// Starts `arguments` with standard input and output on /dev/null and standard error on a
   /// pipe; returns its process and the pipe's reading end.
   private static func spawn(
-    _ arguments: [String], environment: [String: String], shown: Int32?
+    _ arguments: [String], environment: [String: String], shown: Int32?, input: Int32? = nil
   ) throws -> (pid_t, Int32) {
     var pipe: [Int32] = [-1, -1]
     guard confetti_private_pipe(&pipe) == 0 else {
@@ -415,7 +484,7 @@ public final class Celebration: @unchecked Sendable {
     // Nothing else of the host's: a pipe it leaks (its own standard output's, make's job
     // server's) held open by a celebration left on the screen would hold whoever reads it.
     let started = spawnProgram(
-      arguments, environment: environment, errors: pipe[1],
+      arguments, environment: environment, input: input, errors: pipe[1],
       passing: shown.map { ($0, as: shownDescriptor) }, closingTheRest: true)
     Glibc.close(pipe[1])
     // Read as it comes, never waited on: a copy of the writing end that outlives the program

@@ -29,6 +29,10 @@ package struct OverlayHandoff: Equatable, Sendable {
   package var primitive: String?
   /// Where the overlay writes a picture of what it shows (`--snapshot`), for a bug report.
   package var snapshot: String?
+  /// Started ahead of a celebration (`confetti service` keeps one): the overlay makes its
+  /// window and GL context, unshown, then reads what to show from its standard input
+  /// (``request``) and shows it; nothing read (the input closed empty) ends it quietly.
+  package var standby = false
 
   package init() {}
 
@@ -49,6 +53,7 @@ package struct OverlayHandoff: Equatable, Sendable {
     package static let reduceMotion = "--reduce-motion"
     package static let primitive = "--primitive"
     package static let snapshot = "--snapshot"
+    package static let standby = "--standby"
   }
 
   /// The arguments after the program's path: `overlay` and the flags, in a fixed order.
@@ -68,7 +73,23 @@ package struct OverlayHandoff: Equatable, Sendable {
     if reduceMotion { words.append(Flag.reduceMotion) }
     if let primitive { words += [Flag.primitive, primitive] }
     if let snapshot { words += [Flag.snapshot, snapshot] }
+    if standby { words.append(Flag.standby) }
     return words
+  }
+
+  /// What a standby overlay is told to show, as its standard input carries it: these
+  /// ``arguments``, each ended by a NUL byte (no argument holds one).
+  package var request: [UInt8] {
+    arguments.flatMap { Array($0.utf8) + [0] }
+  }
+
+  /// Reads back what ``request`` wrote; nil for anything else.
+  package init?(request bytes: [UInt8]) {
+    guard bytes.last == 0 else { return nil }
+    let words = bytes.dropLast().split(separator: 0, omittingEmptySubsequences: false).map {
+      String(decoding: $0, as: UTF8.self)
+    }
+    self.init(arguments: words)
   }
 
   /// Reads back what ``arguments`` wrote; nil for anything else: another command, a flag it
@@ -81,6 +102,7 @@ package struct OverlayHandoff: Equatable, Sendable {
       switch flag {
       case Flag.loop: loop = true
       case Flag.reduceMotion: reduceMotion = true
+      case Flag.standby: standby = true
       default:
         guard let text = value() else { return nil }
         switch flag {

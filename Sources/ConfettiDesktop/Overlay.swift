@@ -36,6 +36,9 @@ package struct Overlay {
     /// A descriptor to write one byte to, then close, once the first frame is on screen: how
     /// `confetti run` knows its celebration is showing, and leaves it to go on by itself.
     package var shownDescriptor: Int32?
+    /// Made ahead of time: the window and context wait, unshown, for what to show on standard
+    /// input (``OverlayHandoff/standby``, ``WindowSettings/told()``).
+    package var standby = false
 
     package init(
       monitor: Int? = nil, loop: Bool = false, duration: Seconds = Celebration.defaultDuration,
@@ -51,9 +54,22 @@ package struct Overlay {
 
   /// Runs the effect over the desktop until it is over: natively on a Wayland overlay layer
   /// where the compositor offers one, otherwise in an X11 window.
-  package static func run(_ settings: WindowSettings) throws {
+  package static func run(_ given: WindowSettings) throws {
     let environment = ProcessInfo.processInfo.environment
     let x11 = !(environment["DISPLAY"] ?? "").isEmpty
+    var settings = given
+    do {
+      // A standby on a Wayland desktop is told first: its layer is shown as it opens. (An X11
+      // window waits with its window and context made: WindowApp.)
+      if settings.overlay?.standby == true, !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty {
+        settings = try settings.told()
+      }
+      try runTold(settings, x11: x11)
+    } catch is StandbyDismissed {}
+  }
+
+  private static func runTold(_ settings: WindowSettings, x11: Bool) throws {
+    let environment = ProcessInfo.processInfo.environment
     switch try LayerOverlay.open(settings) {
     case .opened(let layer):
       try layer.run()

@@ -80,7 +80,8 @@ package final class WindowApp {
   private var effectIndex = 0
   /// The clock reading at which the current effect started.
   private var effectStart: Seconds = 0
-  private let opened = ContinuousClock.now
+  /// When the window opened (a standby's: when it was told what to show): wall time's zero.
+  private var opened = ContinuousClock.now
   private var clock: PlaybackClock
   /// The overlay's X11 side, when the window is one.
   private var overlay: Overlay?
@@ -100,27 +101,16 @@ package final class WindowApp {
   private var reloadError: String?
   private var watched: FileWatch?
 
-  package init(_ settings: WindowSettings) throws {
+  package init(_ given: WindowSettings) throws {
+    var settings = given
+    // A standby overlay is told its effect once its window and context are made.
+    let standby = settings.overlay?.standby == true
     // The effect (its shapes and images) is checked before any window opens: nothing starts
     // half-configured.
-    let effect = settings.effect
-    _ = try effect.images(
-      for: EffectScene(config: effect.config, capacity: 1, seed: settings.seed).shapes)
-    effects = Presets.names.map { _ in nil }
-    if settings.configPath != nil || effect.imageFolder != nil {
-      effects.insert(effect, at: 0)
-      firstPreset = 1
-    } else if let index = Presets.names.firstIndex(of: effect.config.name) {
-      (effectIndex, effects[index]) = (index, effect)
-    } else {
-      effects.insert(effect, at: 0)
-      firstPreset = 1
-    }
-    self.settings = settings
+    if !standby { try Self.check(settings) }
     // The first effect opens at the reading `confetti render` opens it at: the same moment of
     // the same effect is then the same picture, gusts of wind (a function of the clock) and all.
     clock = PlaybackClock(reading: ConfettiSystem.openingReading, wall: 0)
-    if settings.watch, let path = settings.configPath { watched = FileWatch(path: path) }
     StartTimings.mark("effects read")
     var staleWindow: UInt = 0
     var checking: UnsafeMutableRawPointer?
@@ -192,6 +182,15 @@ package final class WindowApp {
     }
     self.window = window
     do {
+      if standby {
+        glfwMakeContextCurrent(window)
+        settings = try settings.told()
+        opened = .now
+        try Self.check(settings)
+      }
+      (effects, firstPreset, effectIndex) = Self.effects(settings)
+      self.settings = settings
+      if settings.watch, let path = settings.configPath { watched = FileWatch(path: path) }
       if let overlaySettings = settings.overlay {
         overlay = try Overlay(window: window, at: frame, settings: overlaySettings)
       }
@@ -201,7 +200,7 @@ package final class WindowApp {
       if settings.vsync {
         pacer = FramePacer(refreshRate: Self.refreshRate(of: settings.overlay?.monitor))
       }
-      system = try makeSystem(effect, seed: settings.seed)
+      system = try makeSystem(settings.effect, seed: settings.seed)
       StartTimings.mark("effect")
     } catch {
       glfwDestroyWindow(window)
@@ -209,6 +208,30 @@ package final class WindowApp {
       throw error
     }
     installCallbacks()
+  }
+
+  /// Checks the effect's shapes and images.
+  private static func check(_ settings: WindowSettings) throws {
+    let effect = settings.effect
+    _ = try effect.images(
+      for: EffectScene(config: effect.config, capacity: 1, seed: settings.seed).shapes)
+  }
+
+  /// The effects the p key cycles through, the given one in its place or first; where the
+  /// presets start; the given one's index.
+  private static func effects(_ settings: WindowSettings) -> (
+    [Effect?], firstPreset: Int, index: Int
+  ) {
+    let effect = settings.effect
+    var effects: [Effect?] = Presets.names.map { _ in nil }
+    if settings.configPath == nil, effect.imageFolder == nil,
+      let index = Presets.names.firstIndex(of: effect.config.name)
+    {
+      effects[index] = effect
+      return (effects, 0, index)
+    }
+    effects.insert(effect, at: 0)
+    return (effects, 1, 0)
   }
 
   /// `glfwInit()`, without the X input method's table of compose sequences. GLFW 3.3 opens an

@@ -1,0 +1,104 @@
+import Confetti
+import ConfettiCelebration
+import ConfettiCore
+
+/// One `Celebrate` call's arguments, as the bus carried them.
+package struct CelebrateCall {
+  /// One a{sv} option: its D-Bus type and value.
+  package enum Value: Equatable {
+    case integer(Int64)
+    /// A `t` above Int64.max.
+    case largeUnsigned(UInt64)
+    case number(Double)
+    case boolean(Bool)
+    case text(String)
+    /// A type the service takes for no option.
+    case other(type: String)
+  }
+
+  /// A preset's name, a configuration as JSON text (it starts with `{`), or an absolute path
+  /// to a configuration file; empty: the celebrate preset.
+  package var effect: String
+  package var options: [(key: String, value: Value)]
+
+  package init(effect: String, options: [(key: String, value: Value)]) {
+    (self.effect, self.options) = (effect, options)
+  }
+
+  /// A refusal: the error the call is answered with, and why in one line.
+  package struct Refusal: Error, Equatable {
+    package let failure: ServiceInterface.Failure
+    package let message: String
+  }
+
+  /// What to celebrate, checked as far as the service can before anything is shown: the
+  /// effect loads, and every option is known, of its type and in range.
+  package func celebration() throws(Refusal) -> CelebrationOptions {
+    var options = CelebrationOptions()
+    let trimmed = effect.trimmingPrefixSpaces
+    do {
+      if trimmed.isEmpty {
+      } else if trimmed.hasPrefix("{") {
+        _ = try Effect(json: effect)
+        options.json = effect
+      } else if effect.hasPrefix("/") {
+        _ = try Effect(path: effect)
+        options.path = effect
+      } else {
+        _ = try Effect.preset(effect)
+        options.preset = effect
+      }
+    } catch {
+      throw Refusal(failure: .effect, message: oneLine("\(error)"))
+    }
+    for (key, value) in self.options {
+      guard let option = ServiceInterface.Option(rawValue: key) else {
+        let known = ServiceInterface.Option.allCases.map(\.rawValue).joined(separator: ", ")
+        throw Refusal(
+          failure: .invalidArguments,
+          message: "\(ServiceInterface.celebrate) takes the options \(known); not '\(key)'")
+      }
+      func wrong(_ wanted: String) -> Refusal {
+        Refusal(failure: .invalidArguments, message: "\(key) must be \(wanted), not \(value)")
+      }
+      switch (option, value) {
+      case (.seed, .integer(let seed)) where seed >= 0: options.seed = UInt64(seed)
+      case (.seed, .largeUnsigned(let seed)): options.seed = seed
+      case (.seed, _): throw wrong("a whole number from 0")
+      case (.monitor, .integer(let monitor)) where monitor >= 1 && monitor <= Int64(Int32.max):
+        options.monitor = Int(monitor)
+      case (.monitor, _): throw wrong("a whole number from 1")
+      case (.duration, .number(let seconds)): options.duration = seconds
+      case (.duration, .integer(let seconds)): options.duration = Seconds(seconds)
+      case (.duration, _): throw wrong("a number of seconds")
+      case (.reduceMotion, .boolean(let reduce)): options.reduceMotion = reduce
+      case (.reduceMotion, _): throw wrong("true or false")
+      }
+    }
+    do {
+      try options.check()
+    } catch {
+      throw Refusal(failure: .invalidArguments, message: oneLine("\(error)"))
+    }
+    return options
+  }
+}
+
+extension CelebrateCall.Value: CustomStringConvertible {
+  package var description: String {
+    switch self {
+    case .integer(let value): "\(value)"
+    case .largeUnsigned(let value): "\(value)"
+    case .number(let value): "\(value)"
+    case .boolean(let value): "\(value)"
+    case .text(let value): "the text \"\(value)\""
+    case .other(let type): "a value of type \(type)"
+    }
+  }
+}
+
+extension String {
+  fileprivate var trimmingPrefixSpaces: Substring {
+    self.drop(while: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" })
+  }
+}

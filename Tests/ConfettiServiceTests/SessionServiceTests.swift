@@ -1,0 +1,258 @@
+import ConfettiImage
+import ConfettiService
+import ConfettiTestSupport
+import Foundation
+import XCTest
+
+/// `confetti service` on a private session bus of its own (dbus-daemon with a session
+/// configuration, as dbus-run-session starts one) over an X display with a compositing manager,
+/// called with gdbus as any program would call it: D-Bus starts it on the first call, a call is
+/// answered once its celebration is on the screen, the signal says when it is over, bad calls
+/// and other users are refused, and a flood makes few celebrations.
+final class SessionServiceTests: XCTestCase {
+  private var display = ""
+  private var xvfb: Process?
+  private var compositor: Process?
+  private var bus: Process?
+  private var folder: URL!
+  private var address = ""
+
+  override func setUpWithError() throws {
+    try requireTools(
+      ["/usr/bin/dbus-daemon", "/usr/bin/gdbus", "/usr/bin/xcompmgr", "/usr/bin/ffmpeg"],
+      for: "the session service")
+    let started = try startXvfb(size: "640x480x24")
+    (display, xvfb) = (started.name, started.server)
+    compositor = try launchCompositor(display: display)
+    folder = try temporaryDirectory()
+    // Others may reach the bus (its folder open to them, its policy letting any user connect),
+    // so that the service, not the bus, is what refuses them.
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path)
+    let services = folder.appendingPathComponent("services")
+    try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
+    // D-Bus's file for the service, as the program writes it for itself (the package installs
+    // the same for /usr/bin/confetti).
+    let file = try confetti(["service", "--print", "dbus-service"])
+    XCTAssertEqual(file.status, 0, file.stderr)
+    XCTAssertTrue(file.stdout.contains("Exec=\(confettiBinary.path) service"), file.stdout)
+    try Data(file.stdout.utf8).write(
+      to: services.appendingPathComponent("\(ServiceInterface.busName).service"))
+    let socket = folder.appendingPathComponent("bus").path
+    address = "unix:path=\(socket)"
+    let configuration = folder.appendingPathComponent("session.conf")
+    try Data(
+      """
+      <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+       "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+      <busconfig>
+        <type>session</type>
+        <listen>\(address)</listen>
+        <auth>EXTERNAL</auth>
+        <servicedir>\(services.path)</servicedir>
+        <policy context="default">
+          <allow user="*"/>
+          <allow send_destination="*" eavesdrop="true"/>
+          <allow eavesdrop="true"/>
+          <allow own="*"/>
+        </policy>
+      </busconfig>
+      """.utf8
+    ).write(to: configuration)
+    // The bus hands its environment to the service it starts: the display is the test's.
+    bus = try launch(
+      "/usr/bin/dbus-daemon", ["--config-file=\(configuration.path)", "--nofork", "--nopidfile"],
+      environment: ["DISPLAY": display, "WAYLAND_DISPLAY": nil, "DBUS_SESSION_BUS_ADDRESS": nil])
+    XCTAssertTrue(
+      waitFor(timeout: 20) { FileManager.default.fileExists(atPath: socket) },
+      "the bus never listened")
+    chmod(socket, 0o777)
+  }
+
+  override func tearDown() {
+    // The bus's end ends the service (it loses its bus), whose overlays end with it.
+    for process in [bus, compositor].compactMap({ $0 }) where process.isRunning {
+      process.terminate()
+      process.waitUntilExit()
+    }
+    _ = waitFor(timeout: 10) { serviceProcesses().isEmpty }
+    for pid in serviceProcesses() { kill(pid, SIGKILL) }
+    if let xvfb { stopXvfb(xvfb) }
+  }
+
+  /// The service's processes and its overlays (started from this test's build), by pid.
+  private func serviceProcesses() -> [pid_t] {
+    let found = try? runProgram(
+      URL(fileURLWithPath: "/usr/bin/pgrep"), ["-f", "^\(confettiBinary.path) (service|overlay)"])
+    return (found?.stdout ?? "").split(separator: "\n").compactMap { pid_t($0) }
+  }
+
+  /// `gdbus call … Celebrate effect options` on the private bus, as `user` if given.
+  private func celebrate(
+    _ effect: String, _ options: String = "{}", user: String? = nil
+  ) throws -> RunResult {
+    try Self.celebrate(effect, options, user: user, address: address)
+  }
+
+  private static func celebrate(
+    _ effect: String, _ options: String, user: String?, address: String
+  ) throws -> RunResult {
+    var arguments = [
+      "call", "--session", "--timeout", "150", "--dest", ServiceInterface.busName,
+      "--object-path", ServiceInterface.objectPath, "--method",
+      "\(ServiceInterface.interface).\(ServiceInterface.celebrate)", effect, options,
+    ]
+    var program = URL(fileURLWithPath: "/usr/bin/gdbus")
+    if let user {
+      arguments = ["--reuid", user, "--regid", user, "--clear-groups", program.path] + arguments
+      program = URL(fileURLWithPath: "/usr/bin/setpriv")
+    }
+    return try runProgram(
+      program, arguments, environment: ["DBUS_SESSION_BUS_ADDRESS": address], timeout: 180)
+  }
+
+  /// Watches the service's signals (gdbus monitor) into a file, returned once it watches.
+  private func monitor() throws -> (Process, URL) {
+    let log = folder.appendingPathComponent("monitor-\(UUID().uuidString).log")
+    _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+    let watcher = try launch(
+      "/usr/bin/gdbus", ["monitor", "--session", "--dest", ServiceInterface.busName],
+      environment: ["DBUS_SESSION_BUS_ADDRESS": address], output: try FileHandle(forWritingTo: log))
+    XCTAssertTrue(
+      waitFor(timeout: 20) {
+        ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("Monitoring signals")
+      }, "gdbus monitor never started")
+    return (watcher, log)
+  }
+
+  /// How many pixels of the display's screen are not black (Xvfb's screen, with no window).
+  private func litPixels() throws -> Int {
+    let shot = folder.appendingPathComponent("shot-\(UUID().uuidString).png")
+    let grab = try runProgram(
+      URL(fileURLWithPath: "/usr/bin/ffmpeg"),
+      [
+        "-loglevel", "error", "-f", "x11grab", "-video_size", "640x480", "-i", display,
+        "-frames:v", "1", shot.path,
+      ])
+    XCTAssertEqual(grab.status, 0, grab.stderr)
+    let image = try PNG.read(shot)
+    return image.difference(
+      from: RGBAImage(width: 640, height: 480, fill: image[0, 0]), threshold: 24
+    )
+    .pixels
+  }
+
+  func testACallStartsTheServiceShowsTheCelebrationAndSaysWhenItIsOver() throws {
+    XCTAssertEqual(serviceProcesses(), [], "no service runs before the first call")
+    let call = try celebrate("", "{'seed': <uint64 3>}")
+    XCTAssertEqual(call.status, 0, call.stderr)
+    XCTAssertEqual(call.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "(uint32 1,)")
+    // Answered once on the screen: the overlay shows over the black screen now.
+    XCTAssertGreaterThan(try litPixels(), 50, "the celebration is on the screen")
+    // (Watched from now: gdbus monitor would start the service itself.)
+    let (watcher, log) = try monitor()
+    defer { watcher.terminate() }
+    XCTAssertTrue(
+      waitFor(timeout: 60) {
+        ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains(
+          "\(ServiceInterface.interface).\(ServiceInterface.over) (uint32 1,)")
+      }, "the signal never said it was over")
+    // The next is the overlay made ahead, told what to show.
+    let second = try celebrate("tap-burst")
+    XCTAssertEqual(second.status, 0, second.stderr)
+    XCTAssertEqual(second.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "(uint32 2,)")
+  }
+
+  func testBadCallsAreRefusedInALineAndTheServiceGoesOn() throws {
+    for (effect, options, error, words) in [
+      ("nosuch", "{}", "Error.Effect", "no preset named \"nosuch\""),
+      ("{\"emitters\": 5", "{}", "Error.Effect", "JSON"),
+      ("", "{'colour': <1>}", "InvalidArgs", "takes the options seed, monitor"),
+      ("", "{'seed': <'x'>}", "InvalidArgs", "seed must be a whole number"),
+      ("", "{'duration': <0.0>}", "InvalidArgs", "0.1 to 86400"),
+      ("", "{'loop': <true>}", "InvalidArgs", "not 'loop'"),
+    ] {
+      let call = try celebrate(effect, options)
+      XCTAssertNotEqual(call.status, 0, "\(effect) \(options) was taken")
+      XCTAssertTrue(call.stderr.contains(error), "\(effect) \(options): \(call.stderr)")
+      XCTAssertTrue(call.stderr.contains(words), "\(effect) \(options): \(call.stderr)")
+    }
+    // A call of the wrong shape is refused by the bus's own check of the interface.
+    let shape = try runProgram(
+      URL(fileURLWithPath: "/usr/bin/gdbus"),
+      [
+        "call", "--session", "--dest", ServiceInterface.busName, "--object-path",
+        ServiceInterface.objectPath, "--method",
+        "\(ServiceInterface.interface).\(ServiceInterface.celebrate)", "5",
+      ], environment: ["DBUS_SESSION_BUS_ADDRESS": address])
+    XCTAssertTrue(shape.stderr.contains("InvalidArgs"), shape.stderr)
+    let good = try celebrate("tap-burst")
+    XCTAssertEqual(good.status, 0, "the service went on: \(good.stderr)")
+  }
+
+  /// Makes every call at once, each from a program of its own; returns each one's answer (its
+  /// output, or its error) in the order given.
+  private func callAtOnce(_ calls: [(String, String)]) -> [String] {
+    let group = DispatchGroup()
+    let lock = NSLock()
+    nonisolated(unsafe) var answers = Array(repeating: "", count: calls.count)
+    let address = address
+    for (index, (effect, options)) in calls.enumerated() {
+      group.enter()
+      Thread.detachNewThread {
+        let call = try? Self.celebrate(effect, options, user: nil, address: address)
+        let answer =
+          call.map {
+            $0.status == 0 ? $0.stdout.trimmingCharacters(in: .whitespacesAndNewlines) : $0.stderr
+          } ?? "gdbus did not run"
+        lock.lock()
+        answers[index] = answer
+        lock.unlock()
+        group.leave()
+      }
+    }
+    XCTAssertEqual(group.wait(timeout: .now() + 240), .success, "every call was answered")
+    lock.lock()
+    defer { lock.unlock() }
+    return answers
+  }
+
+  func testAFloodMakesOneCelebrationAndOnlyAFewWait() throws {
+    // Twenty programs ask for the same at once: one celebration answers them all.
+    let same = callAtOnce(Array(repeating: ("tap-burst", "{'seed': <uint64 9>}"), count: 20))
+    XCTAssertEqual(Set(same), ["(uint32 1,)"], "one celebration for all")
+    // While snow falls, five different ones: four wait their turns, the fifth is refused.
+    let snow = try celebrate("snow", "{'duration': <5.0>}")
+    XCTAssertEqual(snow.status, 0, snow.stderr)
+    let different = callAtOnce(
+      (1...5).map { ("tap-burst", "{'seed': <uint64 \($0)>}") })
+    let refused = different.filter { $0.contains("Error.Busy") }
+    XCTAssertEqual(refused.count, 1, "\(different)")
+    XCTAssertTrue(
+      refused.first?.contains("4 other celebrations are waiting") == true, "\(different)")
+    XCTAssertEqual(
+      Set(different.filter { $0.hasPrefix("(uint32 ") }).count, 4,
+      "each waiting one is a celebration of its own: \(different)")
+  }
+
+  func testOtherUsersAreRefused() throws {
+    guard getuid() == 0 else { throw XCTSkip("calls as another user need root to make them") }
+    let started = try celebrate("tap-burst")
+    XCTAssertEqual(started.status, 0, started.stderr)
+    let other = try celebrate("tap-burst", user: "65534")
+    XCTAssertNotEqual(other.status, 0, "another user's call was taken")
+    XCTAssertTrue(other.stderr.contains("AccessDenied"), other.stderr)
+    XCTAssertTrue(other.stderr.contains("not user 65534's"), other.stderr)
+  }
+
+  func testASecondServiceAndOneWithoutABusEndSayingWhy() throws {
+    let first = try celebrate("tap-burst")
+    XCTAssertEqual(first.status, 0, first.stderr)
+    let second = try confetti(
+      ["service"], environment: ["DBUS_SESSION_BUS_ADDRESS": address, "DISPLAY": display])
+    XCTAssertEqual(second.status, 1)
+    XCTAssertTrue(second.stderr.contains("owns the service's name"), second.stderr)
+    let none = try confetti(["service"], environment: ["DBUS_SESSION_BUS_ADDRESS": nil])
+    XCTAssertEqual(none.status, 1)
+    XCTAssertTrue(none.stderr.hasPrefix("confetti: no session bus"), none.stderr)
+  }
+}
