@@ -2,7 +2,8 @@
 # How long a user waits between a command's end and the celebration's first frame on the
 # screen, and where that time goes: `confetti run --timings -- true` on an X11 desktop (Xvfb
 # with xcompmgr), on sway (headless), and in a terminal (tmux); the stages from
-# `confetti overlay --timings`; the program's own start (`confetti --version`). A benchmark,
+# `confetti overlay --timings`; the program's own start (`confetti --version`); a call to the
+# session service (`confetti service`, gdbus). A benchmark,
 # never a test: it prints figures and judges nothing.
 #
 #   sh docs/time-to-screen.sh [PACKAGE] [RUNS]
@@ -10,7 +11,8 @@
 # PACKAGE is a folder `sh .ci/package` made (default .build/package: made if missing); RUNS
 # the runs of each (default 11), their median shown with the smallest and largest. Each path
 # runs once with Mesa's shader cache on disk (the second run of a day onwards) and once
-# without it (a first run). Needs Xvfb, xcompmgr, sway and tmux (`sh .ci/deps test`).
+# without it (a first run). Needs Xvfb, xcompmgr, sway, tmux, dbus-daemon and gdbus
+# (`sh .ci/deps test`).
 set -eu
 package="$(mkdir -p "${1:-$(dirname "$0")/../.build/package}" && cd "${1:-$(dirname "$0")/../.build/package}" && pwd)"
 runs="${2:-11}"
@@ -122,6 +124,44 @@ print(round((time.monotonic() - t) * 1000)) if shown else exit(1); celebration.c
   done | spread | sed "s/^/$language on X11, shader cache on: the call to the first frame: /"
   echo
 done
+
+# The session service on X11 (`confetti service`, already running, its overlay made ahead, on a
+# private session bus): `gdbus call … Celebrate ""` to its answer, which comes once the
+# celebration's first frame is on the screen; gdbus's own start is counted, as a caller pays
+# it. Each call waits for the last one's signal that it is over (else it would wait its turn).
+cat >"$work/bus.conf" <<CONF
+<busconfig><type>session</type><listen>unix:path=$work/bus</listen><auth>EXTERNAL</auth>
+<policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/>
+<allow own="*"/></policy>
+</busconfig>
+CONF
+dbus-daemon --config-file="$work/bus.conf" --nofork --nopidfile >/dev/null 2>&1 &
+pids="$pids $!"
+for _ in $(seq 100); do [ -S "$work/bus" ] && break; sleep 0.1; done
+(
+  export DBUS_SESSION_BUS_ADDRESS="unix:path=$work/bus" DISPLAY=$display
+  unset WAYLAND_DISPLAY
+  "$program" service 2>/dev/null &
+  service=$!
+  gdbus wait --session --timeout 30 org.confetti.Confetti
+  gdbus monitor --session --dest org.confetti.Confetti >"$work/signals" 2>/dev/null &
+  watcher=$!
+  call() {
+    gdbus call --session --dest org.confetti.Confetti --object-path /org/confetti/Confetti \
+      --method org.confetti.Confetti1.Celebrate "" "{}"
+  }
+  call >/dev/null # the service started, and its first standby made
+  i=0
+  while [ $i -lt "$runs" ]; do
+    for _ in $(seq 400); do grep -q "Over (uint32 $((i + 1)),)" "$work/signals" && break; sleep 0.05; done
+    sleep 0.5 # the next overlay made ahead once this one is over
+    from=$(date +%s%N)
+    call >/dev/null && echo $(( ($(date +%s%N) - from) / 1000000 ))
+    i=$((i + 1))
+  done | spread | sed "s/^/the session service on X11, shader cache on: the call to the first frame: /"
+  echo
+  kill $watcher $service
+)
 
 # sway, headless. Compositors refuse to run as root: as root, sway and its clients run as
 # nobody, with a cache folder of their own (Mesa's shader cache is kept under it).

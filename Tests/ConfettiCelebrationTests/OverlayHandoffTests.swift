@@ -26,12 +26,19 @@ final class OverlayHandoffTests: XCTestCase {
     var handed = OverlayHandoff()
     handed.effect = .jsonFile(file.path)
     handed.shownDescriptor = 3
-    return [everything, looping, handed, OverlayHandoff()]
+    var standby = OverlayHandoff()
+    (standby.standby, standby.monitor, standby.shownDescriptor) = (true, 1, 3)
+    return [everything, looping, handed, standby, OverlayHandoff()]
   }
 
   func testWhatItWritesItReadsBackTheSame() throws {
     for handoff in try handoffs(in: try temporaryDirectory()) {
       XCTAssertEqual(OverlayHandoff(arguments: handoff.arguments), handoff, "\(handoff.arguments)")
+      // And as a standby overlay is told it, on its standard input.
+      XCTAssertEqual(OverlayHandoff(request: handoff.request), handoff, "\(handoff.arguments)")
+    }
+    for bytes in [[], Array("overlay".utf8), Array("overlay\0--seed\0x\0".utf8)] {
+      XCTAssertNil(OverlayHandoff(request: bytes), "\(bytes)")
     }
     // What it did not write is not a handoff: another command, a flag it never writes, a value
     // that does not parse, a flag without its value.
@@ -57,5 +64,32 @@ final class OverlayHandoffTests: XCTestCase {
         result.stderr.split(separator: "\n").count, 1, "\(handoff.arguments): \(result.stderr)")
       XCTAssertFalse(result.stderr.contains("Unknown option"), result.stderr)
     }
+  }
+
+  /// A standby is told what to show once: told again, or after its program has ended, it says
+  /// so instead of writing into nothing.
+  func testAStandbyIsToldOnceAndOnlyWhileItWaits() throws {
+    var options = CelebrationOptions()
+    options.preset = "tap-burst"
+    let reading = try Celebration.standby(
+      monitor: nil, program: URL(fileURLWithPath: "/bin/cat"), environment: [:])
+    try reading.begin(options)
+    XCTAssertThrowsError(try reading.begin(options)) {
+      XCTAssertTrue("\($0)".contains("not waiting to be told"), "\($0)")
+    }
+    reading.cancel()
+    let ended = try Celebration.standby(
+      monitor: nil, program: URL(fileURLWithPath: "/bin/true"), environment: [:])
+    XCTAssertTrue(waitFor { !ended.isRunning }, "true never ended")
+    XCTAssertThrowsError(try ended.begin(options)) {
+      XCTAssertTrue("\($0)".contains("had ended before it was told"), "\($0)")
+    }
+    options.duration = -1
+    let refusing = try Celebration.standby(
+      monitor: nil, program: URL(fileURLWithPath: "/bin/cat"), environment: [:])
+    XCTAssertThrowsError(try refusing.begin(options)) {
+      XCTAssertTrue("\($0)".contains("duration"), "\($0)")
+    }
+    refusing.cancel()
   }
 }

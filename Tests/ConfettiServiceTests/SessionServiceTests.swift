@@ -162,6 +162,33 @@ final class SessionServiceTests: XCTestCase {
     XCTAssertEqual(second.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "(uint32 2,)")
   }
 
+  func testBetweenCelebrationsTheServiceAndItsOverlayMadeAheadSleepAndStayTheirSize() throws {
+    let (watcher, log) = try monitor()  // which starts the service
+    defer { watcher.terminate() }
+    func celebrated(_ id: Int) throws {
+      let call = try celebrate("tap-burst", "{'seed': <uint64 \(id)>}")
+      XCTAssertEqual(call.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "(uint32 \(id),)")
+      XCTAssertTrue(
+        waitFor(timeout: 60) {
+          ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("Over (uint32 \(id),)")
+        }, "celebration \(id) never ended")
+    }
+    try celebrated(1)
+    let service = try XCTUnwrap(serviceProcesses().first, "the service runs")
+    let stat = StatReader(pid: service)
+    // The next overlay is made ahead once one is shown: waited for, then both asleep.
+    let standby = try XCTUnwrap(
+      waitForValue(timeout: 30) { stat.children().first { $0.command == "confetti" }?.pid },
+      "no overlay made ahead")
+    try StatReader(pid: standby).assertAsleep(over: 1, "the overlay made ahead")
+    try stat.assertAsleep(over: 1, "the service between celebrations")
+    let warm = try stat.residentKiB()
+    for id in 2...6 { try celebrated(id) }
+    try stat.waitUntilIdle()
+    let after = try stat.residentKiB()
+    XCTAssertLessThan(abs(after - warm), warm / 10, "RSS went from \(warm) to \(after) KiB")
+  }
+
   func testBadCallsAreRefusedInALineAndTheServiceGoesOn() throws {
     for (effect, options, error, words) in [
       ("nosuch", "{}", "Error.Effect", "no preset named \"nosuch\""),
