@@ -381,6 +381,7 @@ let package = Package(
       name: "ConfettiInstalledTests",
       dependencies: [
         "ConfettiCLI", "ConfettiTestSupport", "Confetti", "ConfettiImage", "ConfettiPresets",
+        "ConfettiService",
       ],
       // C hosts the tests compile against the installed package.
       exclude: ["Hosts"]),
