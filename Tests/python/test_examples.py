@@ -1,8 +1,9 @@
 """The Python examples, run as their users run them under an X display of their own: a pyglet
-window and a moderngl window draw confetti over their own scene, and the moment each saves is
-`confetti render` of that moment, within 4/255 a channel (their windows have core-profile GL
-contexts, whose points the GL rasterises as exact sprites; render's headless one draws whole
-pixels). And a System forgotten without close() is freed by its finaliser."""
+window, a moderngl window and a pygame window draw confetti over their own scene, and the
+moment each saves is `confetti render` of that moment, within 4/255 a channel (their windows
+have core-profile GL contexts, whose points the GL rasterises as exact sprites; render's
+headless one draws whole pixels). And a System forgotten without close() is freed by its
+finaliser."""
 import gc
 import os
 import pathlib
@@ -24,7 +25,8 @@ def pixels(path):
     return width, height, [bytes(row) for row in rows]
 
 
-@pytest.mark.parametrize("example", ["pyglet_window.py", "moderngl_window.py"])
+@pytest.mark.parametrize("example",
+                         ["pyglet_window.py", "moderngl_window.py", "pygame_window.py"])
 def test_an_example_window_draws_what_render_draws(example, display, tmp_path):
     snapshot = tmp_path / "window.png"
     ran = subprocess.run(
