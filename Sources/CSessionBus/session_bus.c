@@ -206,10 +206,10 @@ static void acquired(void *connection, const char *name, void *user_data) {
 }
 
 static void lost(void *connection, const char *name, void *user_data) {
-  (void)connection;
   (void)name;
   struct confetti_bus *bus = user_data;
-  bus->lost = 1;
+  /* No connection: the bus closed it (the session ended, the bus daemon stopped). */
+  bus->lost = connection ? 1 : 2;
   g.main_loop_quit(bus->loop);
 }
 
@@ -270,6 +270,10 @@ int confetti_bus_run(confetti_bus *bus, char **error) {
   g.unix_signal_add(SIGINT, quit, bus);
   g.unix_signal_add(SIGHUP, quit, bus);
   g.main_loop_run(bus->loop);
+  if (bus->lost == 2) {
+    *error = say("the session bus went away (the session ended, or its bus stopped)", NULL);
+    return 1;
+  }
   if (bus->lost) {
     *error = say(bus->acquired ? "the service's name on the session bus was taken from it"
                                : "another program owns the service's name on the session bus "

@@ -26,8 +26,8 @@ package final class LayerOverlay {
   static let frameWait: Int32 = 100
 
   private let surface: OpaquePointer
-  private let settings: WindowSettings
-  private let overlay: Overlay.Settings
+  private var settings: WindowSettings
+  private var overlay: Overlay.Settings
 
   /// Connects to the Wayland compositor, if there is one, and puts a surface on its overlay
   /// layer; throws when a compositor with the layer shell could not give one.
@@ -75,6 +75,11 @@ package final class LayerOverlay {
 
   /// Runs the effect until it is over, a signal comes, or the compositor closes the surface.
   func run() throws {
+    // A standby waits here, its surface and context made: it is shown by its first frame.
+    if overlay.standby {
+      settings = try settings.told()
+      overlay = settings.overlay ?? overlay
+    }
     let system = try ConfettiSystem(
       effect: settings.effect, size: size.points, capacity: settings.capacity, seed: settings.seed,
       reduceMotion: settings.reduceMotion, primitive: settings.primitive)

@@ -54,22 +54,17 @@ package struct Overlay {
 
   /// Runs the effect over the desktop until it is over: natively on a Wayland overlay layer
   /// where the compositor offers one, otherwise in an X11 window.
-  package static func run(_ given: WindowSettings) throws {
-    let environment = ProcessInfo.processInfo.environment
-    let x11 = !(environment["DISPLAY"] ?? "").isEmpty
-    var settings = given
+  /// A standby (``Settings/standby``) waits, its surface or window and GL context made, until
+  /// it is told what to show, and ends quietly when it is told nothing.
+  package static func run(_ settings: WindowSettings) throws {
     do {
-      // A standby on a Wayland desktop is told first: its layer is shown as it opens. (An X11
-      // window waits with its window and context made: WindowApp.)
-      if settings.overlay?.standby == true, !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty {
-        settings = try settings.told()
-      }
-      try runTold(settings, x11: x11)
+      try show(settings)
     } catch is StandbyDismissed {}
   }
 
-  private static func runTold(_ settings: WindowSettings, x11: Bool) throws {
+  private static func show(_ settings: WindowSettings) throws {
     let environment = ProcessInfo.processInfo.environment
+    let x11 = !(environment["DISPLAY"] ?? "").isEmpty
     switch try LayerOverlay.open(settings) {
     case .opened(let layer):
       try layer.run()

@@ -122,23 +122,32 @@ package final class SessionService: @unchecked Sendable {
   }
 
   private func show(_ entry: CelebrationQueue<UnsafeMutableRawPointer>.Entry) {
-    let celebration: Celebration
+    var celebration: Celebration
+    var madeAhead: Bool
     do {
-      celebration = try start(entry.options)
+      (celebration, madeAhead) = try start(entry.options)
     } catch {
       return failed(entry.id, "\(error)")
     }
     defer { celebration.close() }
-    let shown: Bool
-    do {
-      shown = try celebration.waitUntilShown(timeout: Self.longestStart)
-    } catch {
-      return failed(entry.id, "\(error)")
-    }
-    guard shown else {
-      celebration.cancel()
-      return failed(
-        entry.id, "the celebration was not on the screen within \(Int(Self.longestStart)) s")
+    while true {
+      do {
+        if try celebration.waitUntilShown(timeout: Self.longestStart) { break }
+        celebration.cancel()
+        throw CelebrationError(
+          "the celebration was not on the screen within \(Int(Self.longestStart)) s")
+      } catch {
+        // One made ahead may have lost its desktop while it waited (the display restarted, the
+        // compositor gone): a fresh one, once, shows or says why.
+        guard madeAhead else { return failed(entry.id, "\(error)") }
+        report("the overlay made ahead failed (\(error)); starting one for celebration \(entry.id)")
+        celebration.close()
+        do {
+          (celebration, madeAhead) = (try Celebration(entry.options), false)
+        } catch {
+          return failed(entry.id, "\(error)")
+        }
+      }
     }
     lock.lock()
     let callers = queue.shown(entry.id, at: now)
@@ -178,7 +187,8 @@ package final class SessionService: @unchecked Sendable {
 
   /// The celebration for `options`: the standby told it, where it fits (the primary monitor,
   /// the desktop's own motion setting or reduced motion), else a program started for it.
-  private func start(_ options: CelebrationOptions) throws -> Celebration {
+  /// (Whether it is the standby's.)
+  private func start(_ options: CelebrationOptions) throws -> (Celebration, madeAhead: Bool) {
     lock.lock()
     let ready = standby
     standby = nil
@@ -187,14 +197,14 @@ package final class SessionService: @unchecked Sendable {
       if (options.monitor ?? 1) == 1, options.reduceMotion != false {
         do {
           try ready.begin(options)
-          return ready
+          return (ready, true)
         } catch {
           // Its overlay had ended (the display went, say): a fresh one says why, if it fails.
         }
       }
       ready.close()
     }
-    return try Celebration(options)
+    return (try Celebration(options), false)
   }
 
   /// Makes the next standby overlay, unless there is one.

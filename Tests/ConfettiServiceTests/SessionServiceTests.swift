@@ -70,20 +70,33 @@ final class SessionServiceTests: XCTestCase {
 
   override func tearDown() {
     // The bus's end ends the service (it loses its bus), whose overlays end with it.
+    let service = self.service()
+    let left = service.map { [$0] + StatReader(pid: $0).children().map(\.pid) } ?? []
     for process in [bus, compositor].compactMap({ $0 }) where process.isRunning {
       process.terminate()
       process.waitUntilExit()
     }
-    _ = waitFor(timeout: 10) { serviceProcesses().isEmpty }
-    for pid in serviceProcesses() { kill(pid, SIGKILL) }
+    let ended = waitFor(timeout: 10) { left.allSatisfy { kill($0, 0) != 0 || isZombie($0) } }
+    for pid in left { kill(pid, SIGKILL) }
     if let xvfb { stopXvfb(xvfb) }
+    XCTAssertTrue(ended, "the service and its overlays ended with their bus")
   }
 
-  /// The service's processes and its overlays (started from this test's build), by pid.
-  private func serviceProcesses() -> [pid_t] {
-    let found = try? runProgram(
-      URL(fileURLWithPath: "/usr/bin/pgrep"), ["-f", "^\(confettiBinary.path) (service|overlay)"])
-    return (found?.stdout ?? "").split(separator: "\n").compactMap { pid_t($0) }
+  /// The service on this test's bus, if it runs: the process the bus knows as the owner of its
+  /// name (D-Bus starts it detached, not as its own child).
+  private func service() -> pid_t? {
+    guard let bus, bus.isRunning,
+      let asked = try? runProgram(
+        URL(fileURLWithPath: "/usr/bin/gdbus"),
+        [
+          "call", "--session", "--dest", "org.freedesktop.DBus", "--object-path",
+          "/org/freedesktop/DBus", "--method", "org.freedesktop.DBus.GetConnectionUnixProcessID",
+          ServiceInterface.busName,
+        ], environment: ["DBUS_SESSION_BUS_ADDRESS": address]),
+      asked.status == 0
+    else { return nil }
+    // "(uint32 1234,)"
+    return asked.stdout.split(separator: " ").last.flatMap { pid_t($0.filter(\.isNumber)) }
   }
 
   /// `gdbus call … Celebrate effect options` on the private bus, as `user` if given.
@@ -142,7 +155,7 @@ final class SessionServiceTests: XCTestCase {
   }
 
   func testACallStartsTheServiceShowsTheCelebrationAndSaysWhenItIsOver() throws {
-    XCTAssertEqual(serviceProcesses(), [], "no service runs before the first call")
+    XCTAssertNil(service(), "no service runs before the first call")
     let call = try celebrate("", "{'seed': <uint64 3>}")
     XCTAssertEqual(call.status, 0, call.stderr)
     XCTAssertEqual(call.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "(uint32 1,)")
@@ -174,7 +187,7 @@ final class SessionServiceTests: XCTestCase {
         }, "celebration \(id) never ended")
     }
     try celebrated(1)
-    let service = try XCTUnwrap(serviceProcesses().first, "the service runs")
+    let service = try XCTUnwrap(self.service(), "the service runs")
     let stat = StatReader(pid: service)
     // The next overlay is made ahead once one is shown: waited for, then both asleep.
     let standby = try XCTUnwrap(
@@ -187,6 +200,30 @@ final class SessionServiceTests: XCTestCase {
     try stat.waitUntilIdle()
     let after = try stat.residentKiB()
     XCTAssertLessThan(abs(after - warm), warm / 10, "RSS went from \(warm) to \(after) KiB")
+  }
+
+  func testAnOverlayMadeAheadThatEndedIsReplacedByAFreshOne() throws {
+    let first = try celebrate("tap-burst")
+    XCTAssertEqual(first.status, 0, first.stderr)
+    let service = try XCTUnwrap(self.service(), "the service runs")
+    // Once the first is over, its one overlay left is the one made ahead.
+    let standby = try XCTUnwrap(
+      waitForValue(timeout: 30) { () -> pid_t? in
+        let overlays = StatReader(pid: service).children().filter { $0.command == "confetti" }
+        return overlays.count == 1 ? overlays[0].pid : nil
+      }, "no overlay made ahead")
+    // Killed while it waits (as an out-of-memory killer or a crashed display would end it).
+    kill(standby, SIGKILL)
+    XCTAssertTrue(waitFor { kill(standby, 0) != 0 || isZombie(standby) }, "it never ended")
+    let next = try celebrate("tap-burst", "{'seed': <uint64 2>}")
+    XCTAssertEqual(next.status, 0, "a fresh overlay shows it: \(next.stderr)")
+    XCTAssertEqual(next.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "(uint32 2,)")
+  }
+
+  /// Whether `pid` has ended and waits to be reaped.
+  private func isZombie(_ pid: pid_t) -> Bool {
+    let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+    return stat.split(separator: ")").last?.split(separator: " ").first == "Z"
   }
 
   func testBadCallsAreRefusedInALineAndTheServiceGoesOn() throws {
