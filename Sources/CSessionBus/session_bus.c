@@ -52,6 +52,11 @@ static struct {
                                 void *, const void *, int, int, void *, bus_error **);
   int (*emit_signal)(void *, const char *, const char *, const char *, const char *, void *,
                      bus_error **);
+  unsigned (*signal_subscribe)(void *, const char *, const char *, const char *, const char *,
+                               const char *, int,
+                               void (*)(void *, const char *, const char *, const char *,
+                                        const char *, void *, void *),
+                               void *, void (*)(void *));
   void (*error_free)(bus_error *);
 } g;
 
@@ -61,6 +66,7 @@ struct confetti_bus {
   char *path;
   char *interface;
   confetti_bus_handler handler;
+  confetti_bus_gone_handler gone;
   void *context;
   int lost;
   int acquired;
@@ -104,6 +110,7 @@ static int load(char **error) {
       {(void **)&g.return_dbus_error, "g_dbus_method_invocation_return_dbus_error"},
       {(void **)&g.connection_call_sync, "g_dbus_connection_call_sync"},
       {(void **)&g.emit_signal, "g_dbus_connection_emit_signal"},
+      {(void **)&g.signal_subscribe, "g_dbus_connection_signal_subscribe"},
       {(void **)&g.error_free, "g_error_free"},
   };
   for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; i++) {
@@ -168,7 +175,9 @@ static void method_call(void *connection, const char *sender, const char *path,
   confetti_bus_option *read = NULL;
   void **values = NULL;
   size_t count = 0;
-  if (g.variant_n_children(parameters) == 2) {
+  const char *shape = g.variant_get_type_string(parameters);
+  if (strcmp(shape, "(u)") == 0) g.variant_get(parameters, "(u)", &call.number);
+  if (strcmp(shape, "(sa{sv})") == 0) {
     text = g.variant_get_child_value(parameters, 0);
     options = g.variant_get_child_value(parameters, 1);
     call.text = g.variant_get_string(text, NULL);
@@ -213,6 +222,19 @@ static void lost(void *connection, const char *name, void *user_data) {
   g.main_loop_quit(bus->loop);
 }
 
+/* NameOwnerChanged (s name, s old owner, s new owner): a unique name with no new owner has
+ * left the bus. */
+static void owner_changed(void *connection, const char *sender, const char *path,
+                          const char *interface, const char *signal, void *parameters,
+                          void *user_data) {
+  (void)connection, (void)sender, (void)path, (void)interface, (void)signal;
+  struct confetti_bus *bus = user_data;
+  const char *name = NULL, *old_owner = NULL, *new_owner = NULL;
+  if (strcmp(g.variant_get_type_string(parameters), "(sss)") != 0) return;
+  g.variant_get(parameters, "(&s&s&s)", &name, &old_owner, &new_owner);
+  if (name[0] == ':' && new_owner[0] == 0) bus->gone(name, bus->context);
+}
+
 static int quit(void *user_data) {
   g.main_loop_quit(((struct confetti_bus *)user_data)->loop);
   return 0; /* G_SOURCE_REMOVE */
@@ -222,7 +244,7 @@ static const bus_vtable vtable = {.method_call = method_call};
 
 confetti_bus *confetti_bus_open(const char *name, const char *path, const char *xml,
                                 const char *interface, confetti_bus_handler handler,
-                                void *context, char **error) {
+                                confetti_bus_gone_handler gone, void *context, char **error) {
   *error = NULL;
   if (!load(error)) return NULL;
   bus_error *failure = NULL;
@@ -252,6 +274,7 @@ confetti_bus *confetti_bus_open(const char *name, const char *path, const char *
   bus->path = strdup(path);
   bus->interface = strdup(interface);
   bus->handler = handler;
+  bus->gone = gone;
   bus->context = context;
   bus->loop = g.main_loop_new(NULL, 0);
   void *info = g.node_info_lookup_interface(node, interface);
@@ -259,6 +282,10 @@ confetti_bus *confetti_bus_open(const char *name, const char *path, const char *
     *error = say("cannot export the service's object", failure);
     return NULL;
   }
+  /* Callers that leave, from the bus daemon itself. */
+  g.signal_subscribe(connection, "org.freedesktop.DBus", "org.freedesktop.DBus",
+                     "NameOwnerChanged", "/org/freedesktop/DBus", NULL, 0, owner_changed, bus,
+                     NULL);
   /* G_BUS_NAME_OWNER_FLAGS_DO_NOT_QUEUE: another owner means this one is not needed. */
   g.own_name_on_connection(connection, name, 4, acquired, lost, bus, NULL);
   return bus;
@@ -287,6 +314,8 @@ int confetti_bus_run(confetti_bus *bus, char **error) {
 void confetti_bus_reply_u32(void *invocation, uint32_t value) {
   g.return_value(invocation, g.variant_new("(u)", value));
 }
+
+void confetti_bus_reply_empty(void *invocation) { g.return_value(invocation, NULL); }
 
 void confetti_bus_reply_error(void *invocation, const char *name, const char *message) {
   g.return_dbus_error(invocation, name, message);

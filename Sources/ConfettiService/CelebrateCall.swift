@@ -35,18 +35,26 @@ package struct CelebrateCall {
   /// effect loads, and every option is known, of its type and in range.
   package func celebration() throws(Refusal) -> CelebrationOptions {
     var options = CelebrationOptions()
-    let trimmed = effect.trimmingPrefixSpaces
+    let named = String(effect.trimmingSpaces)
     do {
-      if trimmed.isEmpty {
-      } else if trimmed.hasPrefix("{") {
-        _ = try Effect(json: effect)
-        options.json = effect
-      } else if effect.hasPrefix("/") {
-        _ = try Effect(path: effect)
-        options.path = effect
+      let loaded: Effect?
+      if named.isEmpty {
+        loaded = nil
+      } else if named.hasPrefix("{") {
+        loaded = try Effect(json: named)
+        options.json = named
+      } else if named.hasPrefix("/") {
+        loaded = try Effect(path: named)
+        options.path = named
       } else {
-        _ = try Effect.preset(effect)
-        options.preset = effect
+        loaded = try Effect.preset(named)
+        options.preset = named
+      }
+      // Its pictures too: an effect that cannot be drawn is refused now, not once its turn
+      // comes.
+      if let loaded {
+        _ = try loaded.images(
+          for: EffectScene(config: loaded.config, capacity: 1, seed: options.seed).shapes)
       }
     } catch {
       throw Refusal(failure: .effect, message: oneLine("\(error)"))
@@ -56,10 +64,12 @@ package struct CelebrateCall {
         let known = ServiceInterface.Option.allCases.map(\.rawValue).joined(separator: ", ")
         throw Refusal(
           failure: .invalidArguments,
-          message: "\(ServiceInterface.celebrate) takes the options \(known); not '\(key)'")
+          message: oneLine(
+            "\(ServiceInterface.celebrate) takes the options \(known); not '\(key)'"))
       }
       func wrong(_ wanted: String) -> Refusal {
-        Refusal(failure: .invalidArguments, message: "\(key) must be \(wanted), not \(value)")
+        Refusal(
+          failure: .invalidArguments, message: oneLine("\(key) must be \(wanted), not \(value)"))
       }
       switch (option, value) {
       case (.seed, .integer(let seed)) where seed >= 0: options.seed = UInt64(seed)
@@ -80,6 +90,9 @@ package struct CelebrateCall {
     } catch {
       throw Refusal(failure: .invalidArguments, message: oneLine("\(error)"))
     }
+    // Spelled as the defaults they are, so that calls for the same celebration are the same.
+    if options.monitor == 1 { options.monitor = nil }
+    if options.duration == Celebration.defaultDuration { options.duration = nil }
     return options
   }
 }
@@ -98,7 +111,11 @@ extension CelebrateCall.Value: CustomStringConvertible {
 }
 
 extension String {
-  fileprivate var trimmingPrefixSpaces: Substring {
-    self.drop(while: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" })
+  /// Without the spaces, tabs and line ends around it.
+  fileprivate var trimmingSpaces: Substring {
+    let space: (Character) -> Bool = { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }
+    guard let first = firstIndex(where: { !space($0) }), let last = lastIndex(where: { !space($0) })
+    else { return "" }
+    return self[first...last]
   }
 }

@@ -10,6 +10,8 @@ import ConfettiCore
 /// - A call that asks for what is already waiting joins that.
 /// - Anything else waits its turn, behind at most ``mostWaiting`` others; beyond them it is
 ///   refused, saying so.
+/// - A waiting celebration whose callers have all gone (timed out, ended) is forgotten, and any
+///   may be cancelled by its number.
 ///
 /// Pure: it holds callers and decides; ``SessionService`` shows, answers and signals.
 package struct CelebrationQueue<Caller> {
@@ -85,6 +87,41 @@ package struct CelebrationQueue<Caller> {
     current.callers = []
     (showing, shownAt) = (current, now)
     return callers
+  }
+
+  /// Forgets the calls whose callers have gone (`gone`), and every waiting celebration left
+  /// with none: nobody waits for it. Returns the calls forgotten, which must still be let go
+  /// of. (The one on the screen goes on.)
+  package mutating func forget(_ gone: (Caller) -> Bool) -> [Caller] {
+    var forgotten: [Caller] = []
+    if var current = showing {
+      forgotten += current.callers.filter(gone)
+      current.callers.removeAll(where: gone)
+      showing = current
+    }
+    for index in waiting.indices {
+      forgotten += waiting[index].callers.filter(gone)
+      waiting[index].callers.removeAll(where: gone)
+    }
+    waiting.removeAll { $0.callers.isEmpty }
+    return forgotten
+  }
+
+  /// What cancelling celebration `id` means.
+  package enum Cancelling {
+    /// It is on the screen (or starting): end it; its end answers its calls.
+    case showing
+    /// It was waiting: it is forgotten, and these calls are to be told it was cancelled.
+    case waited([Caller])
+    /// No celebration of that number is on the screen or waiting.
+    case unknown
+  }
+
+  /// Cancels celebration `id`.
+  package mutating func cancel(_ id: UInt32) -> Cancelling {
+    if showing?.id == id { return .showing }
+    guard let index = waiting.firstIndex(where: { $0.id == id }) else { return .unknown }
+    return .waited(waiting.remove(at: index).callers)
   }
 
   /// The one on the screen is over (or could not be shown): the calls still unanswered.

@@ -12,6 +12,8 @@ package enum ServiceInterface {
   package static let systemdUnit = "confetti.service"
 
   package static let celebrate = "Celebrate"
+  /// Ends a celebration on the screen, or forgets one waiting, by its number.
+  package static let cancel = "Cancel"
   /// The signal a celebration's number is sent with once it is over.
   package static let over = "Over"
 
@@ -36,7 +38,10 @@ package enum ServiceInterface {
     case desktop = "org.confetti.Confetti1.Error.Desktop"
     /// Too many celebrations are waiting already.
     case busy = "org.confetti.Confetti1.Error.Busy"
-    /// An option that is not one of ``Option``, or of the wrong type or range.
+    /// The celebration waited for was cancelled before it was shown (``ServiceInterface/cancel``).
+    case cancelled = "org.confetti.Confetti1.Error.Cancelled"
+    /// An option that is not one of ``Option``, or of the wrong type or range; a number that
+    /// is no celebration's.
     case invalidArguments = "org.freedesktop.DBus.Error.InvalidArgs"
     /// A caller that is not the service's own user.
     case accessDenied = "org.freedesktop.DBus.Error.AccessDenied"
@@ -51,6 +56,9 @@ package enum ServiceInterface {
           <arg name="effect" type="s" direction="in"/>
           <arg name="options" type="a{sv}" direction="in"/>
           <arg name="id" type="u" direction="out"/>
+        </method>
+        <method name="\(cancel)">
+          <arg name="id" type="u" direction="in"/>
         </method>
         <signal name="\(over)">
           <arg name="id" type="u"/>

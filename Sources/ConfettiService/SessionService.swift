@@ -14,13 +14,24 @@ import Glibc
 /// call is answered once its celebration is shown, with its number, and
 /// ``ServiceInterface/over`` carries that number once it is over.
 package final class SessionService: @unchecked Sendable {
+  /// A `Celebrate` call waiting for its answer: GDBus's invocation (answered exactly once) and
+  /// the caller's unique name on the bus.
+  struct Call {
+    let invocation: UnsafeMutableRawPointer
+    let sender: String
+  }
+
   private let lock = Lock()
-  private var queue = CelebrationQueue<UnsafeMutableRawPointer>()
+  private var queue = CelebrationQueue<Call>()
   private var bus: OpaquePointer?
   /// Counts calls that may have left a celebration to show.
   private let work = DispatchSemaphore(value: 0)
   /// The overlay made ahead for the primary monitor, while there is one.
   private var standby: Celebration?
+  /// The celebration on the screen (or starting), and its number.
+  private var current: (id: UInt32, celebration: Celebration?)?
+  /// A celebration asked to be cancelled while it was starting.
+  private var cancelled: UInt32?
   private let started = ContinuousClock.now
   /// Told, in one line, what the service has to say: a failed celebration, a standby that
   /// could not be made (a service's standard error goes to the journal).
@@ -35,7 +46,8 @@ package final class SessionService: @unchecked Sendable {
   }
 
   /// Runs the service until SIGTERM, SIGINT or SIGHUP; throws ``ServiceError`` when it cannot
-  /// start (no session bus, the name owned by another) or loses its name.
+  /// start (no session bus, the name owned by another) or loses its bus or its name. The
+  /// celebration on the screen ends with it.
   package static func run(report: @escaping (String) -> Void) throws {
     let service = SessionService(report: report)
     var failure: UnsafeMutablePointer<CChar>?
@@ -47,6 +59,11 @@ package final class SessionService: @unchecked Sendable {
         { call, context in
           guard let call, let context else { return }
           Unmanaged<SessionService>.fromOpaque(context).takeUnretainedValue().answer(call.pointee)
+        },
+        { name, context in
+          guard let name, let context else { return }
+          Unmanaged<SessionService>.fromOpaque(context).takeUnretainedValue()
+            .forget(caller: String(cString: name))
         }, context, &failure)
     else { throw ServiceError(taking: failure) }
     service.bus = bus
@@ -54,7 +71,9 @@ package final class SessionService: @unchecked Sendable {
     guard detachThread({ service.showWaiting() }) else {
       throw ServiceError(taking: strdup("cannot start the service's worker thread"))
     }
-    if confetti_bus_run(bus, &failure) != 0 { throw ServiceError(taking: failure) }
+    let status = confetti_bus_run(bus, &failure)
+    service.end()
+    if status != 0 { throw ServiceError(taking: failure) }
   }
 
   /// A call, on the bus's thread: refused, answered, or queued for the worker.
@@ -64,6 +83,9 @@ package final class SessionService: @unchecked Sendable {
       return refuse(
         call.invocation, .accessDenied,
         "only user \(getuid())'s own programs may celebrate through this service, not \(who)'s")
+    }
+    if String(cString: call.method) == ServiceInterface.cancel {
+      return cancel(call.number, call.invocation)
     }
     let celebrate = CelebrateCall(
       effect: String(cString: call.text),
@@ -77,14 +99,49 @@ package final class SessionService: @unchecked Sendable {
     } catch {
       return refuse(call.invocation, error.failure, error.message)
     }
+    guard let invocation = call.invocation else { return }
     lock.lock()
-    let admission = queue.admit(options, from: call.invocation, at: now)
+    let admission = queue.admit(
+      options, from: Call(invocation: invocation, sender: String(cString: call.sender)), at: now)
     lock.unlock()
     switch admission {
-    case .shown(let id): confetti_bus_reply_u32(call.invocation, id)
+    case .shown(let id): confetti_bus_reply_u32(invocation, id)
     case .waits: work.signal()
-    case .refused(let why): refuse(call.invocation, .busy, why)
+    case .refused(let why): refuse(invocation, .busy, why)
     }
+  }
+
+  /// `Cancel(id)`: the celebration on the screen ends (its `Over` follows), one waiting is
+  /// forgotten and its calls told so.
+  private func cancel(_ id: UInt32, _ invocation: UnsafeMutableRawPointer?) {
+    lock.lock()
+    let cancelling = queue.cancel(id)
+    var showing: Celebration?
+    if case .showing = cancelling {
+      cancelled = id
+      showing = current?.id == id ? current?.celebration : nil
+    }
+    lock.unlock()
+    switch cancelling {
+    case .showing:
+      showing?.cancel()
+    case .waited(let calls):
+      for call in calls { refuse(call.invocation, .cancelled, "celebration \(id) was cancelled") }
+    case .unknown:
+      return refuse(
+        invocation, .invalidArguments, "no celebration \(id) is on the screen or waiting")
+    }
+    confetti_bus_reply_empty(invocation)
+  }
+
+  /// A caller left the bus: its calls will read no answer, and a celebration only they waited
+  /// for is not shown.
+  private func forget(caller name: String) {
+    lock.lock()
+    let gone = queue.forget { $0.sender == name }
+    lock.unlock()
+    // Each is still answered once, into nothing, so that GDBus lets go of it.
+    for call in gone { refuse(call.invocation, .cancelled, "the caller has gone") }
   }
 
   private static func value(of option: confetti_bus_option) -> CelebrateCall.Value {
@@ -104,7 +161,7 @@ package final class SessionService: @unchecked Sendable {
   private func refuse(
     _ invocation: UnsafeMutableRawPointer?, _ failure: ServiceInterface.Failure, _ why: String
   ) {
-    confetti_bus_reply_error(invocation, failure.rawValue, why)
+    confetti_bus_reply_error(invocation, failure.rawValue, oneLine(why))
   }
 
   /// The worker: shows what waits, one at a time, for ever.
@@ -112,16 +169,35 @@ package final class SessionService: @unchecked Sendable {
     while true {
       lock.lock()
       let next = queue.next()
+      if let next { current = (next.id, nil) }
       lock.unlock()
       guard let next else {
         work.wait()
         continue
       }
       show(next)
+      lock.lock()
+      (current, cancelled) = (nil, nil)
+      lock.unlock()
     }
   }
 
-  private func show(_ entry: CelebrationQueue<UnsafeMutableRawPointer>.Entry) {
+  /// Whether celebration `id` was cancelled while it started; else notes it as the one on the
+  /// screen, for a cancel to end.
+  private func keep(_ celebration: Celebration, as id: UInt32) -> Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    current = (id, celebration)
+    return cancelled == id
+  }
+
+  private func wasCancelled(_ id: UInt32) -> Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return cancelled == id
+  }
+
+  private func show(_ entry: CelebrationQueue<Call>.Entry) {
     var celebration: Celebration
     var madeAhead: Bool
     do {
@@ -131,12 +207,20 @@ package final class SessionService: @unchecked Sendable {
     }
     defer { celebration.close() }
     while true {
-      do {
-        if try celebration.waitUntilShown(timeout: Self.longestStart) { break }
+      if keep(celebration, as: entry.id) {
         celebration.cancel()
-        throw CelebrationError(
-          "the celebration was not on the screen within \(Int(Self.longestStart)) s")
+        return failed(entry.id, "celebration \(entry.id) was cancelled", as: .cancelled)
+      }
+      // One made ahead shows at once, unless it is stuck: a fresh one is not kept waiting.
+      let limit = madeAhead ? Self.longestStartMadeAhead : Self.longestStart
+      do {
+        if try celebration.waitUntilShown(timeout: limit) { break }
+        celebration.cancel()
+        throw CelebrationError("the celebration was not on the screen within \(Int(limit)) s")
       } catch {
+        if wasCancelled(entry.id) {
+          return failed(entry.id, "celebration \(entry.id) was cancelled", as: .cancelled)
+        }
         // One made ahead may have lost its desktop while it waited (the display restarted, the
         // compositor gone): a fresh one, once, shows or says why.
         guard madeAhead else { return failed(entry.id, "\(error)") }
@@ -150,9 +234,9 @@ package final class SessionService: @unchecked Sendable {
       }
     }
     lock.lock()
-    let callers = queue.shown(entry.id, at: now)
+    let calls = queue.shown(entry.id, at: now)
     lock.unlock()
-    for caller in callers { confetti_bus_reply_u32(caller, entry.id) }
+    for call in calls { confetti_bus_reply_u32(call.invocation, entry.id) }
     // The next standby is made once this one is on the screen, not while it starts.
     makeStandby()
     do {
@@ -169,20 +253,25 @@ package final class SessionService: @unchecked Sendable {
     lock.lock()
     let left = queue.over(entry.id)
     lock.unlock()
-    for caller in left { confetti_bus_reply_u32(caller, entry.id) }
+    for call in left { confetti_bus_reply_u32(call.invocation, entry.id) }
   }
 
   /// The longest a celebration may take to be on the screen, in seconds.
   static let longestStart: Seconds = 30
+  /// The longest an overlay made ahead may take, told what to show, before a fresh one is
+  /// started instead, in seconds: it shows in a few hundredths when well.
+  static let longestStartMadeAhead: Seconds = 5
   /// How long past its duration (or the default one) a celebration may stay, in seconds.
   static let longestOverrun: Seconds = 120
 
-  private func failed(_ id: UInt32, _ why: String) {
-    report("celebration \(id): \(why)")
+  private func failed(
+    _ id: UInt32, _ why: String, as failure: ServiceInterface.Failure = .desktop
+  ) {
+    if failure != .cancelled { report("celebration \(id): \(why)") }
     lock.lock()
-    let callers = queue.over(id)
+    let calls = queue.over(id)
     lock.unlock()
-    for caller in callers { refuse(caller, .desktop, oneLine(why)) }
+    for call in calls { refuse(call.invocation, failure, why) }
   }
 
   /// The celebration for `options`: the standby told it, where it fits (the primary monitor,
@@ -194,7 +283,7 @@ package final class SessionService: @unchecked Sendable {
     standby = nil
     lock.unlock()
     if let ready {
-      if (options.monitor ?? 1) == 1, options.reduceMotion != false {
+      if options.monitor == nil, options.reduceMotion != false {
         do {
           try ready.begin(options)
           return (ready, true)
@@ -217,6 +306,15 @@ package final class SessionService: @unchecked Sendable {
     } catch {
       report("no overlay made ahead: \(error)")
     }
+  }
+
+  /// The service ends: the celebration on the screen and the standby with it, their files
+  /// removed.
+  private func end() {
+    lock.lock()
+    let ending = [current?.celebration, standby].compactMap { $0 }
+    lock.unlock()
+    for celebration in ending { celebration.close() }
   }
 }
 

@@ -28,12 +28,20 @@ final class CelebrateCallTests: XCTestCase {
     XCTAssertEqual(try celebration("fireworks").preset, "fireworks")
     let json = try String(
       contentsOf: repository.appendingPathComponent("Presets/fireworks.json"), encoding: .utf8)
-    XCTAssertEqual(try celebration(json).json, json)
+    XCTAssertEqual(
+      try celebration(json).json, json.trimmingCharacters(in: .whitespacesAndNewlines))
     let file = FileManager.default.temporaryDirectory.appendingPathComponent(
       "confetti-service-\(UUID().uuidString).json")
     try Data(json.utf8).write(to: file)
     defer { try? FileManager.default.removeItem(at: file) }
     XCTAssertEqual(try celebration(file.path).path, file.path)
+    XCTAssertEqual(try celebration(" \(file.path)\n").path, file.path, "spaces around it")
+    XCTAssertEqual(try celebration(" snow ").preset, "snow")
+    // An effect whose picture cannot be read is refused at once, as an effect.
+    let hearts = try String(
+      contentsOf: repository.appendingPathComponent("docs/examples/hearts.json"), encoding: .utf8)
+    let unreadable = try XCTUnwrap(refusal(hearts), "hearts.json names its picture beside it")
+    XCTAssertEqual(unreadable.failure, .effect)
     for (effect, words) in [
       ("nosuch", "no preset named"), ("{nope", "JSON"), ("/nowhere/effect.json", "nowhere"),
     ] {
@@ -57,6 +65,10 @@ final class CelebrateCallTests: XCTestCase {
     XCTAssertEqual(taken.reduceMotion, true)
     XCTAssertEqual(try celebration("", [("seed", .largeUnsigned(UInt64.max))]).seed, UInt64.max)
     XCTAssertEqual(try celebration("", [("duration", .integer(3))]).duration, 3)
+    // The defaults, spelled out, are the defaults: such calls are for the same celebration.
+    XCTAssertEqual(
+      try celebration("", [("monitor", .integer(1)), ("duration", .number(10))]),
+      try celebration(""))
     for (key, value, words) in [
       ("colour", CelebrateCall.Value.integer(1), "takes the options seed, monitor"),
       ("loop", .boolean(true), "not 'loop'"),

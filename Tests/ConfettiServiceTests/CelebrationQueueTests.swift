@@ -58,4 +58,28 @@ final class CelebrationQueueTests: XCTestCase {
     XCTAssertEqual(queue.over(showing.id), [0])
     XCTAssertEqual(try XCTUnwrap(queue.next()).callers, [1, 100])
   }
+
+  func testCallersWhoLeftAreForgottenAndCelebrationsCancelled() throws {
+    var queue = CelebrationQueue<String>()
+    _ = queue.admit(options("snow"), from: "a", at: 0)
+    let showing = try XCTUnwrap(queue.next())
+    _ = queue.admit(options("rain"), from: "b", at: 1)
+    _ = queue.admit(options("rain"), from: "c", at: 1)
+    _ = queue.admit(options("fire"), from: "b", at: 1)
+    _ = queue.admit(options("hearts"), from: "d", at: 1)
+    // b leaves: fire, which only b waited for, is forgotten; rain still has c.
+    XCTAssertEqual(queue.forget { $0 == "b" }, ["b", "b"])
+    XCTAssertEqual(queue.waitingCount, 2)
+    // The one on the screen cannot be forgotten, only cancelled (its end answers it).
+    guard case .showing = queue.cancel(showing.id) else { return XCTFail("it is on the screen") }
+    XCTAssertEqual(queue.over(showing.id), ["a"])
+    let rain = try XCTUnwrap(queue.next())
+    XCTAssertEqual(rain.callers, ["c"])
+    guard case .waited(let told) = queue.cancel(rain.id + 2) else {
+      return XCTFail("hearts was waiting")
+    }
+    XCTAssertEqual(told, ["d"])
+    XCTAssertEqual(queue.waitingCount, 0)
+    guard case .unknown = queue.cancel(999) else { return XCTFail("no celebration 999") }
+  }
 }

@@ -226,6 +226,62 @@ final class SessionServiceTests: XCTestCase {
     return stat.split(separator: ")").last?.split(separator: " ").first == "Z"
   }
 
+  /// `gdbus call … Cancel id`.
+  private func cancel(_ id: String) throws -> RunResult {
+    try runProgram(
+      URL(fileURLWithPath: "/usr/bin/gdbus"),
+      [
+        "call", "--session", "--dest", ServiceInterface.busName, "--object-path",
+        ServiceInterface.objectPath, "--method",
+        "\(ServiceInterface.interface).\(ServiceInterface.cancel)", id,
+      ], environment: ["DBUS_SESSION_BUS_ADDRESS": address])
+  }
+
+  func testCallersThatLeaveAreForgottenAndCelebrationsCancelled() throws {
+    // Snow for a long time; four different calls wait behind it, and give up after a second.
+    let snow = try celebrate("snow", "{'duration': <120.0>}")
+    XCTAssertEqual(snow.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "(uint32 1,)")
+    let impatient = try (1...4).map { seed in
+      try runProgram(
+        URL(fileURLWithPath: "/usr/bin/gdbus"),
+        [
+          "call", "--session", "--timeout", "1", "--dest", ServiceInterface.busName,
+          "--object-path", ServiceInterface.objectPath, "--method",
+          "\(ServiceInterface.interface).\(ServiceInterface.celebrate)", "tap-burst",
+          "{'seed': <uint64 \(seed)>}",
+        ], environment: ["DBUS_SESSION_BUS_ADDRESS": address])
+    }
+    XCTAssertTrue(impatient.allSatisfy { $0.stderr.contains("Timeout") }, "\(impatient)")
+    // Forgotten once they left: a fifth waits in their place, not refused as a fifth.
+    let (watcher, log) = try monitor()
+    defer { watcher.terminate() }
+    nonisolated(unsafe) var waiting: RunResult?
+    let busAddress = address
+    let waiter = Thread {
+      waiting = try? Self.celebrate(
+        "tap-burst", "{'seed': <uint64 9>}", user: nil, address: busAddress)
+    }
+    waiter.start()
+    // The snow is cancelled: it ends now, the one waiting is shown.
+    XCTAssertTrue(
+      waitFor(timeout: 20) { (try? self.cancel("1"))?.status == 0 }, "Cancel(1) was refused")
+    XCTAssertTrue(
+      waitFor(timeout: 30) {
+        ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("Over (uint32 1,)")
+      }, "the cancelled snow never ended")
+    XCTAssertTrue(waitFor(timeout: 60) { waiter.isFinished }, "the waiting call was never answered")
+    let answer = try XCTUnwrap(waiting)
+    XCTAssertEqual(answer.status, 0, answer.stderr)
+    XCTAssertEqual(
+      answer.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "(uint32 6,)",
+      "shown next, the forgotten ones never")
+    XCTAssertFalse(
+      ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("Over (uint32 2,)"),
+      "a forgotten celebration was shown")
+    let unknown = try cancel("99")
+    XCTAssertTrue(unknown.stderr.contains("no celebration 99"), unknown.stderr)
+  }
+
   func testBadCallsAreRefusedInALineAndTheServiceGoesOn() throws {
     for (effect, options, error, words) in [
       ("nosuch", "{}", "Error.Effect", "no preset named \"nosuch\""),

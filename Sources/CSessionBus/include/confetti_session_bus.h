@@ -29,13 +29,18 @@ typedef struct confetti_bus_call {
   /* The caller's user, as the bus daemon knows it; known is 0 when the daemon did not say. */
   uint32_t sender_uid;
   int sender_uid_known;
-  /* The first argument (a string), and the options (a{sv}), for a method that has them. */
+  /* The arguments of a (s a{sv}) method: the string and the options. */
   const char *text;
   const confetti_bus_option *options;
   int option_count;
+  /* The argument of a (u) method. */
+  uint32_t number;
 } confetti_bus_call;
 
 typedef void (*confetti_bus_handler)(const confetti_bus_call *call, void *context);
+/* Told a connection's unique name (":1.42") once it has left the bus: its calls will never
+ * read an answer. */
+typedef void (*confetti_bus_gone_handler)(const char *name, void *context);
 
 typedef struct confetti_bus confetti_bus;
 
@@ -44,7 +49,7 @@ typedef struct confetti_bus confetti_bus;
  * NULL on failure, with a message in *error (free it with free()). */
 confetti_bus *confetti_bus_open(
     const char *name, const char *path, const char *xml, const char *interface,
-    confetti_bus_handler handler, void *context, char **error);
+    confetti_bus_handler handler, confetti_bus_gone_handler gone, void *context, char **error);
 
 /* Runs the bus until SIGTERM, SIGINT or SIGHUP (0), or until the name is lost or could not
  * be had (1, with a message in *error). */
@@ -52,6 +57,8 @@ int confetti_bus_run(confetti_bus *bus, char **error);
 
 /* Answers a call with the variant `format` and one unsigned 32-bit value, such as "(u)". */
 void confetti_bus_reply_u32(void *invocation, uint32_t value);
+/* Answers a call that returns nothing. */
+void confetti_bus_reply_empty(void *invocation);
 /* Answers a call with an error: its D-Bus name and a one-line message. */
 void confetti_bus_reply_error(void *invocation, const char *name, const char *message);
 /* Emits `signal` with one unsigned 32-bit value, from any thread. */
