@@ -16,34 +16,10 @@ extension PackageTests {
         file.text(program: "/usr/bin/confetti"), "\(file.installedPath)")
     }
     try requireTools(["/usr/bin/dbus-daemon", "/usr/bin/gdbus"], for: "the session service")
-    let folder = try temporaryDirectory()
-    let socket = folder.appendingPathComponent("bus").path
-    let configuration = folder.appendingPathComponent("session.conf")
-    try Data(
-      """
-      <busconfig>
-        <type>session</type>
-        <listen>unix:path=\(socket)</listen>
-        <auth>EXTERNAL</auth>
-        <policy context="default">
-          <allow send_destination="*" eavesdrop="true"/>
-          <allow eavesdrop="true"/>
-          <allow own="*"/>
-        </policy>
-      </busconfig>
-      """.utf8
-    ).write(to: configuration)
-    let bus = try launch(
-      "/usr/bin/dbus-daemon", ["--config-file=\(configuration.path)", "--nofork", "--nopidfile"],
-      environment: [:])
-    defer {
-      bus.terminate()
-      bus.waitUntilExit()
-    }
-    try waitUntil("the bus to listen", timeout: 20) {
-      FileManager.default.fileExists(atPath: socket)
-    }
-    let address = "unix:path=\(socket)"
+    let started = try SessionBus.start(in: try temporaryDirectory())
+    let bus = started.process
+    defer { started.stop() }
+    let address = started.address
     var answer: RunResult?
     // No display: the call is taken, and refused as a celebration that cannot be shown.
     let service = try runInstalled(

@@ -25,9 +25,6 @@ final class SessionServiceTests: XCTestCase {
     (display, xvfb) = (started.name, started.server)
     compositor = try launchCompositor(display: display)
     folder = try temporaryDirectory()
-    // Others may reach the bus (its folder open to them, its policy letting any user connect),
-    // so that the service, not the bus, is what refuses them.
-    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path)
     let services = folder.appendingPathComponent("services")
     try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
     // D-Bus's file for the service, as the program writes it for itself (the package installs
@@ -37,35 +34,12 @@ final class SessionServiceTests: XCTestCase {
     XCTAssertTrue(file.stdout.contains("Exec=\(confettiBinary.path) service"), file.stdout)
     try Data(file.stdout.utf8).write(
       to: services.appendingPathComponent("\(ServiceInterface.busName).service"))
-    let socket = folder.appendingPathComponent("bus").path
-    address = "unix:path=\(socket)"
-    let configuration = folder.appendingPathComponent("session.conf")
-    try Data(
-      """
-      <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-       "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-      <busconfig>
-        <type>session</type>
-        <listen>\(address)</listen>
-        <auth>EXTERNAL</auth>
-        <servicedir>\(services.path)</servicedir>
-        <policy context="default">
-          <allow user="*"/>
-          <allow send_destination="*" eavesdrop="true"/>
-          <allow eavesdrop="true"/>
-          <allow own="*"/>
-        </policy>
-      </busconfig>
-      """.utf8
-    ).write(to: configuration)
-    // The bus hands its environment to the service it starts: the display is the test's.
-    bus = try launch(
-      "/usr/bin/dbus-daemon", ["--config-file=\(configuration.path)", "--nofork", "--nopidfile"],
+    // Others may reach the bus, so that the service, not the bus, is what refuses them. The bus
+    // hands its environment to the service it starts: the display is the test's.
+    let session = try SessionBus.start(
+      in: folder, services: services, others: true,
       environment: ["DISPLAY": display, "WAYLAND_DISPLAY": nil, "DBUS_SESSION_BUS_ADDRESS": nil])
-    XCTAssertTrue(
-      waitFor(timeout: 20) { FileManager.default.fileExists(atPath: socket) },
-      "the bus never listened")
-    chmod(socket, 0o777)
+    (bus, address) = (session.process, session.address)
   }
 
   override func tearDown() {
