@@ -178,6 +178,44 @@ extension PackageTests {
       $0.contains("[confetti] 'Confetti' draws nothing: \(broken.path)")
     }
     XCTAssertEqual(warnings.count, 1, "one line in OBS's log says why: \(warnings)")
+
+    // A canvas of another size: the source follows it, and its pieces fill it.
+    let resized = folder.appendingPathComponent("resized.png")
+    let afterResize = try obsRequests(
+      port,
+      [
+        [
+          "requestType": "SetVideoSettings",
+          "requestData": [
+            "baseWidth": 480, "baseHeight": 270, "outputWidth": 480, "outputHeight": 270,
+          ],
+        ],
+        [
+          "requestType": "SetInputSettings",
+          "requestData": ["inputName": "Confetti", "inputSettings": settings],
+        ],
+        [
+          "batch": [
+            fires[0].1, sleep(frames: 15),
+            [
+              "requestType": "GetSourceScreenshot",
+              "requestData": ["sourceName": "Confetti", "imageFormat": "png"],
+              "save": resized.path,
+            ] as [String: Any],
+          ],
+          "executionType": 1,
+        ],
+      ], obs: obs)
+    XCTAssertEqual((afterResize.first as? [String: Any])?["ok"] as? Bool, true, "\(afterResize)")
+    let source = try PNG.read(resized)
+    XCTAssertEqual([source.width, source.height], [480, 270], "the source is the canvas's size")
+    // The confetti preset's cannons stand in the canvas's bottom corners, whatever its size:
+    // pieces on each side (the source alone is transparent where none is).
+    for half in [0..<240, 240..<480] {
+      var pieces = 0
+      for y in 0..<270 { for x in half where source[x, y].alpha > 24 { pieces += 1 } }
+      XCTAssertGreaterThan(pieces, 200, "pieces on each side of the resized canvas")
+    }
   }
 
   /// The plugin adds no dependency: OBS's library is not in Depends (most users have no OBS),
