@@ -324,8 +324,9 @@ let package = Package(
         "ConfettiImage", "ConfettiPresets", "ConfettiGLTestSupport", "ConfettiCLI",
         "ConfettiTestSupport",
       ]),
-    // What the tests share: running programs, X displays of their own, /proc readings, waiting
-    // for an event, and the rule that a test CI cannot run is a failure there, not a skip.
+    // What the tests share: running programs, X displays and session buses of their own, /proc
+    // readings, waiting for an event, and the rule that a test CI cannot run is a failure there,
+    // not a skip.
     .target(name: "ConfettiTestSupport", path: "Tests/ConfettiTestSupport"),
     // The command line, with no display: arguments, help, completion, hostile input, the
     // documentation's claims, what the build embeds.
