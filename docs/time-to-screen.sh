@@ -154,7 +154,7 @@ for _ in $(seq 100); do [ -S "$work/bus" ] && break; sleep 0.1; done
   i=0
   while [ $i -lt "$runs" ]; do
     for _ in $(seq 400); do grep -q "Over (uint32 $((i + 1)),)" "$work/signals" && break; sleep 0.05; done
-    sleep 0.5 # the next overlay made ahead once this one is over
+    sleep 0.5 # the overlay made ahead once the last was shown: ready by now, 4 s on
     from=$(date +%s%N)
     call >/dev/null && echo $(( ($(date +%s%N) - from) / 1000000 ))
     i=$((i + 1))

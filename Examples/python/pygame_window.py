@@ -57,7 +57,7 @@ def draw():
     gl.glClearColor(26 / 255, 31 / 255, 51 / 255, 1)
     gl.glClear(COLOR_BUFFER_BIT)
     gl.glEnable(SCISSOR_TEST)
-    gl.glScissor(0, 0, pixels_wide, 60 * pixels_high // height)
+    gl.glScissor(0, 0, pixels_wide, 60 * pixels_high // max(height, 1))
     gl.glClearColor(200 / 255, 160 / 255, 60 / 255, 1)
     gl.glClear(COLOR_BUFFER_BIT)
     gl.glDisable(SCISSOR_TEST)

@@ -51,12 +51,16 @@ protected:
     desc.preset = preset;
     desc.width = width(), desc.height = height(), desc.seed = seed;
     if (confetti_create(&desc, &confetti) != CONFETTI_OK) return fail(confetti_last_error());
+    // (Qt calls this again, with a new context, when the widget moves to another window: the
+    // effect opens anew, at the opening reading.)
+    if (ticking) clock = 1.0;
     confetti_fire_opening(confetti, clock);
     elapsed.start();
     // The context goes before the widget when the window closes: the effect goes with it.
     connect(context(), &QOpenGLContext::aboutToBeDestroyed, this, [this] { teardown(); });
-    // A frame after each frame is shown: the loop.
-    connect(this, &QOpenGLWidget::frameSwapped, this, qOverload<>(&QWidget::update));
+    // A frame after each frame is shown: the loop (connected once, whatever the context).
+    connect(this, &QOpenGLWidget::frameSwapped, this, qOverload<>(&QWidget::update),
+            Qt::UniqueConnection);
   }
 
   // Qt has made the context current and bound the widget's own framebuffer: the scene, then

@@ -37,7 +37,7 @@ static void draw_scene(int pixels_wide, int pixels_high, int points_high) {
   gl.clear_color(26 / 255.0f, 31 / 255.0f, 51 / 255.0f, 1);
   gl.clear(GL_COLOR_BUFFER_BIT);
   gl.enable(GL_SCISSOR_TEST);
-  gl.scissor(0, 0, pixels_wide, 60 * pixels_high / points_high);
+  gl.scissor(0, 0, pixels_wide, 60 * pixels_high / (points_high > 0 ? points_high : 1));
   gl.clear_color(200 / 255.0f, 160 / 255.0f, 60 / 255.0f, 1);
   gl.clear(GL_COLOR_BUFFER_BIT);
   gl.disable(GL_SCISSOR_TEST);

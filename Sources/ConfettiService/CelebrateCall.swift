@@ -3,9 +3,9 @@ import ConfettiCelebration
 import ConfettiCore
 
 /// One `Celebrate` call's arguments, as the bus carried them.
-package struct CelebrateCall {
+package struct CelebrateCall: Sendable {
   /// One a{sv} option: its D-Bus type and value.
-  package enum Value: Equatable {
+  package enum Value: Equatable, Sendable {
     case integer(Int64)
     /// A `t` above Int64.max.
     case largeUnsigned(UInt64)
@@ -90,8 +90,8 @@ package struct CelebrateCall {
     } catch {
       throw Refusal(failure: .invalidArguments, message: oneLine("\(error)"))
     }
-    // Spelled as the defaults they are, so that calls for the same celebration are the same.
-    if options.monitor == 1 { options.monitor = nil }
+    // Spelled as the default it is, so that calls for the same celebration are the same. (Not
+    // monitor 1: on Wayland the default is the compositor's choice, not the first output.)
     if options.duration == Celebration.defaultDuration { options.duration = nil }
     return options
   }

@@ -39,6 +39,8 @@ package struct CelebrationQueue<Caller> {
 
   private var showing: Entry?
   private var shownAt: Seconds?
+  /// The one on the screen was cancelled: nothing joins it any more.
+  private var ending = false
   private var waiting: [Entry] = []
   private var lastID: UInt32 = 0
 
@@ -51,7 +53,7 @@ package struct CelebrationQueue<Caller> {
   package mutating func admit(
     _ options: CelebrationOptions, from caller: Caller, at now: Seconds
   ) -> Admission {
-    if var current = showing, current.options == options {
+    if var current = showing, current.options == options, !ending {
       guard let shownAt else {
         current.callers.append(caller)
         showing = current
@@ -76,7 +78,7 @@ package struct CelebrationQueue<Caller> {
   package mutating func next() -> Entry? {
     guard showing == nil, !waiting.isEmpty else { return nil }
     showing = waiting.removeFirst()
-    shownAt = nil
+    (shownAt, ending) = (nil, false)
     return showing
   }
 
@@ -119,7 +121,10 @@ package struct CelebrationQueue<Caller> {
 
   /// Cancels celebration `id`.
   package mutating func cancel(_ id: UInt32) -> Cancelling {
-    if showing?.id == id { return .showing }
+    if showing?.id == id {
+      ending = true
+      return .showing
+    }
     guard let index = waiting.firstIndex(where: { $0.id == id }) else { return .unknown }
     return .waited(waiting.remove(at: index).callers)
   }

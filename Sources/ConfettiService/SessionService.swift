@@ -16,7 +16,7 @@ import Glibc
 package final class SessionService: @unchecked Sendable {
   /// A `Celebrate` call waiting for its answer: GDBus's invocation (answered exactly once) and
   /// the caller's unique name on the bus.
-  struct Call {
+  struct Call: @unchecked Sendable {  // an invocation is answered once, from any thread
     let invocation: UnsafeMutableRawPointer
     let sender: String
   }
@@ -87,27 +87,33 @@ package final class SessionService: @unchecked Sendable {
     if String(cString: call.method) == ServiceInterface.cancel {
       return cancel(call.number, call.invocation)
     }
+    guard let invocation = call.invocation else { return }
     let celebrate = CelebrateCall(
       effect: String(cString: call.text),
       options: (0..<Int(call.option_count)).map { index in
         let option = call.options[index]
         return (String(cString: option.key), Self.value(of: option))
       })
+    let caller = Call(invocation: invocation, sender: String(cString: call.sender))
+    // Checked off the bus's thread: an effect's JSON and pictures may take a while to read, and
+    // the bus goes on meanwhile.
+    DispatchQueue.global().async { self.admit(celebrate, from: caller) }
+  }
+
+  private func admit(_ celebrate: CelebrateCall, from caller: Call) {
     let options: CelebrationOptions
     do {
       options = try celebrate.celebration()
     } catch {
-      return refuse(call.invocation, error.failure, error.message)
+      return refuse(caller.invocation, error.failure, error.message)
     }
-    guard let invocation = call.invocation else { return }
     lock.lock()
-    let admission = queue.admit(
-      options, from: Call(invocation: invocation, sender: String(cString: call.sender)), at: now)
+    let admission = queue.admit(options, from: caller, at: now)
     lock.unlock()
     switch admission {
-    case .shown(let id): confetti_bus_reply_u32(invocation, id)
+    case .shown(let id): confetti_bus_reply_u32(caller.invocation, id)
     case .waits: work.signal()
-    case .refused(let why): refuse(invocation, .busy, why)
+    case .refused(let why): refuse(caller.invocation, .busy, why)
     }
   }
 
@@ -179,6 +185,8 @@ package final class SessionService: @unchecked Sendable {
       lock.lock()
       (current, cancelled) = (nil, nil)
       lock.unlock()
+      // Made again if this one used it and failed (once shown, it was made then).
+      makeStandby()
     }
   }
 
@@ -283,15 +291,20 @@ package final class SessionService: @unchecked Sendable {
     standby = nil
     lock.unlock()
     if let ready {
-      if options.monitor == nil, options.reduceMotion != false {
-        do {
-          try ready.begin(options)
-          return (ready, true)
-        } catch {
-          // Its overlay had ended (the display went, say): a fresh one says why, if it fails.
-        }
+      guard options.monitor == nil, options.reduceMotion != false else {
+        // Kept for the next call it fits.
+        lock.lock()
+        standby = ready
+        lock.unlock()
+        return (try Celebration(options), false)
       }
-      ready.close()
+      do {
+        try ready.begin(options)
+        return (ready, true)
+      } catch {
+        // Its overlay had ended (the display went, say): a fresh one says why, if it fails.
+        ready.close()
+      }
     }
     return (try Celebration(options), false)
   }
@@ -299,10 +312,16 @@ package final class SessionService: @unchecked Sendable {
   /// Makes the next standby overlay, unless there is one.
   private func makeStandby() {
     lock.lock()
-    defer { lock.unlock() }
-    guard standby == nil else { return }
+    let needed = standby == nil
+    lock.unlock()
+    guard needed else { return }
+    // Started outside the lock: the bus's thread is not held while a program starts. Only the
+    // worker makes them, so none is made twice.
     do {
-      standby = try Celebration.standby(monitor: nil)
+      let made = try Celebration.standby(monitor: nil)
+      lock.lock()
+      standby = made
+      lock.unlock()
     } catch {
       report("no overlay made ahead: \(error)")
     }

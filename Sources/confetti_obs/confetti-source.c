@@ -10,8 +10,9 @@
  * next video_render carries out.
  *
  * The clock is OBS's: the frame time of the video being made (obs_get_video_frame_time), in
- * seconds from the first frame this source saw, so that a frame OBS draws late or skips shows
- * the effect where it is at that frame's moment (confetti.h, THE CLOCK).
+ * seconds from the first frame this source saw (plus 1: clock_now), so that a frame OBS draws
+ * late or skips shows the effect where it is at that frame's moment (confetti.h, THE CLOCK). A
+ * fire asked for while the source is not shown is dropped.
  *
  * Colours. Pieces are drawn into a texture of the canvas's size in plain 8-bit RGBA
  * (GS_RGBA_UNORM: libobs-opengl makes GS_RGBA an sRGB texture, which would decode the colours
@@ -65,9 +66,12 @@ static const char *confetti_source_name(void *type_data) {
   return obs_module_text("Confetti");
 }
 
+/* The clock reading now: 1 s at the first frame this source saw, as `confetti render` opens
+ * an effect at 1 s (room for what an effect schedules before its opening, such as snow already
+ * falling), then OBS's frame time. */
 static double clock_now(struct confetti_source *self) {
   uint64_t first = atomic_load(&self->first_frame), frame = atomic_load(&self->frame);
-  return first && frame > first ? (double)(frame - first) / 1e9 : 0.0;
+  return 1.0 + (first && frame > first ? (double)(frame - first) / 1e9 : 0.0);
 }
 
 static void canvas_size(uint32_t *width, uint32_t *height) {
@@ -272,6 +276,9 @@ static void confetti_source_tick(void *data, float seconds) {
   uint64_t none = 0;
   atomic_compare_exchange_strong(&self->first_frame, &none, frame);
   atomic_store(&self->frame, frame);
+  /* Not on the program or the preview (another scene is live): a fire asked for now is
+   * dropped, not kept for whenever the scene is shown again. */
+  if (!obs_source_showing(self->source)) atomic_store(&self->fires, 0);
 }
 
 static void confetti_source_render(void *data, gs_effect_t *unused) {

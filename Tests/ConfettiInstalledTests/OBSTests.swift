@@ -46,6 +46,14 @@ extension PackageTests {
     XCTAssert(
       FileManager.default.fileExists(
         atPath: pluginData.appendingPathComponent("confetti/locale/en-US.ini").path))
+    // The folders are those where Debian's OBS keeps its own plugins and their data.
+    let multiarch = package.libraries.lastPathComponent
+    for own in [
+      "/usr/lib/\(multiarch)/obs-plugins/image-source.so",
+      "/usr/share/obs/obs-plugins/image-source/locale/en-US.ini",
+    ] {
+      XCTAssert(FileManager.default.fileExists(atPath: own), "OBS's own \(own)")
+    }
     try assertThePluginDoesNotWeighOnThePackage(package)
 
     let folder = try temporaryDirectory()

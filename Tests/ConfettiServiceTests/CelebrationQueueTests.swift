@@ -72,7 +72,13 @@ final class CelebrationQueueTests: XCTestCase {
     XCTAssertEqual(queue.waitingCount, 2)
     // The one on the screen cannot be forgotten, only cancelled (its end answers it).
     guard case .showing = queue.cancel(showing.id) else { return XCTFail("it is on the screen") }
-    XCTAssertEqual(queue.over(showing.id), ["a"])
+    // Being cancelled, it is joined no more: the same again waits for one of its own.
+    XCTAssertEqual(queue.shown(showing.id, at: 2), ["a"])
+    guard case .waits = queue.admit(options("snow"), from: "e", at: 2.1) else {
+      return XCTFail("a cancelled celebration was joined")
+    }
+    _ = queue.forget { $0 == "e" }
+    XCTAssertEqual(queue.over(showing.id), [], "a was answered when it was shown")
     let rain = try XCTUnwrap(queue.next())
     XCTAssertEqual(rain.callers, ["c"])
     guard case .waited(let told) = queue.cancel(rain.id + 2) else {

@@ -232,13 +232,18 @@ final class SessionServiceTests: XCTestCase {
     nonisolated(unsafe) var waiting: RunResult?
     let busAddress = address
     let waiter = Thread {
-      waiting = try? Self.celebrate(
-        "tap-burst", "{'seed': <uint64 9>}", user: nil, address: busAddress)
+      // Until the bus has told the service that they left (an event this side cannot see),
+      // the fifth is refused as one too many: asked again then.
+      let deadline = Date().addingTimeInterval(30)
+      repeat {
+        waiting = try? Self.celebrate(
+          "tap-burst", "{'seed': <uint64 9>}", user: nil, address: busAddress)
+      } while waiting?.stderr.contains("Error.Busy") == true && Date() < deadline
     }
     waiter.start()
     // The snow is cancelled: it ends now, the one waiting is shown.
-    XCTAssertTrue(
-      waitFor(timeout: 20) { (try? self.cancel("1"))?.status == 0 }, "Cancel(1) was refused")
+    let cancelled = try cancel("1")
+    XCTAssertEqual(cancelled.status, 0, "Cancel(1): \(cancelled.stderr)")
     XCTAssertTrue(
       waitFor(timeout: 30) {
         ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("Over (uint32 1,)")
@@ -311,9 +316,14 @@ final class SessionServiceTests: XCTestCase {
   }
 
   func testAFloodMakesOneCelebrationAndOnlyAFewWait() throws {
-    // Twenty programs ask for the same at once: one celebration answers them all.
-    let same = callAtOnce(Array(repeating: ("tap-burst", "{'seed': <uint64 9>}"), count: 20))
-    XCTAssertEqual(Set(same), ["(uint32 1,)"], "one celebration for all")
+    // Twenty programs ask for the same at once: those that come within a second of its showing
+    // join it, any later one joins the one celebration waiting behind it. (Snow for ten seconds:
+    // however slowly their programs start, all come while it falls.)
+    let same = callAtOnce(
+      Array(repeating: ("snow", "{'duration': <10.0>, 'seed': <uint64 9>}"), count: 20))
+    XCTAssertEqual(same.filter { !$0.hasPrefix("(uint32 ") }, [], "every call is answered")
+    XCTAssertLessThanOrEqual(Set(same).count, 2, "twenty calls, at most two celebrations: \(same)")
+    XCTAssertTrue(same.contains("(uint32 1,)"), "\(same)")
     // While snow falls, five different ones: four wait their turns, the fifth is refused.
     let snow = try celebrate("snow", "{'duration': <5.0>}")
     XCTAssertEqual(snow.status, 0, snow.stderr)
