@@ -221,7 +221,8 @@ let package = Package(
     .target(
       name: "ConfettiService",
       dependencies: [
-        "Confetti", "ConfettiCore", "ConfettiPlatform", "ConfettiCelebration", "CSessionBus",
+        "Confetti", "ConfettiCore", "ConfettiConfig", "ConfettiPlatform", "ConfettiCelebration",
+        "CSessionBus",
       ]
     ),
     // GDBus for the session service, loaded when it starts (no GLib header or link at build

@@ -11,12 +11,12 @@ struct ServiceCommand: ParsableCommand {
       \(ServiceInterface.busName), for your user's programs: see docs/service.md.
       """
   )
-
   @Option(help: "Print a file that starts it: dbus-service, systemd-unit.") var print: ServiceFile?
+  @Option(help: "Also take calls over HTTP on this port of 127.0.0.1.") var webhook: UInt16?
 
   func run() throws {
     try reportingFailures {
-      guard let print else { return try SessionService.run(report: { say($0) }) }
+      guard let print else { return try SessionService.run(webhook: webhook, report: { say($0) }) }
       Swift.print(print.text(program: ServiceFile.thisProgram), terminator: "")
     }
   }

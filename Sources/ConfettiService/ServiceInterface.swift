@@ -67,3 +67,11 @@ package enum ServiceInterface {
     </node>
     """
 }
+
+/// What a `Celebrate` call came to, for its caller (over the bus or the webhook).
+package enum CelebrateAnswer: Sendable {
+  /// Its celebration, by number, is on the screen.
+  case shown(UInt32)
+  /// Refused, with the error and why.
+  case refused(ServiceInterface.Failure, String)
+}

@@ -14,11 +14,24 @@ import Glibc
 /// call is answered once its celebration is shown, with its number, and
 /// ``ServiceInterface/over`` carries that number once it is over.
 package final class SessionService: @unchecked Sendable {
-  /// A `Celebrate` call waiting for its answer: GDBus's invocation (answered exactly once) and
-  /// the caller's unique name on the bus.
-  struct Call: @unchecked Sendable {  // an invocation is answered once, from any thread
-    let invocation: UnsafeMutableRawPointer
+  /// A `Celebrate` call waiting for its answer (given once): its caller's unique name on the
+  /// bus ("" for the webhook's), and how it is answered.
+  struct Call: Sendable {
     let sender: String
+    let reply: @Sendable (CelebrateAnswer) -> Void
+  }
+
+  /// GDBus's invocation, answered exactly once, from any thread.
+  private struct Invocation: @unchecked Sendable {
+    let pointer: UnsafeMutableRawPointer
+
+    func reply(_ answer: CelebrateAnswer) {
+      switch answer {
+      case .shown(let id): confetti_bus_reply_u32(pointer, id)
+      case .refused(let failure, let why):
+        confetti_bus_reply_error(pointer, failure.rawValue, oneLine(why))
+      }
+    }
   }
 
   private let lock = Lock()
@@ -46,10 +59,19 @@ package final class SessionService: @unchecked Sendable {
   }
 
   /// Runs the service until SIGTERM, SIGINT or SIGHUP; throws ``ServiceError`` when it cannot
-  /// start (no session bus, the name owned by another) or loses its bus or its name. The
-  /// celebration on the screen ends with it.
-  package static func run(report: @escaping (String) -> Void) throws {
+  /// start (no session bus, the name owned by another, the webhook's port taken) or loses its bus
+  /// or its name. The celebration on the screen ends with it. With `webhook`, the same calls
+  /// over HTTP on that port of 127.0.0.1 (``Webhook``; 0: a free one, said with `report`).
+  package static func run(webhook: UInt16? = nil, report: @escaping (String) -> Void) throws {
     let service = SessionService(report: report)
+    let hook = try webhook.map { port in
+      let file = Webhook.tokenFile(in: ProcessInfo.processInfo.environment)
+      return (
+        try Webhook(port: port, token: try Webhook.token(at: file)) { call, reply in
+          service.admit(call, from: Call(sender: "", reply: reply))
+        }, file
+      )
+    }
     var failure: UnsafeMutablePointer<CChar>?
     let context = Unmanaged.passRetained(service).toOpaque()
     guard
@@ -69,7 +91,14 @@ package final class SessionService: @unchecked Sendable {
     service.bus = bus
     service.makeStandby()
     guard detachThread({ service.showWaiting() }) else {
-      throw ServiceError(taking: strdup("cannot start the service's worker thread"))
+      throw ServiceError("cannot start the service's worker thread")
+    }
+    if let (webhook, file) = hook {
+      guard detachThread({ webhook.serve() }) else {
+        throw ServiceError("cannot start the webhook's thread")
+      }
+      report(
+        "webhook on http://127.0.0.1:\(webhook.port)\(Webhook.path), its token in \(file)")
     }
     let status = confetti_bus_run(bus, &failure)
     service.end()
@@ -94,7 +123,8 @@ package final class SessionService: @unchecked Sendable {
         let option = call.options[index]
         return (String(cString: option.key), Self.value(of: option))
       })
-    let caller = Call(invocation: invocation, sender: String(cString: call.sender))
+    let caller = Call(
+      sender: String(cString: call.sender), reply: Invocation(pointer: invocation).reply)
     // Checked off the bus's thread: an effect's JSON and pictures may take a while to read, and
     // the bus goes on meanwhile.
     DispatchQueue.global().async { self.admit(celebrate, from: caller) }
@@ -105,15 +135,15 @@ package final class SessionService: @unchecked Sendable {
     do {
       options = try celebrate.celebration()
     } catch {
-      return refuse(caller.invocation, error.failure, error.message)
+      return caller.reply(.refused(error.failure, error.message))
     }
     lock.lock()
     let admission = queue.admit(options, from: caller, at: now)
     lock.unlock()
     switch admission {
-    case .shown(let id): confetti_bus_reply_u32(caller.invocation, id)
+    case .shown(let id): caller.reply(.shown(id))
     case .waits: work.signal()
-    case .refused(let why): refuse(caller.invocation, .busy, why)
+    case .refused(let why): caller.reply(.refused(.busy, why))
     }
   }
 
@@ -132,7 +162,7 @@ package final class SessionService: @unchecked Sendable {
     case .showing:
       showing?.cancel()
     case .waited(let calls):
-      for call in calls { refuse(call.invocation, .cancelled, "celebration \(id) was cancelled") }
+      for call in calls { call.reply(.refused(.cancelled, "celebration \(id) was cancelled")) }
     case .unknown:
       return refuse(
         invocation, .invalidArguments, "no celebration \(id) is on the screen or waiting")
@@ -144,10 +174,10 @@ package final class SessionService: @unchecked Sendable {
   /// for is not shown.
   private func forget(caller name: String) {
     lock.lock()
-    let gone = queue.forget { $0.sender == name }
+    let gone = queue.forget { $0.sender == name && !name.isEmpty }
     lock.unlock()
     // Each is still answered once, into nothing, so that GDBus lets go of it.
-    for call in gone { refuse(call.invocation, .cancelled, "the caller has gone") }
+    for call in gone { call.reply(.refused(.cancelled, "the caller has gone")) }
   }
 
   private static func value(of option: confetti_bus_option) -> CelebrateCall.Value {
@@ -244,7 +274,7 @@ package final class SessionService: @unchecked Sendable {
     lock.lock()
     let calls = queue.shown(entry.id, at: now)
     lock.unlock()
-    for call in calls { confetti_bus_reply_u32(call.invocation, entry.id) }
+    for call in calls { call.reply(.shown(entry.id)) }
     // The next standby is made once this one is on the screen, not while it starts.
     makeStandby()
     do {
@@ -261,7 +291,7 @@ package final class SessionService: @unchecked Sendable {
     lock.lock()
     let left = queue.over(entry.id)
     lock.unlock()
-    for call in left { confetti_bus_reply_u32(call.invocation, entry.id) }
+    for call in left { call.reply(.shown(entry.id)) }
   }
 
   /// The longest a celebration may take to be on the screen, in seconds.
@@ -279,7 +309,7 @@ package final class SessionService: @unchecked Sendable {
     lock.lock()
     let calls = queue.over(id)
     lock.unlock()
-    for call in calls { refuse(call.invocation, failure, why) }
+    for call in calls { call.reply(.refused(failure, why)) }
   }
 
   /// The celebration for `options`: the standby told it, where it fits (the primary monitor,
@@ -345,4 +375,6 @@ package struct ServiceError: Error, CustomStringConvertible {
     description = message.map { String(cString: $0) } ?? "the session bus failed"
     free(message)
   }
+
+  init(_ description: String) { self.description = description }
 }

@@ -261,6 +261,87 @@ final class SessionServiceTests: XCTestCase {
     XCTAssertTrue(unknown.stderr.contains("no celebration 99"), unknown.stderr)
   }
 
+  /// `curl` to the webhook: the status and the body.
+  private func post(
+    _ port: String, _ body: String?, token: String?, method: String = "POST",
+    path: String = "/celebrate", host: String? = nil
+  ) throws -> (status: String, body: String) {
+    var arguments = [
+      "-s", "-S", "-o", "-", "-w", "\n%{http_code}", "-X", method, "--max-time", "120",
+    ]
+    if let token { arguments += ["-H", "Authorization: Bearer \(token)"] }
+    if let host { arguments += ["-H", "Host: \(host)"] }
+    if let body { arguments += ["-H", "Content-Type: application/json", "--data", body] }
+    let run = try runProgram(
+      URL(fileURLWithPath: "/usr/bin/curl"), arguments + ["http://127.0.0.1:\(port)\(path)"],
+      timeout: 150)
+    let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+    return (String(lines.last ?? ""), lines.dropLast().joined(separator: "\n"))
+  }
+
+  func testTheWebhookTakesCallsWithItsTokenAloneOnThisMachineAlone() throws {
+    try requireTools(["/usr/bin/curl"], for: "the service's webhook")
+    let config = folder.appendingPathComponent("config")
+    let log = folder.appendingPathComponent("service.log")
+    _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+    let environment: [String: String?] = [
+      "DBUS_SESSION_BUS_ADDRESS": address, "DISPLAY": display, "XDG_CONFIG_HOME": config.path,
+    ]
+    let service = try launch(
+      confettiBinary.path, ["service", "--webhook", "0"], environment: environment,
+      errors: try FileHandle(forWritingTo: log))
+    defer {
+      service.terminate()
+      service.waitUntilExit()
+    }
+    // It says where it listens, and where its token is, once it does.
+    let said = try XCTUnwrap(
+      waitForValue(timeout: 30) { () -> [String]? in
+        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        guard let line = text.split(separator: "\n").first(where: { $0.contains("webhook on") })
+        else { return nil }
+        return line.split(separator: " ").map(String.init)
+      }, "the service never said where its webhook is")
+    let url = try XCTUnwrap(said.first { $0.hasPrefix("http://127.0.0.1:") }, "\(said)")
+    let port = String(url.dropFirst("http://127.0.0.1:".count).prefix { $0.isNumber })
+    let file = config.appendingPathComponent("confetti/webhook-token")
+    XCTAssertEqual(said.last, file.path)
+    let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
+    XCTAssertEqual(attributes[.posixPermissions] as? Int, 0o600, "the token is the user's alone")
+    let token = try String(contentsOf: file, encoding: .utf8)
+    XCTAssertEqual(token.count, 64)
+
+    for (status, words, request) in [
+      ("401", "Authorization: Bearer", try post(port, "{}", token: nil)),
+      (
+        "401", "Authorization: Bearer",
+        try post(port, "{}", token: String(repeating: "0", count: 64))
+      ),
+      (
+        "403", "the Host must be",
+        try post(port, "{}", token: token, host: "rebound.example:\(port)")
+      ),
+      ("405", "POST /celebrate", try post(port, nil, token: token, method: "GET")),
+      ("404", "POST /celebrate", try post(port, "{}", token: token, path: "/other")),
+      ("400", "the body", try post(port, "{\"effect\": ", token: token)),
+      ("400", "takes the options", try post(port, "{\"loop\": true}", token: token)),
+      ("422", "no preset named", try post(port, "{\"effect\": \"nosuch\"}", token: token)),
+    ] {
+      XCTAssertEqual(request.status, status, request.body)
+      XCTAssertTrue(request.body.contains(words), "\(status): \(request.body)")
+    }
+    let shown = try post(port, "{\"effect\": \"tap-burst\", \"seed\": 3}", token: token)
+    XCTAssertEqual(shown.status, "200", shown.body)
+    XCTAssertEqual(shown.body.trimmingCharacters(in: .whitespacesAndNewlines), #"{"id": 1}"#)
+    // A token others may read is not used: the service says so and does not start.
+    service.terminate()
+    service.waitUntilExit()
+    chmod(file.path, 0o644)
+    let refused = try confetti(["service", "--webhook", "0"], environment: environment)
+    XCTAssertEqual(refused.status, 1)
+    XCTAssertTrue(refused.stderr.contains("chmod 600"), refused.stderr)
+  }
+
   func testBadCallsAreRefusedInALineAndTheServiceGoesOn() throws {
     for (effect, options, error, words) in [
       ("nosuch", "{}", "Error.Effect", "no preset named \"nosuch\""),
