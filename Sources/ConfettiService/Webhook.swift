@@ -124,7 +124,11 @@ package final class Webhook: @unchecked Sendable {
   func serve() {
     while true {
       let connection = accept(listener, nil, nil)
-      guard connection >= 0 else { continue }
+      guard connection >= 0 else {
+        // Out of descriptors, say: waited on, not spun on.
+        if errno != EINTR { usleep(100_000) }
+        continue
+      }
       _ = fcntl(connection, F_SETFD, FD_CLOEXEC)  // not handed to the overlays it starts
       lock.lock()
       let busy = handling >= Self.mostAtOnce
