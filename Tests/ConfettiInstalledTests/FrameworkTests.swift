@@ -8,39 +8,6 @@ import XCTest
 /// X display of their own: each draws the moment `confetti render` draws, over its own scene,
 /// takes a click where it lands, and refuses a preset it does not know in one line.
 extension PackageTests {
-  /// Compiles a C host with the package's confetti.pc (from the unpacked tree) and the
-  /// system's own pkg-config files for `frameworks` (whose paths are the system's).
-  func compileFrameworkHost(_ source: URL, frameworks: [String], package: Installed) throws -> URL {
-    let output = try temporaryDirectory().appendingPathComponent(
-      source.deletingLastPathComponent().lastPathComponent + "-confetti")
-    let pkgConfig = URL(fileURLWithPath: "/usr/bin/pkg-config")
-    let confettiFlags = try runProgram(
-      pkgConfig, ["--cflags", "--libs", "confetti"],
-      environment: [
-        "PKG_CONFIG_PATH": package.libraries.appendingPathComponent("pkgconfig").path,
-        "PKG_CONFIG_SYSROOT_DIR": package.root.path,
-      ])
-    let frameworkFlags = try runProgram(
-      pkgConfig, ["--cflags", "--libs"] + frameworks,
-      environment: ["PKG_CONFIG_PATH": nil, "PKG_CONFIG_SYSROOT_DIR": nil])
-    guard confettiFlags.status == 0, frameworkFlags.status == 0 else {
-      throw unavailable(
-        "needs the development files of \(frameworks): "
-          + confettiFlags.stderr + frameworkFlags.stderr)
-    }
-    let flags = (confettiFlags.stdout + " " + frameworkFlags.stdout).split(
-      whereSeparator: \.isWhitespace
-    ).map(String.init)
-    let compile = try runProgram(
-      URL(fileURLWithPath: "/usr/bin/cc"),
-      ["-std=c11", "-Wall", "-Wextra", "-Werror", source.path, "-o", output.path] + flags,
-      timeout: 300)
-    guard compile.status == 0 else {
-      throw PackageError("cc \(source.path): \(compile.stderr)")
-    }
-    return output
-  }
-
   /// Runs a host with `--snapshot` at 0.6 s (seed 5) under an Xvfb of its own, and compares its
   /// picture with `confetti render` of that moment over the same backdrop: within 4/255 a
   /// channel above the stage (the host's core-profile context draws point sprites, render's
@@ -101,8 +68,9 @@ extension PackageTests {
 
   func testTheSDL2HostDrawsWhatConfettiRenderDraws() throws {
     let package = try installed()
-    let host = try compileFrameworkHost(
-      repository.appendingPathComponent("Examples/sdl2/main.c"), frameworks: ["sdl2", "libpng"],
+    let host = try compileC(
+      repository.appendingPathComponent("Examples/sdl2/main.c"),
+      packages: ["confetti", "sdl2", "libpng"],
       package: package)
     try assertHostDrawsRendersMoment(host, "sdl2-confetti", package: package)
     try assertWindowHost(
@@ -113,9 +81,9 @@ extension PackageTests {
   /// refused with the library's line and draws nothing; made current again, it draws.
   func testAnSDL2HostsDrawWithoutItsContextIsRefused() throws {
     let package = try installed()
-    let host = try compileFrameworkHost(
+    let host = try compileC(
       repository.appendingPathComponent("Tests/ConfettiInstalledTests/Hosts/sdl2-not-current.c"),
-      frameworks: ["sdl2"], package: package)
+      packages: ["confetti", "sdl2"], package: package)
     let display = try startXvfb(size: "320x240x24")
     defer { stopXvfb(display.server) }
     let ran = try runInstalled(host, [], package, environment: ["DISPLAY": display.name])
@@ -132,8 +100,9 @@ extension PackageTests {
 
   func testTheGTK4HostDrawsWhatConfettiRenderDraws() throws {
     let package = try installed()
-    let host = try compileFrameworkHost(
-      repository.appendingPathComponent("Examples/gtk4/main.c"), frameworks: ["gtk4", "epoxy"],
+    let host = try compileC(
+      repository.appendingPathComponent("Examples/gtk4/main.c"),
+      packages: ["confetti", "gtk4", "epoxy"],
       package: package)
     try assertHostDrawsRendersMoment(host, "gtk4-confetti", package: package)
     try assertWindowHost(
