@@ -13,10 +13,7 @@ import Glibc
 package enum DesktopMotion {
   /// Whether the desktop asks for no animations, in `environment` (`XDG_CONFIG_HOME`, `HOME`).
   package static func isReduced(in environment: [String: String]) -> Bool {
-    let configHome =
-      environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-      ?? environment["HOME"].map { $0 + "/.config" }
-    if let configHome {
+    if let configHome = configurationFolder(in: environment) {
       for gtk in ["gtk-3.0", "gtk-4.0"] {
         let value = iniValue(
           "gtk-enable-animations", in: "Settings", of: "\(configHome)/\(gtk)/settings.ini")

@@ -71,10 +71,7 @@ package final class Webhook: @unchecked Sendable {
 
   /// The token's file: `$XDG_CONFIG_HOME/confetti/webhook-token` (else under ~/.config).
   package static func tokenFile(in environment: [String: String]) -> String {
-    let config =
-      environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-      ?? "\(environment["HOME"] ?? "/nonexistent")/.config"
-    return "\(config)/confetti/webhook-token"
+    "\(configurationFolder(in: environment) ?? "/nonexistent/.config")/confetti/webhook-token"
   }
 
   /// The token in `path`, made there (32 random bytes, as hex, readable by this user alone)
