@@ -82,14 +82,10 @@ package final class Webhook: @unchecked Sendable {
     for made in [parent, folder] where !made.isEmpty { mkdir(made, 0o700) }
     var descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
     if descriptor < 0, errno == ENOENT {
-      var random = [UInt8](repeating: 0, count: 32)
-      let source = open("/dev/urandom", O_RDONLY | O_CLOEXEC)
-      defer { if source >= 0 { close(source) } }
-      guard source >= 0, read(source, &random, random.count) == random.count else {
-        throw ServiceError("cannot make a webhook token: \(why())")
-      }
+      // 64 hex digits (32 bytes) from the system's secure generator (getrandom).
+      var secure = SystemRandomNumberGenerator()
       let digits = Array("0123456789abcdef".utf8)
-      let text = random.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }
+      let text = (0..<64).map { _ in digits[Int.random(in: 0..<16, using: &secure)] }
       let made = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
       guard made >= 0, write(made, text, text.count) == text.count else {
         throw ServiceError("cannot write the webhook's token to \(path): \(why())")
