@@ -50,7 +50,7 @@ final class SessionServiceTests: XCTestCase {
       process.terminate()
       process.waitUntilExit()
     }
-    let ended = waitFor(timeout: 10) { left.allSatisfy { kill($0, 0) != 0 || isZombie($0) } }
+    let ended = waitFor(timeout: 10) { left.allSatisfy { StatReader(pid: $0).hasEnded } }
     for pid in left { kill(pid, SIGKILL) }
     if let xvfb { stopXvfb(xvfb) }
     XCTAssertTrue(ended, "the service and its overlays ended with their bus")
@@ -188,16 +188,10 @@ final class SessionServiceTests: XCTestCase {
       }, "no overlay made ahead")
     // Killed while it waits (as an out-of-memory killer or a crashed display would end it).
     kill(standby, SIGKILL)
-    XCTAssertTrue(waitFor { kill(standby, 0) != 0 || isZombie(standby) }, "it never ended")
+    XCTAssertTrue(waitFor { StatReader(pid: standby).hasEnded }, "it never ended")
     let next = try celebrate("tap-burst", "{'seed': <uint64 2>}")
     XCTAssertEqual(next.status, 0, "a fresh overlay shows it: \(next.stderr)")
     XCTAssertEqual(next.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "(uint32 2,)")
-  }
-
-  /// Whether `pid` has ended and waits to be reaped.
-  private func isZombie(_ pid: pid_t) -> Bool {
-    let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
-    return stat.split(separator: ")").last?.split(separator: " ").first == "Z"
   }
 
   /// `gdbus call … Cancel id`.

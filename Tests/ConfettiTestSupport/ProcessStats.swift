@@ -7,6 +7,14 @@ package struct StatReader {
 
   package init(pid: Int32) { self.pid = pid }
 
+  /// Whether it has ended: gone, or a zombie waiting to be reaped (by a parent that may never,
+  /// such as a container's first process).
+  package var hasEnded: Bool {
+    guard kill(pid, 0) == 0 else { return true }
+    let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+    return stat.split(separator: ")").last?.split(separator: " ").first == "Z"
+  }
+
   /// Its resident memory in KiB.
   package func residentKiB() throws -> Int {
     let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
