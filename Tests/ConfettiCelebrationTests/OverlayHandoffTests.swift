@@ -71,8 +71,12 @@ final class OverlayHandoffTests: XCTestCase {
   func testAStandbyIsToldOnceAndOnlyWhileItWaits() throws {
     var options = CelebrationOptions()
     options.preset = "tap-burst"
-    let reading = try Celebration.standby(
-      monitor: nil, program: URL(fileURLWithPath: "/bin/cat"), environment: [:])
+    // A stand-in that waits as a standby does: it reads its input to the end, whatever its
+    // arguments (cat itself would end at once on the handoff's flags).
+    let waiter = try temporaryDirectory().appendingPathComponent("standby")
+    try "#!/bin/sh\nexec cat >/dev/null\n".write(to: waiter, atomically: true, encoding: .utf8)
+    chmod(waiter.path, 0o755)
+    let reading = try Celebration.standby(monitor: nil, program: waiter, environment: [:])
     try reading.begin(options)
     XCTAssertThrowsError(try reading.begin(options)) {
       XCTAssertTrue("\($0)".contains("not waiting to be told"), "\($0)")
@@ -85,8 +89,7 @@ final class OverlayHandoffTests: XCTestCase {
       XCTAssertTrue("\($0)".contains("had ended before it was told"), "\($0)")
     }
     options.duration = -1
-    let refusing = try Celebration.standby(
-      monitor: nil, program: URL(fileURLWithPath: "/bin/cat"), environment: [:])
+    let refusing = try Celebration.standby(monitor: nil, program: waiter, environment: [:])
     XCTAssertThrowsError(try refusing.begin(options)) {
       XCTAssertTrue("\($0)".contains("duration"), "\($0)")
     }
